@@ -1,0 +1,32 @@
+# Fan-out Playground. Two commands matter:
+#   make serve   install what is missing, build, serve on http://127.0.0.1:8080
+#   make test    install what is missing, run every check and test, print a summary
+SHELL := /bin/bash
+PORT ?= 8080
+
+.PHONY: serve test build size bench bootstrap bootstrap-test clean
+
+serve: bootstrap
+	@scripts/serve.sh $(PORT)
+
+test: bootstrap-test
+	@scripts/test.sh
+
+build: bootstrap
+	@trunk build --release
+
+size: build
+	@scripts/size.sh
+
+bench:
+	cargo bench -p fanout-engine
+
+bootstrap:
+	@scripts/bootstrap.sh build
+
+bootstrap-test:
+	@scripts/bootstrap.sh test
+
+clean:
+	cargo clean
+	rm -rf dist

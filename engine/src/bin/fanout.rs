@@ -1,0 +1,229 @@
+//! `fanout`: run and test scenario files, and test filter policies, from the command line.
+//!
+//! ```text
+//! fanout run FILE [--json]
+//! fanout test FILE...
+//! fanout test-filter --policy P --scope MessageAttributes|MessageBody --message M
+//! fanout test-filter --jsonl < cases.jsonl
+//! ```
+
+use engine::filter::{FilterPolicy, FilterPolicyScope, Verdict};
+use engine::scenario::{Run, Scenario};
+use engine::{event_log_jsonl, ApiError};
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage:
+  fanout run FILE [--json]      print a scenario's timeline (--json: event log and final snapshot)
+  fanout test FILE...           check every expectation; ends with \"N passed, M failed\"
+  fanout test-filter --policy P --scope MessageAttributes|MessageBody --message M
+                                P and M are JSON or @file; M is {\"MessageAttributes\": {...}} or {\"Message\": \"...\"}
+  fanout test-filter --jsonl    one {\"scope\", \"policy\", \"message\"} per line on stdin, one result per line out";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("run") => run(&args[1..]),
+        Some("test") => test(&args[1..]),
+        Some("test-filter") => test_filter(&args[1..]),
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        _ => Err(USAGE.to_string()),
+    };
+    result.unwrap_or_else(|message| {
+        eprintln!("fanout: {message}");
+        ExitCode::from(2)
+    })
+}
+
+fn load(path: &str) -> Result<Scenario, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+    Scenario::parse(&text).map_err(|e| format!("{path}: {e}"))
+}
+
+fn run(args: &[String]) -> Result<ExitCode, String> {
+    let json_out = args.iter().any(|a| a == "--json");
+    let files: Vec<&String> = args.iter().filter(|a| *a != "--json").collect();
+    let [path] = files.as_slice() else { return Err(format!("run takes one FILE\n{USAGE}")) };
+    let scenario = load(path)?;
+    let run = scenario.run();
+    if json_out {
+        let events: Vec<Value> =
+            event_log_jsonl(run.events()).lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+        let out = json!({ "scenario": scenario.name, "seed": scenario.seed, "events": events, "snapshot": run.sim.snapshot() });
+        println!("{}", serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
+    } else {
+        print_timeline(&scenario, &run);
+    }
+    Ok(if run.stopped.is_some() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+fn print_timeline(scenario: &Scenario, run: &Run) {
+    println!("# {} (seed {})", scenario.name, scenario.seed);
+    if !scenario.description.is_empty() {
+        println!("# {}", scenario.description);
+    }
+    for o in &run.outcomes {
+        match &o.result {
+            None => println!("-- step {}: {}", o.step, o.label),
+            Some(Ok(response)) => println!("-- step {}: {} -> {}", o.step, o.label, brief(response)),
+            Some(Err(e)) => println!("-- step {}: {} -> error {}: {}", o.step, o.label, e.code, e.message),
+        }
+        for e in &run.events()[o.events.clone()] {
+            println!("   {}", e.describe());
+        }
+    }
+    if let Some(stop) = &run.stopped {
+        println!("stopped at {stop}");
+    }
+    println!("== {} events, virtual time {}", run.events().len(), run.sim.now());
+}
+
+fn brief(v: &Value) -> String {
+    let text = v.to_string();
+    if text.chars().count() > 160 {
+        format!("{}…", text.chars().take(160).collect::<String>())
+    } else {
+        text
+    }
+}
+
+fn test(files: &[String]) -> Result<ExitCode, String> {
+    if files.is_empty() {
+        return Err(format!("test takes at least one FILE\n{USAGE}"));
+    }
+    let (mut passed, mut failed) = (0, 0);
+    for path in files {
+        let scenario = match load(path) {
+            Ok(s) => s,
+            Err(message) => {
+                println!("FAIL {message}");
+                failed += 1;
+                continue;
+            }
+        };
+        let run = scenario.run();
+        for o in &run.outcomes {
+            let Some(diffs) = &o.check else { continue };
+            if !diffs.is_empty() {
+                println!("FAIL {path}: step {} ({}):", o.step, o.label);
+                for d in diffs {
+                    println!("     {d}");
+                }
+            }
+        }
+        if let Some(stop) = &run.stopped {
+            println!("FAIL {path}: {stop}");
+        }
+        let (p, f) = (run.passed(), run.failed());
+        if f == 0 {
+            println!("ok   {path}: {p} expectations ({})", scenario.name);
+        }
+        passed += p;
+        failed += f;
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// A JSON argument, or `@file` for a file holding it.
+fn json_arg(text: &str) -> Result<Value, String> {
+    let owned;
+    let body = match text.strip_prefix('@') {
+        Some(path) => {
+            owned = std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+            owned.as_str()
+        }
+        None => text,
+    };
+    serde_json::from_str(body).map_err(|e| format!("not valid JSON ({e}): {}", brief(&Value::String(body.to_string()))))
+}
+
+/// The result of one filter case, as `match`/`no match`/`invalid policy`.
+enum FilterResult {
+    Match,
+    NoMatch(String),
+    Invalid(String),
+}
+
+fn evaluate_case(policy: &Value, scope: &str, message: &Value) -> Result<FilterResult, String> {
+    let scope: FilterPolicyScope = scope.parse()?;
+    let policy_text = match policy {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let compiled = match FilterPolicy::compile(&policy_text, scope) {
+        Ok(p) => p,
+        Err(e) => return Ok(FilterResult::Invalid(e.message)),
+    };
+    let Value::Object(m) = message else { return Err("the message must be a JSON object".into()) };
+    if let Some(k) = m.keys().find(|k| *k != "MessageAttributes" && *k != "Message") {
+        return Err(format!("the message has an unknown key \"{k}\" (use MessageAttributes and/or Message)"));
+    }
+    let params = json!({ "Message": m.get("Message").cloned().unwrap_or(json!("{}")), "MessageAttributes": m.get("MessageAttributes").cloned().unwrap_or(json!({})) });
+    let attributes = engine::sns::parse_publish_attributes(&params).map_err(|e: ApiError| e.message)?;
+    let body = params["Message"].as_str().ok_or("\"Message\" must be a string (the published body)")?;
+    Ok(match compiled.evaluate(&attributes, body) {
+        Verdict::Match => FilterResult::Match,
+        Verdict::NoMatch(why) => FilterResult::NoMatch(why.reason),
+    })
+}
+
+fn test_filter(args: &[String]) -> Result<ExitCode, String> {
+    if args.iter().any(|a| a == "--jsonl") {
+        return test_filter_jsonl();
+    }
+    let mut policy = None;
+    let mut scope = "MessageAttributes".to_string();
+    let mut message = None;
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
+        match flag.as_str() {
+            "--policy" => policy = Some(json_arg(value)?),
+            "--scope" => scope = value.clone(),
+            "--message" => message = Some(json_arg(value)?),
+            other => return Err(format!("unknown option {other}\n{USAGE}")),
+        }
+    }
+    let policy = policy.ok_or_else(|| format!("--policy is required\n{USAGE}"))?;
+    let message = message.ok_or_else(|| format!("--message is required\n{USAGE}"))?;
+    match evaluate_case(&policy, &scope, &message)? {
+        FilterResult::Match => println!("match"),
+        FilterResult::NoMatch(reason) => println!("no match: {reason}"),
+        FilterResult::Invalid(error) => {
+            println!("invalid policy: {error}");
+            return Ok(ExitCode::FAILURE);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn test_filter_jsonl() -> Result<ExitCode, String> {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for (n, line) in stdin.lock().lines().enumerate() {
+        let line = line.map_err(|e| e.to_string())?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let result = serde_json::from_str::<Value>(&line)
+            .map_err(|e| format!("line {}: not valid JSON ({e})", n + 1))
+            .and_then(|case| {
+                let scope = case.get("scope").and_then(Value::as_str).unwrap_or("MessageAttributes").to_string();
+                let policy = case.get("policy").ok_or_else(|| format!("line {}: \"policy\" is missing", n + 1))?;
+                let message = case.get("message").ok_or_else(|| format!("line {}: \"message\" is missing", n + 1))?;
+                evaluate_case(policy, &scope, message).map_err(|e| format!("line {}: {e}", n + 1))
+            });
+        let row = match result {
+            Ok(FilterResult::Match) => json!({ "match": true }),
+            Ok(FilterResult::NoMatch(reason)) => json!({ "match": false, "reason": reason }),
+            Ok(FilterResult::Invalid(error)) | Err(error) => json!({ "error": error }),
+        };
+        writeln!(out, "{row}").map_err(|e| e.to_string())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,57 @@
+//! Errors a caller can cause, in the AWS shape: a code and a message that says what to change.
+//! A failed action leaves the simulation exactly as it was.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiError {
+    #[serde(rename = "Code")]
+    pub code: String,
+    #[serde(rename = "Message")]
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(code: &str, message: impl Into<String>) -> Self {
+        ApiError { code: code.to_string(), message: message.into() }
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+/// Which service an action belongs to; the two spell their parameter errors differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Service {
+    Sns,
+    Sqs,
+    /// The playground's own actions (workers, outages, simulation settings).
+    Sim,
+}
+
+impl Service {
+    /// SQS answers a bad value with `InvalidParameterValue`; SNS with `InvalidParameter`.
+    pub fn invalid_value(self, message: impl Into<String>) -> ApiError {
+        match self {
+            Service::Sns => ApiError::new("InvalidParameter", message),
+            Service::Sqs | Service::Sim => ApiError::new("InvalidParameterValue", message),
+        }
+    }
+
+    pub fn missing(self, name: &str) -> ApiError {
+        match self {
+            Service::Sns => ApiError::new("InvalidParameter", format!("Invalid parameter: {name} is required.")),
+            Service::Sqs | Service::Sim => {
+                ApiError::new("MissingParameter", format!("The request must contain the parameter {name}."))
+            }
+        }
+    }
+}

@@ -1,0 +1,324 @@
+//! Everything that happens in the simulation, in the past tense, stamped with its virtual time
+//! and its cause (the action that did it, or the timer that fired).
+
+use crate::ids::{MsgId, SnsId};
+use crate::time::SimTime;
+use serde::Serialize;
+use std::sync::Arc;
+
+/// A resource name shared cheaply between events and state.
+pub type Name = Arc<str>;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Event {
+    /// Position in the log, from 0.
+    pub seq: u64,
+    pub at: SimTime,
+    /// The action that caused it (`Publish`, `ReceiveMessage`, …) or the timer (`VisibilityTimeout`, …).
+    pub cause: &'static str,
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event")]
+pub enum EventKind {
+    TopicCreated {
+        topic: Name,
+    },
+    TopicDeleted {
+        topic: Name,
+        subscriptions_removed: usize,
+    },
+    Subscribed {
+        topic: Name,
+        subscription: Name,
+        endpoint: Name,
+    },
+    Unsubscribed {
+        topic: Name,
+        subscription: Name,
+    },
+    SubscriptionAttributeSet {
+        subscription: Name,
+        attribute: String,
+        value: String,
+    },
+    QueueCreated {
+        queue: Name,
+    },
+    QueueDeleted {
+        queue: Name,
+        messages_lost: usize,
+    },
+    QueueAttributesSet {
+        queue: Name,
+        attributes: Vec<String>,
+    },
+    /// A Publish was accepted; copies follow as `DeliveredToQueue`, `FilteredOut` or `DeliveryFailed`.
+    Published {
+        topic: Name,
+        sns_message_id: SnsId,
+        subscriptions: usize,
+    },
+    DeliveredToQueue {
+        topic: Name,
+        subscription: Name,
+        queue: Name,
+        sns_message_id: SnsId,
+        message_id: MsgId,
+        raw: bool,
+    },
+    FilteredOut {
+        topic: Name,
+        subscription: Name,
+        endpoint: Name,
+        sns_message_id: SnsId,
+        key: String,
+        reason: String,
+    },
+    DeliveryFailed {
+        topic: Name,
+        subscription: Name,
+        endpoint: Name,
+        sns_message_id: SnsId,
+        reason: String,
+        /// The subscription's own dead-letter queue, where the message went instead, if it has one.
+        dead_letter_queue: Option<Name>,
+    },
+    MessageSent {
+        queue: Name,
+        message_id: MsgId,
+        delay_seconds: u32,
+    },
+    /// At-least-once delivery: a second copy of a message was stored (seeded probability).
+    DuplicateStored {
+        queue: Name,
+        message_id: MsgId,
+    },
+    DelayEnded {
+        queue: Name,
+        message_id: MsgId,
+    },
+    Received {
+        queue: Name,
+        message_id: MsgId,
+        receive_count: u32,
+        receipt_handle: String,
+        visible_again_at: SimTime,
+    },
+    VisibilityChanged {
+        queue: Name,
+        message_id: MsgId,
+        visible_again_at: SimTime,
+    },
+    VisibilityExpired {
+        queue: Name,
+        message_id: MsgId,
+        receive_count: u32,
+        moved_to_back: bool,
+    },
+    Deleted {
+        queue: Name,
+        message_id: MsgId,
+    },
+    /// DeleteMessage with a receipt handle from an earlier receive: accepted, nothing deleted.
+    DeleteIgnored {
+        queue: Name,
+        message_id: MsgId,
+        reason: String,
+    },
+    MovedToDeadLetterQueue {
+        queue: Name,
+        dead_letter_queue: Name,
+        message_id: MsgId,
+        receive_count: u32,
+    },
+    ExpiredByRetention {
+        queue: Name,
+        message_id: MsgId,
+        age_ms: u64,
+    },
+    Purged {
+        queue: Name,
+        messages: usize,
+    },
+    MoveTaskStarted {
+        task: String,
+        source: Name,
+        destination: Option<Name>,
+        to_move: usize,
+    },
+    /// Redrive made a new message (`new_message_id`) in the destination from `message_id`.
+    MessageMoved {
+        task: String,
+        source: Name,
+        destination: Name,
+        message_id: MsgId,
+        new_message_id: MsgId,
+    },
+    MoveTaskEnded {
+        task: String,
+        status: &'static str,
+        moved: usize,
+        reason: Option<String>,
+    },
+    SimulationConfigured {
+        setting: String,
+        value: String,
+    },
+}
+
+impl EventKind {
+    /// The resources an event concerns, for filtering the log by resource.
+    pub fn resources(&self) -> Vec<&str> {
+        use EventKind::*;
+        match self {
+            TopicCreated { topic } | TopicDeleted { topic, .. } | Published { topic, .. } => vec![topic],
+            Subscribed { topic, subscription, endpoint } => vec![topic, subscription, endpoint],
+            Unsubscribed { topic, subscription } => vec![topic, subscription],
+            SubscriptionAttributeSet { subscription, .. } => vec![subscription],
+            DeliveredToQueue { topic, subscription, queue, .. } => vec![topic, subscription, queue],
+            FilteredOut { topic, subscription, endpoint, .. } => vec![topic, subscription, endpoint],
+            DeliveryFailed { topic, subscription, endpoint, dead_letter_queue, .. } => {
+                let mut v = vec![&**topic, subscription, endpoint];
+                v.extend(dead_letter_queue.as_deref());
+                v
+            }
+            QueueCreated { queue }
+            | QueueDeleted { queue, .. }
+            | QueueAttributesSet { queue, .. }
+            | MessageSent { queue, .. }
+            | DuplicateStored { queue, .. }
+            | DelayEnded { queue, .. }
+            | Received { queue, .. }
+            | VisibilityChanged { queue, .. }
+            | VisibilityExpired { queue, .. }
+            | Deleted { queue, .. }
+            | DeleteIgnored { queue, .. }
+            | ExpiredByRetention { queue, .. }
+            | Purged { queue, .. } => vec![queue],
+            MovedToDeadLetterQueue { queue, dead_letter_queue, .. } => vec![queue, dead_letter_queue],
+            MoveTaskStarted { source, destination, .. } => {
+                let mut v = vec![&**source];
+                v.extend(destination.as_deref());
+                v
+            }
+            MessageMoved { source, destination, .. } => vec![source, destination],
+            MoveTaskEnded { .. } | SimulationConfigured { .. } => vec![],
+        }
+    }
+
+    /// The event's name, as in the log (`Received`).
+    pub fn name(&self) -> &'static str {
+        use EventKind::*;
+        match self {
+            TopicCreated { .. } => "TopicCreated",
+            TopicDeleted { .. } => "TopicDeleted",
+            Subscribed { .. } => "Subscribed",
+            Unsubscribed { .. } => "Unsubscribed",
+            SubscriptionAttributeSet { .. } => "SubscriptionAttributeSet",
+            QueueCreated { .. } => "QueueCreated",
+            QueueDeleted { .. } => "QueueDeleted",
+            QueueAttributesSet { .. } => "QueueAttributesSet",
+            Published { .. } => "Published",
+            DeliveredToQueue { .. } => "DeliveredToQueue",
+            FilteredOut { .. } => "FilteredOut",
+            DeliveryFailed { .. } => "DeliveryFailed",
+            MessageSent { .. } => "MessageSent",
+            DuplicateStored { .. } => "DuplicateStored",
+            DelayEnded { .. } => "DelayEnded",
+            Received { .. } => "Received",
+            VisibilityChanged { .. } => "VisibilityChanged",
+            VisibilityExpired { .. } => "VisibilityExpired",
+            Deleted { .. } => "Deleted",
+            DeleteIgnored { .. } => "DeleteIgnored",
+            MovedToDeadLetterQueue { .. } => "MovedToDeadLetterQueue",
+            ExpiredByRetention { .. } => "ExpiredByRetention",
+            Purged { .. } => "Purged",
+            MoveTaskStarted { .. } => "MoveTaskStarted",
+            MessageMoved { .. } => "MessageMoved",
+            MoveTaskEnded { .. } => "MoveTaskEnded",
+            SimulationConfigured { .. } => "SimulationConfigured",
+        }
+    }
+}
+
+impl Event {
+    /// One line for a human: `00:00:01.000  Received  msg-3 received from sms (receive 2), …`.
+    pub fn describe(&self) -> String {
+        format!("{}  {:<22} {}", self.at, self.kind.name(), self.kind.summary())
+    }
+}
+
+impl EventKind {
+    /// What happened, in a short sentence: `msg-3 received from sms (receive 2), hidden until …`.
+    pub fn summary(&self) -> String {
+        use EventKind::*;
+        match self {
+            TopicCreated { topic } => format!("topic {topic} created"),
+            TopicDeleted { topic, subscriptions_removed } => {
+                format!("topic {topic} deleted with {subscriptions_removed} subscriptions")
+            }
+            Subscribed { topic, endpoint, .. } => format!("{endpoint} subscribed to {topic}"),
+            Unsubscribed { topic, subscription } => format!("{subscription} unsubscribed from {topic}"),
+            SubscriptionAttributeSet { subscription, attribute, value } => {
+                format!("{subscription}: {attribute} = {value}")
+            }
+            QueueCreated { queue } => format!("queue {queue} created"),
+            QueueDeleted { queue, messages_lost } => format!("queue {queue} deleted ({messages_lost} messages lost)"),
+            QueueAttributesSet { queue, attributes } => format!("{queue}: set {}", attributes.join(", ")),
+            Published { topic, sns_message_id, subscriptions } => {
+                format!("{sns_message_id} published to {topic} ({subscriptions} subscriptions)")
+            }
+            DeliveredToQueue { queue, sns_message_id, message_id, raw, .. } => format!(
+                "{sns_message_id} delivered to {queue} as {message_id} ({})",
+                if *raw { "raw" } else { "SNS envelope" }
+            ),
+            FilteredOut { endpoint, sns_message_id, reason, .. } => {
+                format!("{sns_message_id} filtered out for {endpoint}: {reason}")
+            }
+            DeliveryFailed { endpoint, sns_message_id, reason, dead_letter_queue, .. } => match dead_letter_queue {
+                Some(dlq) => format!("{sns_message_id} not delivered to {endpoint} ({reason}); kept in {dlq}"),
+                None => format!("{sns_message_id} not delivered to {endpoint} ({reason}); discarded"),
+            },
+            MessageSent { queue, message_id, delay_seconds: 0 } => format!("{message_id} sent to {queue}"),
+            MessageSent { queue, message_id, delay_seconds } => {
+                format!("{message_id} sent to {queue}, delayed {delay_seconds} s")
+            }
+            DuplicateStored { queue, message_id } => format!("a duplicate of {message_id} stored in {queue}"),
+            DelayEnded { queue, message_id } => format!("{message_id} in {queue} is visible after its delay"),
+            Received { queue, message_id, receive_count, visible_again_at, .. } => {
+                format!("{message_id} received from {queue} (receive {receive_count}), hidden until {visible_again_at}")
+            }
+            VisibilityChanged { queue, message_id, visible_again_at } => {
+                format!("{message_id} in {queue} now hidden until {visible_again_at}")
+            }
+            VisibilityExpired { queue, message_id, receive_count, moved_to_back } => format!(
+                "{message_id} visible again in {queue} after {receive_count} receives{}",
+                if *moved_to_back { ", moved to the back of the queue" } else { "" }
+            ),
+            Deleted { queue, message_id } => format!("{message_id} deleted from {queue}"),
+            DeleteIgnored { queue, message_id, reason } => format!("{message_id} in {queue} not deleted: {reason}"),
+            MovedToDeadLetterQueue { queue, dead_letter_queue, message_id, receive_count } => {
+                format!("{message_id} moved from {queue} to {dead_letter_queue} after {receive_count} receives")
+            }
+            ExpiredByRetention { queue, message_id, age_ms } => {
+                format!("{message_id} expired from {queue} at age {}", SimTime(*age_ms))
+            }
+            Purged { queue, messages } => format!("{queue} purged ({messages} messages)"),
+            MoveTaskStarted { task, source, destination, to_move } => format!(
+                "move task {task} started: {to_move} messages from {source} to {}",
+                destination.as_deref().unwrap_or("their source queues")
+            ),
+            MessageMoved { source, destination, message_id, new_message_id, .. } => {
+                format!("{message_id} moved from {source} to {destination} as {new_message_id}")
+            }
+            MoveTaskEnded { task, status, moved, reason } => format!(
+                "move task {task} {status} after moving {moved} messages{}",
+                reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default()
+            ),
+            SimulationConfigured { setting, value } => format!("simulation {setting} = {value}"),
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! Time travel by checkpoint and deterministic replay. A story is its seed plus every successful
+//! command with the virtual time it ran at; any moment of it is rebuilt by cloning the nearest
+//! earlier checkpoint and replaying the commands after it. Acting after going back forks the
+//! story: the commands after that moment are discarded.
+
+use crate::error::ApiError;
+use crate::sim::Sim;
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One successful command of a story, exactly as it was applied.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Command {
+    pub at: SimTime,
+    pub action: String,
+    pub params: Value,
+}
+
+#[derive(Clone, Debug)]
+struct Checkpoint {
+    /// Commands `..next_command` are inside `sim`.
+    next_command: usize,
+    sim: Sim,
+}
+
+/// A take of the events between checkpoints: small enough that replaying is quick.
+const CHECKPOINT_EVERY_EVENTS: usize = 512;
+
+#[derive(Clone, Debug)]
+pub struct History {
+    seed: u64,
+    commands: Vec<Command>,
+    checkpoints: Vec<Checkpoint>,
+    sim: Sim,
+    /// How many of `commands` are applied in `sim` (fewer after going back in time).
+    applied: usize,
+}
+
+impl History {
+    pub fn new(seed: u64) -> History {
+        let sim = Sim::new(seed);
+        History {
+            seed,
+            commands: Vec::new(),
+            checkpoints: vec![Checkpoint { next_command: 0, sim: sim.clone() }],
+            sim,
+            applied: 0,
+        }
+    }
+
+    /// Rebuilds a story from its commands (a saved story or a share link), checking each one.
+    /// Fails with the index of the first command that does not apply.
+    pub fn from_commands(seed: u64, commands: &[Command]) -> Result<History, (usize, ApiError)> {
+        let mut h = History::new(seed);
+        for (i, c) in commands.iter().enumerate() {
+            if c.at < h.sim.now() {
+                return Err((i, ApiError::new("InvalidParameterValue", "commands must be in time order")));
+            }
+            h.advance_to(c.at);
+            h.apply(&c.action, &c.params).map_err(|e| (i, e))?;
+        }
+        Ok(h)
+    }
+
+    pub fn sim(&self) -> &Sim {
+        &self.sim
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The commands of the whole story, including any ahead of the current moment.
+    pub fn commands(&self) -> &[Command] {
+        &self.commands
+    }
+
+    /// The time of the story's last command or the current moment, whichever is later.
+    pub fn end(&self) -> SimTime {
+        self.commands.last().map_or(self.sim.now(), |c| c.at.max(self.sim.now()))
+    }
+
+    /// Applies a command now. After going back in time, this first discards the commands
+    /// that were ahead (the story forks). A failed command changes nothing and is not kept.
+    pub fn apply(&mut self, action: &str, params: &Value) -> Result<Value, ApiError> {
+        let result = self.sim.apply(action, params)?;
+        if self.applied < self.commands.len() {
+            self.commands.truncate(self.applied);
+            let now = self.sim.now();
+            let keep = self
+                .checkpoints
+                .iter()
+                .take_while(|c| c.next_command <= self.applied && c.sim.now() <= now)
+                .count()
+                .max(1);
+            self.checkpoints.truncate(keep);
+        }
+        self.commands.push(Command { at: self.sim.now(), action: action.to_string(), params: params.clone() });
+        self.applied = self.commands.len();
+        self.maybe_checkpoint();
+        Ok(result)
+    }
+
+    /// Moves time forward, replaying any recorded commands that fall on the way.
+    pub fn advance_to(&mut self, t: SimTime) {
+        while let Some(c) = self.commands.get(self.applied).filter(|c| c.at <= t).cloned() {
+            self.sim.advance_to(c.at);
+            let replayed = self.sim.apply(&c.action, &c.params);
+            debug_assert!(replayed.is_ok(), "invariant: a recorded command replays");
+            self.applied += 1;
+            self.maybe_checkpoint();
+        }
+        self.sim.advance_to(t);
+        self.maybe_checkpoint();
+    }
+
+    /// Fires the next due timer, or the next recorded command, whichever comes first.
+    pub fn step(&mut self) -> Option<SimTime> {
+        let next_command = self.commands.get(self.applied).map(|c| c.at);
+        let next = match (self.sim.next_event_at(), next_command) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b)?,
+        };
+        self.advance_to(next);
+        Some(next)
+    }
+
+    /// Rebuilds the story as it was at `t` (before or after now).
+    pub fn seek(&mut self, t: SimTime) {
+        if t < self.sim.now() {
+            let cp = self
+                .checkpoints
+                .iter()
+                .rev()
+                .find(|c| c.sim.now() <= t)
+                .expect("invariant: the first checkpoint is at time 0");
+            self.sim = cp.sim.clone();
+            self.applied = cp.next_command;
+        }
+        self.advance_to(t);
+    }
+
+    fn maybe_checkpoint(&mut self) {
+        let last = self.checkpoints.last().expect("invariant: there is always a first checkpoint");
+        if self.sim.events().len() >= last.sim.events().len() + CHECKPOINT_EVERY_EVENTS
+            && self.sim.now() > last.sim.now()
+        {
+            self.checkpoints.push(Checkpoint { next_command: self.applied, sim: self.sim.clone() });
+        }
+    }
+}

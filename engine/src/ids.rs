@@ -1,0 +1,113 @@
+//! Names, ARNs and URLs. Every resource lives in region `us-east-1`, account `000000000000`,
+//! and can be named by its name, its ARN or (queues) its URL.
+
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+pub const REGION: &str = "us-east-1";
+pub const ACCOUNT: &str = "000000000000";
+
+pub fn queue_arn(name: &str) -> String {
+    format!("arn:aws:sqs:{REGION}:{ACCOUNT}:{name}")
+}
+
+pub fn queue_url(name: &str) -> String {
+    format!("https://sqs.{REGION}.amazonaws.com/{ACCOUNT}/{name}")
+}
+
+pub fn topic_arn(name: &str) -> String {
+    format!("arn:aws:sns:{REGION}:{ACCOUNT}:{name}")
+}
+
+/// The queue name in a name, a queue ARN or a queue URL; `None` when it is an ARN or URL of
+/// something else (another service, region or account).
+pub fn queue_name_from(reference: &str) -> Option<&str> {
+    if let Some(rest) = reference.strip_prefix("arn:") {
+        return rest.strip_prefix(&format!("aws:sqs:{REGION}:{ACCOUNT}:")[..]);
+    }
+    if reference.starts_with("http://") || reference.starts_with("https://") {
+        let (_, path) = reference.split_once("://")?;
+        let mut parts = path.split('/');
+        let _host = parts.next()?;
+        let account = parts.next()?;
+        let name = parts.next()?;
+        return (account == ACCOUNT && parts.next().is_none()).then_some(name);
+    }
+    Some(reference)
+}
+
+/// The topic name in a name or a topic ARN.
+pub fn topic_name_from(reference: &str) -> Option<&str> {
+    match reference.strip_prefix("arn:") {
+        Some(rest) => rest.strip_prefix(&format!("aws:sns:{REGION}:{ACCOUNT}:")[..]).filter(|n| !n.contains(':')),
+        None => Some(reference),
+    }
+}
+
+/// Queue and topic names: 1–80 (queues) or 1–256 (topics) characters of letters, digits,
+/// hyphens and underscores, with an optional `.fifo` suffix.
+pub fn valid_resource_name(name: &str, max_len: usize) -> bool {
+    let stem = name.strip_suffix(".fifo").unwrap_or(name);
+    !stem.is_empty() && name.len() <= max_len && stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+macro_rules! counter_id {
+    ($name:ident, $prefix:literal, $doc:literal) => {
+        #[doc = $doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub u64);
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!($prefix, "{}"), self.0)
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        impl $name {
+            /// Reads the id back from its text form (`msg-17`).
+            pub fn parse(text: &str) -> Option<Self> {
+                let digits = text.strip_prefix($prefix)?;
+                (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+                    .then(|| digits.parse().ok().map($name))
+                    .flatten()
+            }
+        }
+    };
+}
+
+counter_id!(MsgId, "msg-", "An SQS message id, readable (`msg-17`) where AWS uses a UUID. Duplicates share it.");
+counter_id!(SnsId, "sns-", "An SNS message id (`sns-4`): one per Publish, the `MessageId` inside the envelope.");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queues_resolve_by_name_arn_and_url() {
+        assert_eq!(queue_name_from("sms"), Some("sms"));
+        assert_eq!(queue_name_from(&queue_arn("sms")), Some("sms"));
+        assert_eq!(queue_name_from(&queue_url("sms")), Some("sms"));
+        assert_eq!(queue_name_from("arn:aws:sqs:eu-west-1:000000000000:sms"), None);
+        assert_eq!(queue_name_from("https://sqs.us-east-1.amazonaws.com/123456789012/sms"), None);
+        assert_eq!(topic_name_from(&topic_arn("order-events")), Some("order-events"));
+        assert_eq!(topic_name_from("arn:aws:sns:us-east-1:000000000000:t:sub-1"), None);
+    }
+
+    #[test]
+    fn names_follow_the_aws_character_rules() {
+        assert!(valid_resource_name("order-events_2", 80));
+        assert!(valid_resource_name("orders.fifo", 80));
+        assert!(!valid_resource_name(".fifo", 80));
+        assert!(!valid_resource_name("has space", 80));
+        assert!(!valid_resource_name(&"a".repeat(81), 80));
+        assert_eq!(MsgId::parse("msg-17"), Some(MsgId(17)));
+        assert_eq!(MsgId::parse("msg-"), None);
+        assert_eq!(MsgId(3).to_string(), "msg-3");
+    }
+}

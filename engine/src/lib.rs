@@ -1,0 +1,52 @@
+//! # Fan-out Playground engine
+//!
+//! A deterministic discrete-event simulator of Amazon SNS topics fanning out to Amazon SQS
+//! queues. Its command language is the AWS API: `Sim::apply("Publish", params)` takes the
+//! parameters and returns the response shapes AWS documents, or an [`ApiError`] with the AWS
+//! error code. Time is virtual (milliseconds) and moves only when asked; randomness comes from
+//! one seeded generator. The same scenario and seed give the same event log, natively and in
+//! WebAssembly.
+//!
+//! ## Module map
+//! - [`sim`]: the `Sim` — state, clock, action dispatch, the step loop.
+//! - [`sqs`]: queues, sends, receives, visibility, redrive to dead-letter queues, move tasks.
+//! - [`sns`]: topics, subscriptions, publish, filtered fan-out, envelopes and raw delivery.
+//! - [`filter`]: the SNS subscription filter policy language (compile once, explain a no-match).
+//! - [`event`]: the event log's vocabulary, in the past tense.
+//! - [`snapshot`]: a serialisable picture of the whole state, for the UI.
+//! - [`scenario`]: scenario files, expectations, saved values; [`history`]: time travel by
+//!   checkpoint and replay.
+//! - [`time`], [`rng`], [`ids`], [`attributes`], [`error`]: the small pieces everything uses.
+
+pub mod attributes;
+pub mod error;
+pub mod event;
+pub mod filter;
+pub mod history;
+pub mod ids;
+mod params;
+pub mod rng;
+pub mod scenario;
+pub mod sim;
+pub mod snapshot;
+pub mod sns;
+pub mod sqs;
+pub mod time;
+mod timers;
+
+pub use error::ApiError;
+pub use event::{Event, EventKind};
+pub use scenario::Scenario;
+pub use sim::Sim;
+pub use snapshot::Snapshot;
+pub use time::SimTime;
+
+/// The event log as JSON lines, one event per line: the form compared across platforms.
+pub fn event_log_jsonl(events: &[Event]) -> String {
+    let mut out = String::new();
+    for e in events {
+        out.push_str(&serde_json::to_string(e).expect("invariant: events serialise"));
+        out.push('\n');
+    }
+    out
+}

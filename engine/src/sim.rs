@@ -1,0 +1,291 @@
+//! The simulation: state, virtual clock, timers and the event log, driven by AWS actions.
+//!
+//! Reads like a protocol engine: queries (`now`, `snapshot`, `events`), one input (`apply`),
+//! and time (`next_event_at`, `advance_to`, `step`). Nothing here reads a clock or the OS.
+
+use crate::error::{ApiError, ApiResult};
+use crate::event::{Event, EventKind, Name};
+use crate::rng::Pcg32;
+use crate::sns::{Subscription, Topic};
+use crate::sqs::{MoveTask, Queue};
+use crate::time::SimTime;
+use crate::timers::{Timer, Timers};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Settings of the simulated world that AWS leaves to chance or to the network.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// Chance, in parts per million, that a standard queue stores a second copy of a message
+    /// (at-least-once delivery). 0 unless a scenario turns it on.
+    pub duplicate_ppm: u32,
+    /// Chance, in parts per million, that a message jumps ahead of up to three earlier ones
+    /// (best-effort ordering). 0 unless a scenario turns it on.
+    pub reorder_ppm: u32,
+    /// Time from Publish to a copy landing in a subscribed queue. 0 by default.
+    pub sns_delivery_latency_ms: u64,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Counters {
+    pub message: u64,
+    pub copy: u64,
+    pub sns_message: u64,
+    pub subscription: u64,
+    pub move_task: u64,
+}
+
+/// The whole simulated world. `Clone` is a full checkpoint.
+#[derive(Clone, Debug)]
+pub struct Sim {
+    pub(crate) now: SimTime,
+    pub(crate) seed: u64,
+    pub(crate) rng: Pcg32,
+    pub(crate) timers: Timers,
+    pub(crate) log: Vec<Event>,
+    pub(crate) cause: &'static str,
+    pub(crate) counters: Counters,
+    pub(crate) settings: Settings,
+    pub(crate) topics: BTreeMap<Name, Topic>,
+    /// Subscriptions by ARN.
+    pub(crate) subscriptions: BTreeMap<Name, Subscription>,
+    pub(crate) queues: BTreeMap<Name, Queue>,
+    /// When each deleted queue name was freed (a name can be reused only 60 s later).
+    pub(crate) deleted_queues: BTreeMap<Name, SimTime>,
+    pub(crate) move_tasks: BTreeMap<u64, MoveTask>,
+    pub(crate) record_events: bool,
+}
+
+/// Every action `apply` understands: the SNS and SQS API, then the playground's own.
+pub const ACTIONS: &[&str] = &[
+    // SNS
+    "CreateTopic",
+    "DeleteTopic",
+    "ListTopics",
+    "GetTopicAttributes",
+    "Subscribe",
+    "Unsubscribe",
+    "ListSubscriptions",
+    "ListSubscriptionsByTopic",
+    "GetSubscriptionAttributes",
+    "SetSubscriptionAttributes",
+    "Publish",
+    "PublishBatch",
+    // SQS
+    "CreateQueue",
+    "DeleteQueue",
+    "GetQueueUrl",
+    "ListQueues",
+    "GetQueueAttributes",
+    "SetQueueAttributes",
+    "ListDeadLetterSourceQueues",
+    "SendMessage",
+    "SendMessageBatch",
+    "ReceiveMessage",
+    "DeleteMessage",
+    "DeleteMessageBatch",
+    "ChangeMessageVisibility",
+    "ChangeMessageVisibilityBatch",
+    "PurgeQueue",
+    "StartMessageMoveTask",
+    "ListMessageMoveTasks",
+    "CancelMessageMoveTask",
+    // The playground's own
+    "ConfigureSimulation",
+];
+
+impl Sim {
+    /// An empty world at time 0 whose random choices all come from `seed`.
+    pub fn new(seed: u64) -> Sim {
+        Sim {
+            now: SimTime::ZERO,
+            seed,
+            rng: Pcg32::new(seed),
+            timers: Timers::default(),
+            log: Vec::new(),
+            cause: "",
+            counters: Counters::default(),
+            settings: Settings::default(),
+            topics: BTreeMap::new(),
+            subscriptions: BTreeMap::new(),
+            queues: BTreeMap::new(),
+            deleted_queues: BTreeMap::new(),
+            move_tasks: BTreeMap::new(),
+            record_events: true,
+        }
+    }
+
+    /// Turns the event log off (benchmarks of raw throughput) or on. On by default.
+    pub fn set_event_recording(&mut self, on: bool) {
+        self.record_events = on;
+    }
+
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The whole event log so far.
+    pub fn events(&self) -> &[Event] {
+        &self.log
+    }
+
+    /// Runs one AWS action (or one of the playground's own) at the current virtual time, then
+    /// fires whatever became due at this same instant (a zero-latency SNS delivery, say).
+    /// On error, nothing has changed.
+    pub fn apply(&mut self, action: &str, params: &Value) -> ApiResult<Value> {
+        let Some(&name) = ACTIONS.iter().find(|a| **a == action) else {
+            return Err(ApiError::new(
+                "InvalidAction",
+                format!("Unknown action \"{action}\". The playground knows: {}.", ACTIONS.join(", ")),
+            ));
+        };
+        self.cause = name;
+        let result = self.dispatch(name, params);
+        if result.is_ok() {
+            self.advance_to(self.now);
+        }
+        result
+    }
+
+    fn dispatch(&mut self, action: &'static str, p: &Value) -> ApiResult<Value> {
+        match action {
+            "CreateTopic" => self.create_topic(p),
+            "DeleteTopic" => self.delete_topic(p),
+            "ListTopics" => self.list_topics(p),
+            "GetTopicAttributes" => self.get_topic_attributes(p),
+            "Subscribe" => self.subscribe(p),
+            "Unsubscribe" => self.unsubscribe(p),
+            "ListSubscriptions" => self.list_subscriptions(p),
+            "ListSubscriptionsByTopic" => self.list_subscriptions_by_topic(p),
+            "GetSubscriptionAttributes" => self.get_subscription_attributes(p),
+            "SetSubscriptionAttributes" => self.set_subscription_attributes(p),
+            "Publish" => self.publish(p),
+            "PublishBatch" => self.publish_batch(p),
+            "CreateQueue" => self.create_queue(p),
+            "DeleteQueue" => self.delete_queue(p),
+            "GetQueueUrl" => self.get_queue_url(p),
+            "ListQueues" => self.list_queues(p),
+            "GetQueueAttributes" => self.get_queue_attributes(p),
+            "SetQueueAttributes" => self.set_queue_attributes(p),
+            "ListDeadLetterSourceQueues" => self.list_dead_letter_source_queues(p),
+            "SendMessage" => self.send_message(p),
+            "SendMessageBatch" => self.send_message_batch(p),
+            "ReceiveMessage" => self.receive_message(p),
+            "DeleteMessage" => self.delete_message(p),
+            "DeleteMessageBatch" => self.delete_message_batch(p),
+            "ChangeMessageVisibility" => self.change_message_visibility(p),
+            "ChangeMessageVisibilityBatch" => self.change_message_visibility_batch(p),
+            "PurgeQueue" => self.purge_queue(p),
+            "StartMessageMoveTask" => self.start_message_move_task(p),
+            "ListMessageMoveTasks" => self.list_message_move_tasks(p),
+            "CancelMessageMoveTask" => self.cancel_message_move_task(p),
+            "ConfigureSimulation" => self.configure_simulation(p),
+            _ => unreachable!("every name in ACTIONS is dispatched"),
+        }
+    }
+
+    /// When the next timer is due, if any: the engine's `poll_timeout`.
+    pub fn next_event_at(&self) -> Option<SimTime> {
+        self.timers.next_due()
+    }
+
+    /// Moves the clock to `t`, firing every timer due on the way, in (time, scheduling) order.
+    /// Time never goes backwards: an earlier `t` fires only what is due now.
+    pub fn advance_to(&mut self, t: SimTime) {
+        while let Some((at, timer)) = self.timers.pop_due(t) {
+            self.now = self.now.max(at);
+            self.cause = timer.cause();
+            self.fire(timer);
+        }
+        self.now = self.now.max(t);
+    }
+
+    pub fn advance_by(&mut self, ms: u64) {
+        self.advance_to(self.now.plus_ms(ms));
+    }
+
+    /// Jumps to the next due timer and fires everything due then. `None` when nothing is pending.
+    pub fn step(&mut self) -> Option<SimTime> {
+        let at = self.next_event_at()?;
+        self.advance_to(at);
+        Some(at)
+    }
+
+    fn fire(&mut self, timer: Timer) {
+        match timer {
+            Timer::VisibilityTimeout { queue, key } => self.on_visibility_timeout(&queue, key),
+            Timer::DelayEnds { queue, key } => self.on_delay_end(&queue, key),
+            Timer::Retention { queue } => self.on_retention(&queue),
+            Timer::SnsDelivery(delivery) => self.deliver(*delivery),
+            Timer::MoveTaskTick { task } => self.on_move_task_tick(task),
+        }
+    }
+
+    pub(crate) fn emit(&mut self, kind: EventKind) {
+        if self.record_events {
+            let seq = self.log.len() as u64;
+            self.log.push(Event { seq, at: self.now, cause: self.cause, kind });
+        }
+    }
+
+    /// `ConfigureSimulation`: the playground's knobs for what AWS leaves to chance.
+    /// Probabilities are decimal strings from "0" to "1" with up to six decimals.
+    fn configure_simulation(&mut self, p: &Value) -> ApiResult<Value> {
+        use crate::error::Service;
+        let names = ["DuplicateDeliveryProbability", "ReorderProbability", "SnsDeliveryLatency"];
+        let params = crate::params::Params::new(Service::Sim, "ConfigureSimulation", p, &names)?;
+        let mut next = self.settings.clone();
+        let mut changed = Vec::new();
+        if let Some(v) = params.opt_str("DuplicateDeliveryProbability")? {
+            next.duplicate_ppm = parse_probability("DuplicateDeliveryProbability", v)?;
+            changed.push(("DuplicateDeliveryProbability", v.to_string()));
+        }
+        if let Some(v) = params.opt_str("ReorderProbability")? {
+            next.reorder_ppm = parse_probability("ReorderProbability", v)?;
+            changed.push(("ReorderProbability", v.to_string()));
+        }
+        if let Some(v) = params.opt_str("SnsDeliveryLatency")? {
+            next.sns_delivery_latency_ms = crate::time::parse_duration(v)
+                .map_err(|e| Service::Sim.invalid_value(format!("SnsDeliveryLatency: {e}")))?;
+            changed.push(("SnsDeliveryLatency", v.to_string()));
+        }
+        self.settings = next;
+        for (setting, value) in changed {
+            self.emit(EventKind::SimulationConfigured { setting: setting.to_string(), value });
+        }
+        Ok(serde_json::json!({}))
+    }
+}
+
+/// "0.05" → 50,000 parts per million, exactly (no floating point).
+pub(crate) fn parse_probability(name: &str, text: &str) -> ApiResult<u32> {
+    let bad = || {
+        ApiError::new(
+            "InvalidParameterValue",
+            format!("{name} must be a decimal from 0 to 1 with at most six decimals, not \"{text}\"."),
+        )
+    };
+    let (whole, frac) = text.trim().split_once('.').unwrap_or((text.trim(), ""));
+    if whole.is_empty() && frac.is_empty() || frac.len() > 6 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let whole: u32 = match whole {
+        "" | "0" => 0,
+        "1" => 1,
+        _ => return Err(bad()),
+    };
+    let frac_ppm: u32 = if frac.is_empty() { 0 } else { format!("{frac:0<6}").parse().map_err(|_| bad())? };
+    let ppm = whole * 1_000_000 + frac_ppm;
+    if ppm > 1_000_000 {
+        return Err(bad());
+    }
+    Ok(ppm)
+}

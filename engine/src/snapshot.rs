@@ -1,0 +1,214 @@
+//! A plain, serialisable picture of the whole simulation at one instant: what the UI draws.
+//! Built on demand from the engine's state; never the other way round.
+
+use crate::attributes::MessageAttributes;
+use crate::ids::{self, MsgId, SnsId};
+use crate::sim::Sim;
+use crate::sqs::{MsgState, Queue, QueueStats};
+use crate::time::{SimTime, SECOND};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Snapshot {
+    pub now: SimTime,
+    pub seed: u64,
+    /// How many events the log holds at this instant.
+    pub events: usize,
+    /// When the next timer fires, if any.
+    pub next_event_at: Option<SimTime>,
+    pub topics: Vec<TopicView>,
+    pub queues: Vec<QueueView>,
+    pub move_tasks: Vec<MoveTaskView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TopicView {
+    pub name: String,
+    pub arn: String,
+    pub published: u64,
+    pub subscriptions: Vec<SubscriptionView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SubscriptionView {
+    pub arn: String,
+    pub endpoint: String,
+    /// The subscribed queue's name, for `sqs` endpoints.
+    pub queue: Option<String>,
+    pub raw: bool,
+    pub filter_policy: Option<String>,
+    pub filter_scope: &'static str,
+    pub dead_letter_arn: Option<String>,
+    pub delivered: u64,
+    pub filtered_out: u64,
+    pub failed: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QueueView {
+    pub name: String,
+    pub url: String,
+    pub arn: String,
+    pub visible: usize,
+    pub in_flight: usize,
+    pub delayed: usize,
+    /// CloudWatch's `ApproximateAgeOfOldestMessage`, in milliseconds.
+    pub oldest_age_ms: u64,
+    pub visibility_timeout: u32,
+    pub retention_period: u32,
+    pub delay_seconds: u32,
+    /// From the redrive policy: the dead-letter queue's name and the receive limit.
+    pub dead_letter_queue: Option<String>,
+    pub max_receive_count: Option<u32>,
+    /// Queues whose redrive policy points here: this queue is their dead-letter queue.
+    pub dead_letter_sources: Vec<String>,
+    pub stats: QueueStats,
+    pub messages: Vec<MessageView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MessageView {
+    pub message_id: MsgId,
+    /// The stored copy (duplicates share a message id).
+    pub copy: u64,
+    pub body: String,
+    pub attributes: MessageAttributes,
+    #[serde(flatten)]
+    pub state: MsgState,
+    pub receive_count: u32,
+    pub sent_at: SimTime,
+    pub first_receive_at: Option<SimTime>,
+    /// When the retention period deletes it.
+    pub expires_at: SimTime,
+    /// The latest receipt handle, once received.
+    pub receipt_handle: Option<String>,
+    pub sns_message_id: Option<SnsId>,
+    pub dead_letter_source: Option<String>,
+    pub duplicate: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveTaskView {
+    pub handle: String,
+    pub source: String,
+    pub destination: Option<String>,
+    pub status: &'static str,
+    pub moved: usize,
+    pub to_move: usize,
+}
+
+impl Sim {
+    /// The whole state now, every message included.
+    pub fn snapshot(&self) -> Snapshot {
+        self.snapshot_limited(usize::MAX)
+    }
+
+    /// The state now with at most `max_messages` messages listed per queue (the counts are
+    /// always exact): what a view of a very full queue needs.
+    pub fn snapshot_limited(&self, max_messages: usize) -> Snapshot {
+        let topics = self
+            .topics
+            .values()
+            .map(|t| TopicView {
+                name: t.name.to_string(),
+                arn: t.arn.to_string(),
+                published: t.published,
+                subscriptions: t
+                    .subscriptions
+                    .iter()
+                    .filter_map(|arn| self.subscriptions.get(arn))
+                    .map(|s| SubscriptionView {
+                        arn: s.arn.to_string(),
+                        endpoint: s.endpoint.to_string(),
+                        queue: s.queue_name().map(str::to_string),
+                        raw: s.raw,
+                        filter_policy: s.filter.as_ref().map(|f| f.json.clone()),
+                        filter_scope: s.scope.as_str(),
+                        dead_letter_arn: s.dead_letter_arn.clone(),
+                        delivered: s.delivered,
+                        filtered_out: s.filtered_out,
+                        failed: s.failed,
+                    })
+                    .collect(),
+            })
+            .collect();
+        let mut sources: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for q in self.queues.values() {
+            if let Some(dlq) =
+                q.config.redrive_policy.as_ref().and_then(|r| ids::queue_name_from(&r.dead_letter_target_arn))
+            {
+                sources.entry(dlq.to_string()).or_default().push(q.name.to_string());
+            }
+        }
+        let queues = self
+            .queues
+            .values()
+            .map(|q| self.queue_view(q, sources.remove(&*q.name).unwrap_or_default(), max_messages))
+            .collect();
+        let move_tasks = self
+            .move_tasks
+            .values()
+            .map(|t| MoveTaskView {
+                handle: t.handle(),
+                source: t.source.to_string(),
+                destination: t.destination.as_ref().map(|d| d.to_string()),
+                status: t.status,
+                moved: t.moved,
+                to_move: t.to_move,
+            })
+            .collect();
+        Snapshot {
+            now: self.now,
+            seed: self.seed,
+            events: self.log.len(),
+            next_event_at: self.next_event_at(),
+            topics,
+            queues,
+            move_tasks,
+        }
+    }
+
+    fn queue_view(&self, q: &Queue, dead_letter_sources: Vec<String>, max_messages: usize) -> QueueView {
+        let redrive = q.config.redrive_policy.as_ref();
+        let retention_ms = u64::from(q.config.retention_period) * SECOND;
+        QueueView {
+            name: q.name.to_string(),
+            url: q.url(),
+            arn: q.arn.to_string(),
+            visible: q.visible_count(),
+            in_flight: q.inflight,
+            delayed: q.delayed,
+            oldest_age_ms: q.oldest_age_ms(self.now),
+            visibility_timeout: q.config.visibility_timeout,
+            retention_period: q.config.retention_period,
+            delay_seconds: q.config.delay_seconds,
+            dead_letter_queue: redrive
+                .and_then(|r| ids::queue_name_from(&r.dead_letter_target_arn))
+                .map(str::to_string),
+            max_receive_count: redrive.map(|r| r.max_receive_count),
+            dead_letter_sources,
+            stats: q.stats.clone(),
+            messages: q
+                .messages
+                .values()
+                .take(max_messages)
+                .map(|m| MessageView {
+                    message_id: m.id,
+                    copy: m.key,
+                    body: m.body.to_string(),
+                    attributes: (*m.attributes).clone(),
+                    state: m.state,
+                    receive_count: m.receive_count,
+                    sent_at: m.sent_at,
+                    first_receive_at: m.first_receive_at,
+                    expires_at: m.sent_at.plus_ms(retention_ms),
+                    receipt_handle: (m.receive_count > 0).then(|| m.receipt_handle()),
+                    sns_message_id: m.sns_id,
+                    dead_letter_source: m.dead_letter_source.as_ref().map(|s| s.to_string()),
+                    duplicate: m.duplicate,
+                })
+                .collect(),
+        }
+    }
+}

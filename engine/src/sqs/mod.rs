@@ -1,0 +1,469 @@
+//! Amazon SQS: queues, sends, and the queue-management actions.
+//! Receiving, deleting and visibility live in `receive`; dead-letter redrive tasks in `move_task`.
+
+mod config;
+pub(crate) mod md5;
+mod move_task;
+mod queue;
+mod receive;
+
+pub use config::{QueueConfig, RedriveAllow, RedrivePolicy};
+pub(crate) use move_task::MoveTask;
+pub use queue::{parse_receipt_handle, Message, MsgState, Queue, QueueStats};
+
+use crate::attributes::MessageAttributes;
+use crate::error::{ApiError, ApiResult, Service};
+use crate::event::{EventKind, Name};
+use crate::ids::{self, MsgId, SnsId};
+use crate::params::Params;
+use crate::sim::Sim;
+use crate::time::SimTime;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// At most 10 message attributes per SQS message.
+pub const MAX_MESSAGE_ATTRIBUTES: usize = 10;
+/// Batch actions take 1 to 10 entries.
+pub const MAX_BATCH_ENTRIES: usize = 10;
+
+/// A message about to be stored in a queue, from whichever path brought it.
+pub(crate) struct Incoming {
+    pub body: Arc<str>,
+    pub attributes: Arc<MessageAttributes>,
+    pub sender: Name,
+    pub sns_id: Option<SnsId>,
+    pub delay_seconds: u32,
+    /// Set by a standard queue's redrive: the dead-letter queue keeps the original enqueue time.
+    pub sent_at: Option<SimTime>,
+    /// Set by redrive, which keeps the message id.
+    pub id: Option<MsgId>,
+    pub dead_letter_source: Option<Name>,
+    pub receive_count: u32,
+    pub first_receive_at: Option<SimTime>,
+}
+
+impl Incoming {
+    pub fn new(body: Arc<str>, attributes: Arc<MessageAttributes>, sender: Name) -> Self {
+        Incoming {
+            body,
+            attributes,
+            sender,
+            sns_id: None,
+            delay_seconds: 0,
+            sent_at: None,
+            id: None,
+            dead_letter_source: None,
+            receive_count: 0,
+            first_receive_at: None,
+        }
+    }
+}
+
+fn queue_not_found() -> ApiError {
+    ApiError::new("QueueDoesNotExist", "The specified queue does not exist.")
+}
+
+/// The sender id of messages sent directly by the playground's user.
+pub const PLAYGROUND_SENDER: &str = "AIDAPLAYGROUND000000";
+
+impl Sim {
+    /// Resolves a queue named by name, URL or ARN to the name of an existing queue.
+    pub(crate) fn queue_ref(&self, reference: &str) -> ApiResult<Name> {
+        let name = ids::queue_name_from(reference).ok_or_else(queue_not_found)?;
+        self.queues.get_key_value(name).map(|(k, _)| k.clone()).ok_or_else(queue_not_found)
+    }
+
+    pub(crate) fn queue_mut(&mut self, name: &Name) -> &mut Queue {
+        self.queues.get_mut(name).expect("invariant: a resolved queue name exists")
+    }
+
+    /// A queue and the timer table, borrowed together.
+    pub(crate) fn queue_parts(&mut self, name: &Name) -> (&mut Queue, &mut crate::timers::Timers) {
+        (self.queues.get_mut(name).expect("invariant: a resolved queue name exists"), &mut self.timers)
+    }
+
+    /// Stores a message in `queue`: assigns its id, draws at-least-once duplicates and
+    /// best-effort reordering (standard queues), and starts its delay. Returns the id.
+    pub(crate) fn store(&mut self, queue: &Name, incoming: Incoming) -> MsgId {
+        let id = incoming.id.unwrap_or_else(|| {
+            self.counters.message += 1;
+            MsgId(self.counters.message)
+        });
+        let copies = if incoming.id.is_none() && self.rng.chance_ppm(self.settings.duplicate_ppm) { 2 } else { 1 };
+        let now = self.now;
+        for copy in 0..copies {
+            self.counters.copy += 1;
+            let key = self.counters.copy;
+            let jump = if self.rng.chance_ppm(self.settings.reorder_ppm) { 1 + self.rng.below(3) as u64 } else { 0 };
+            let q = self.queues.get_mut(queue).expect("invariant: store targets an existing queue");
+            let order = q.take_order().saturating_sub(jump * 4 + 2 * u64::from(jump > 0));
+            let msg = Message {
+                key,
+                id,
+                body: incoming.body.clone(),
+                attributes: incoming.attributes.clone(),
+                sent_at: incoming.sent_at.unwrap_or(now),
+                first_receive_at: incoming.first_receive_at,
+                receive_count: incoming.receive_count,
+                state: MsgState::Visible,
+                order,
+                state_timer: None,
+                sender: incoming.sender.clone(),
+                sns_id: incoming.sns_id,
+                dead_letter_source: incoming.dead_letter_source.clone(),
+                duplicate: copy > 0,
+            };
+            let visible_at = now.plus_secs(u64::from(incoming.delay_seconds));
+            q.insert(msg, now, visible_at, &mut self.timers);
+            if copy > 0 {
+                self.emit(EventKind::DuplicateStored { queue: queue.clone(), message_id: id });
+            }
+        }
+        id
+    }
+
+    pub(crate) fn create_queue(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sqs, "CreateQueue", p, &["QueueName", "Attributes", "tags"])?;
+        let name = p.str("QueueName")?;
+        if !ids::valid_resource_name(name, 80) {
+            return Err(Service::Sqs.invalid_value(format!(
+                "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length (queue name \"{name}\")."
+            )));
+        }
+        if name.ends_with(".fifo") {
+            return Err(Service::Sqs.invalid_value(format!(
+                "\"{name}\": FIFO queues are not modelled by the playground yet; use a name without .fifo."
+            )));
+        }
+        let attributes = p.string_map("Attributes")?;
+        if let Some(existing) = self.queues.get(name) {
+            let current = existing.config.to_attributes();
+            if let Some((k, _)) = attributes.iter().find(|(k, v)| current.get(*k) != Some(*v)) {
+                return Err(ApiError::new(
+                    "QueueNameExists",
+                    format!("A queue already exists with the same name and a different value for attribute {k}"),
+                ));
+            }
+            return Ok(json!({ "QueueUrl": existing.url() }));
+        }
+        if let Some(deleted_at) = self.deleted_queues.get(name) {
+            if self.now.0 < deleted_at.0 + 60_000 {
+                return Err(ApiError::new(
+                    "QueueDeletedRecently",
+                    format!("You must wait 60 seconds after deleting a queue before you can create another with the same name (\"{name}\")."),
+                ));
+            }
+        }
+        let config = self.config_with(&QueueConfig::default(), &attributes, &ids::queue_arn(name))?;
+        let queue = Queue::new(name, config, self.now);
+        let url = queue.url();
+        let key = queue.name.clone();
+        self.queues.insert(key.clone(), queue);
+        self.emit(EventKind::QueueCreated { queue: key });
+        Ok(json!({ "QueueUrl": url }))
+    }
+
+    fn config_with(&self, base: &QueueConfig, attrs: &BTreeMap<String, String>, arn: &str) -> ApiResult<QueueConfig> {
+        let lookup = |dlq: &str| self.queues.get(dlq).map(|q| q.config.redrive_allow.clone());
+        base.with_attributes(attrs, arn, &lookup)
+    }
+
+    pub(crate) fn delete_queue(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sqs, "DeleteQueue", p, &["QueueUrl"])?;
+        let name = self.queue_ref(p.str("QueueUrl")?)?;
+        let mut queue = self.queues.remove(&name).expect("invariant: resolved queue exists");
+        let lost = queue.clear(&mut self.timers);
+        for task in self.move_tasks.values_mut().filter(|t| t.is_running() && t.source == name) {
+            task.fail("AWS.SimpleQueueService.NonExistentQueue");
+        }
+        self.deleted_queues.insert(name.clone(), self.now);
+        self.emit(EventKind::QueueDeleted { queue: name, messages_lost: lost });
+        Ok(json!({}))
+    }
+
+    pub(crate) fn get_queue_url(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sqs, "GetQueueUrl", p, &["QueueName", "QueueOwnerAWSAccountId"])?;
+        let name = p.str("QueueName")?;
+        let queue = self.queues.get(name).ok_or_else(queue_not_found)?;
+        Ok(json!({ "QueueUrl": queue.url() }))
+    }
+
+    pub(crate) fn list_queues(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sqs, "ListQueues", p, &["QueueNamePrefix", "MaxResults", "NextToken"])?;
+        let prefix = p.opt_str("QueueNamePrefix")?.unwrap_or("");
+        let max = p.opt_int("MaxResults", 1, 1000)?.unwrap_or(1000) as usize;
+        let urls: Vec<String> =
+            self.queues.values().filter(|q| q.name.starts_with(prefix)).take(max).map(Queue::url).collect();
+        Ok(json!({ "QueueUrls": urls }))
+    }
+
+    pub(crate) fn get_queue_attributes(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sqs, "GetQueueAttributes", p, &["QueueUrl", "AttributeNames"])?;
+        let name = self.queue_ref(p.str("QueueUrl")?)?;
+        let wanted = p.str_list("AttributeNames")?;
+        let all = self.queue_attributes(&self.queues[&name]);
+        let mut out = Map::new();
+        for w in &wanted {
+            if *w == "All" {
+                out.extend(all.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))));
+            } else if let Some(v) = all.get(*w) {
+                out.insert(w.to_string(), Value::String(v.clone()));
+            } else if !QUEUE_ATTRIBUTE_NAMES.contains(w) {
+                return Err(ApiError::new("InvalidAttributeName", format!("Unknown Attribute {w}.")));
+            }
+        }
+        Ok(json!({ "Attributes": out }))
+    }
+
+    /// Every attribute GetQueueAttributes can return for a queue, as strings.
+    pub(crate) fn queue_attributes(&self, q: &Queue) -> BTreeMap<String, String> {
+        let mut m = q.config.to_attributes();
+        m.insert("ApproximateNumberOfMessages".into(), q.visible_count().to_string());
+        m.insert("ApproximateNumberOfMessagesNotVisible".into(), q.inflight.to_string());
+        m.insert("ApproximateNumberOfMessagesDelayed".into(), q.delayed.to_string());
+        m.insert("CreatedTimestamp".into(), (q.created_at.epoch_ms() / 1000).to_string());
+        m.insert("LastModifiedTimestamp".into(), (q.modified_at.epoch_ms() / 1000).to_string());
+        m.insert("QueueArn".into(), q.arn.to_string());
+        m
+    }
+
+    pub(crate) fn set_queue_attributes(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sqs, "SetQueueAttributes", p, &["QueueUrl", "Attributes"])?;
+        let name = self.queue_ref(p.str("QueueUrl")?)?;
+        let attributes = p.string_map("Attributes")?;
+        let config = self.config_with(&self.queues[&name].config, &attributes, &ids::queue_arn(&name))?;
+        let now = self.now;
+        let q = self.queues.get_mut(&name).expect("invariant: resolved queue exists");
+        q.config = config;
+        q.modified_at = now;
+        // A new retention period applies to the messages already there.
+        q.schedule_retention(&mut self.timers);
+        self.emit(EventKind::QueueAttributesSet { queue: name, attributes: attributes.into_keys().collect() });
+        Ok(json!({}))
+    }
+
+    pub(crate) fn list_dead_letter_source_queues(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sqs, "ListDeadLetterSourceQueues", p, &["QueueUrl", "MaxResults", "NextToken"])?;
+        let name = self.queue_ref(p.str("QueueUrl")?)?;
+        let arn = ids::queue_arn(&name);
+        let urls: Vec<String> = self
+            .queues
+            .values()
+            .filter(|q| q.config.redrive_policy.as_ref().is_some_and(|r| r.dead_letter_target_arn == arn))
+            .map(Queue::url)
+            .collect();
+        Ok(json!({ "queueUrls": urls }))
+    }
+
+    pub(crate) fn send_message(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sqs, "SendMessage", p, SEND_PARAMS)?;
+        let name = self.queue_ref(p.str("QueueUrl")?)?;
+        let checked = self.check_send(&name, &p)?;
+        Ok(self.send_checked(&name, checked))
+    }
+
+    pub(crate) fn send_message_batch(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sqs, "SendMessageBatch", p, &["QueueUrl", "Entries"])?;
+        let name = self.queue_ref(p.str("QueueUrl")?)?;
+        let entries = batch_entries(&p, "Entries")?;
+        let limit = self.queues[&name].config.maximum_message_size as usize;
+        let total: usize =
+            entries.iter().map(|(_, e)| e.get("MessageBody").and_then(Value::as_str).map_or(0, str::len)).sum();
+        if total > limit {
+            return Err(ApiError::new(
+                "BatchRequestTooLong",
+                format!("Batch requests cannot be longer than {limit} bytes. You have sent {total} bytes."),
+            ));
+        }
+        let mut successful = Vec::new();
+        let mut failed = Vec::new();
+        for (id, entry) in entries {
+            let checked = Params::new(Service::Sqs, "SendMessageBatch entry", entry, ENTRY_PARAMS)
+                .and_then(|ep| self.check_send(&name, &ep));
+            match checked {
+                Ok(checked) => {
+                    let mut result = self.send_checked(&name, checked);
+                    result["Id"] = json!(id);
+                    successful.push(result);
+                }
+                Err(e) => failed.push(json!({"Id": id, "SenderFault": true, "Code": e.code, "Message": e.message})),
+            }
+        }
+        Ok(json!({ "Successful": successful, "Failed": failed }))
+    }
+
+    /// Validates one message to send; changes nothing.
+    fn check_send(&self, queue: &Name, p: &Params) -> ApiResult<Incoming> {
+        let body = p.str("MessageBody")?;
+        let q = &self.queues[queue];
+        if body.is_empty() {
+            return Err(ApiError::new("InvalidParameterValue", "The request must contain a non-empty MessageBody."));
+        }
+        if let Some(bad) = body.chars().find(|c| !valid_message_char(*c)) {
+            return Err(ApiError::new(
+                "InvalidMessageContents",
+                format!("Invalid binary character '#x{:X}' was found in the message body, the set of allowed characters is #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF", bad as u32),
+            ));
+        }
+        for fifo_only in ["MessageGroupId", "MessageDeduplicationId"] {
+            if p.has(fifo_only) {
+                return Err(ApiError::new(
+                    "InvalidParameterValue",
+                    format!("Value for parameter {fifo_only} is invalid. Reason: The request include parameter that is not valid for this queue type."),
+                ));
+            }
+        }
+        let delay = p.opt_int("DelaySeconds", 0, 900)?.map_or(q.config.delay_seconds, |d| d as u32);
+        let attributes = p.message_attributes("MessageAttributes")?;
+        if attributes.len() > MAX_MESSAGE_ATTRIBUTES {
+            return Err(ApiError::new(
+                "InvalidParameterValue",
+                format!(
+                    "Number of message attributes [{}] exceeds the allowed maximum [{MAX_MESSAGE_ATTRIBUTES}].",
+                    attributes.len()
+                ),
+            ));
+        }
+        let size = body.len() + attributes_size(&attributes);
+        if size > q.config.maximum_message_size as usize {
+            return Err(ApiError::new(
+                "InvalidParameterValue",
+                format!("One or more parameters are invalid. Reason: Message must be shorter than {} bytes (this one is {size}).", q.config.maximum_message_size),
+            ));
+        }
+        let mut incoming = Incoming::new(body.into(), Arc::new(attributes), PLAYGROUND_SENDER.into());
+        incoming.delay_seconds = delay;
+        Ok(incoming)
+    }
+
+    fn send_checked(&mut self, queue: &Name, incoming: Incoming) -> Value {
+        let md5_body = md5::md5_hex(&incoming.body);
+        let md5_attrs = md5::md5_of_attributes(&incoming.attributes);
+        let delay = incoming.delay_seconds;
+        let id = self.store(queue, incoming);
+        self.queue_mut(queue).stats.sent += 1;
+        self.emit(EventKind::MessageSent { queue: queue.clone(), message_id: id, delay_seconds: delay });
+        let mut out = json!({ "MessageId": id, "MD5OfMessageBody": md5_body });
+        if let Some(m) = md5_attrs {
+            out["MD5OfMessageAttributes"] = json!(m);
+        }
+        out
+    }
+
+    pub(crate) fn purge_queue(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sqs, "PurgeQueue", p, &["QueueUrl"])?;
+        let name = self.queue_ref(p.str("QueueUrl")?)?;
+        let now = self.now;
+        let (q, timers) = self.queue_parts(&name);
+        if q.last_purge.is_some_and(|t| now.0 < t.0 + 60_000) {
+            return Err(ApiError::new(
+                "PurgeQueueInProgress",
+                format!("Only one PurgeQueue operation on {name} is allowed every 60 seconds."),
+            ));
+        }
+        q.last_purge = Some(now);
+        // Simplified: AWS may take up to 60 s to finish a purge; here it is immediate.
+        let removed = q.clear(timers);
+        q.stats.purged += removed as u64;
+        self.emit(EventKind::Purged { queue: name, messages: removed });
+        Ok(json!({}))
+    }
+}
+
+const SEND_PARAMS: &[&str] = &[
+    "QueueUrl",
+    "MessageBody",
+    "DelaySeconds",
+    "MessageAttributes",
+    "MessageSystemAttributes",
+    "MessageGroupId",
+    "MessageDeduplicationId",
+];
+const ENTRY_PARAMS: &[&str] = &[
+    "Id",
+    "MessageBody",
+    "DelaySeconds",
+    "MessageAttributes",
+    "MessageSystemAttributes",
+    "MessageGroupId",
+    "MessageDeduplicationId",
+];
+
+/// Every name GetQueueAttributes accepts, including FIFO and encryption ones a standard queue
+/// does not return.
+const QUEUE_ATTRIBUTE_NAMES: &[&str] = &[
+    "All",
+    "Policy",
+    "VisibilityTimeout",
+    "MaximumMessageSize",
+    "MessageRetentionPeriod",
+    "ApproximateNumberOfMessages",
+    "ApproximateNumberOfMessagesNotVisible",
+    "CreatedTimestamp",
+    "LastModifiedTimestamp",
+    "QueueArn",
+    "ApproximateNumberOfMessagesDelayed",
+    "DelaySeconds",
+    "ReceiveMessageWaitTimeSeconds",
+    "RedrivePolicy",
+    "FifoQueue",
+    "ContentBasedDeduplication",
+    "KmsMasterKeyId",
+    "KmsDataKeyReusePeriodSeconds",
+    "DeduplicationScope",
+    "FifoThroughputLimit",
+    "RedriveAllowPolicy",
+    "SqsManagedSseEnabled",
+];
+
+/// The characters SQS allows in a message body.
+fn valid_message_char(c: char) -> bool {
+    matches!(c as u32, 0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
+}
+
+/// Attribute names, types and values count toward the message size.
+pub(crate) fn attributes_size(attributes: &MessageAttributes) -> usize {
+    attributes
+        .iter()
+        .map(|(k, v)| {
+            k.len()
+                + v.data_type.len()
+                + v.string_value.as_ref().map_or(0, String::len)
+                + v.binary_value.as_ref().map_or(0, String::len)
+        })
+        .sum()
+}
+
+/// Checks a batch's entries as SQS and SNS both do: 1 to 10 entries, each with a distinct `Id`
+/// of up to 80 letters, digits, hyphens and underscores. Returns (Id, entry) pairs.
+pub(crate) fn batch_entries<'a>(p: &Params<'a>, name: &str) -> ApiResult<Vec<(&'a str, &'a Value)>> {
+    let entries = p.object_list(name)?;
+    if entries.is_empty() {
+        return Err(ApiError::new("EmptyBatchRequest", "There should be at least one entry in the request."));
+    }
+    if entries.len() > MAX_BATCH_ENTRIES {
+        return Err(ApiError::new(
+            "TooManyEntriesInBatchRequest",
+            format!("Maximum number of entries per request are {MAX_BATCH_ENTRIES}. You have sent {}.", entries.len()),
+        ));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for entry in entries {
+        let id = entry.get("Id").and_then(Value::as_str).unwrap_or("");
+        let valid =
+            !id.is_empty() && id.len() <= 80 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !valid {
+            return Err(ApiError::new(
+                "InvalidBatchEntryId",
+                format!("A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can be at most 80 letters long (got \"{id}\")."),
+            ));
+        }
+        if !seen.insert(id) {
+            return Err(ApiError::new("BatchEntryIdsNotDistinct", format!("Id {id} repeated.")));
+        }
+        out.push((id, entry));
+    }
+    Ok(out)
+}

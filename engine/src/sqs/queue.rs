@@ -1,0 +1,239 @@
+//! One queue's messages and the indexes that make every operation logarithmic:
+//! visible messages in receive order, and all messages by enqueue time (for retention and age).
+
+use super::config::QueueConfig;
+use crate::attributes::MessageAttributes;
+use crate::event::Name;
+use crate::ids::{self, MsgId, SnsId};
+use crate::time::SimTime;
+use crate::timers::{Timer, TimerKey, Timers};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// Where a stored message is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum MsgState {
+    /// Waiting out `DelaySeconds`; invisible until `until`.
+    Delayed { since: SimTime, until: SimTime },
+    /// Available to the next receive, in line by the message's `order`.
+    Visible,
+    /// Received and not yet deleted; hidden until `until` (the visibility timeout).
+    InFlight { since: SimTime, until: SimTime },
+}
+
+/// One stored copy of a message. Duplicates (at-least-once delivery) are separate copies
+/// that share a `MessageId`.
+#[derive(Clone, Debug)]
+pub struct Message {
+    /// Unique per stored copy; what a receipt handle points at.
+    pub key: u64,
+    pub id: MsgId,
+    pub body: Arc<str>,
+    pub attributes: Arc<MessageAttributes>,
+    /// `SentTimestamp`: when the message entered the queue. A standard dead-letter queue keeps the
+    /// source queue's value, so retention keeps counting from the first send.
+    pub sent_at: SimTime,
+    pub first_receive_at: Option<SimTime>,
+    /// `ApproximateReceiveCount`.
+    pub receive_count: u32,
+    pub state: MsgState,
+    /// Its place in line when visible: lower is received first.
+    pub order: u64,
+    pub(crate) state_timer: Option<TimerKey>,
+    /// `SenderId`: the topic ARN for SNS deliveries, the playground's account otherwise.
+    pub sender: Name,
+    /// The SNS message this copy came from, if it came through a topic.
+    pub sns_id: Option<SnsId>,
+    /// `DeadLetterQueueSourceArn`, set when redrive moved it here.
+    pub dead_letter_source: Option<Name>,
+    pub duplicate: bool,
+}
+
+impl Message {
+    /// The handle of the current (latest) receive: `rh-<copy>-<receive number>`.
+    pub fn receipt_handle(&self) -> String {
+        format!("rh-{}-{}", self.key, self.receive_count)
+    }
+}
+
+/// Reads `rh-<copy>-<receive number>` back; `None` when it is not of that form.
+pub fn parse_receipt_handle(handle: &str) -> Option<(u64, u32)> {
+    let rest = handle.strip_prefix("rh-")?;
+    let (key, generation) = rest.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.len() < 20 && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(key) && digits(generation)).then(|| Some((key.parse().ok()?, generation.parse().ok()?))).flatten()
+}
+
+/// Counters behind the CloudWatch-style metrics.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct QueueStats {
+    /// `NumberOfMessagesSent`: sends and SNS deliveries. Not moves by redrive, as on AWS.
+    pub sent: u64,
+    pub received: u64,
+    pub deleted: u64,
+    pub moved_to_dead_letter_queue: u64,
+    /// Messages that arrived here from a source queue's redrive.
+    pub arrived_from_redrive: u64,
+    pub expired: u64,
+    pub purged: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Queue {
+    pub name: Name,
+    pub arn: Name,
+    pub config: QueueConfig,
+    pub created_at: SimTime,
+    pub modified_at: SimTime,
+    pub messages: BTreeMap<u64, Message>,
+    /// Visible messages as (order, key): the first entry is the next one a receive returns.
+    pub(crate) visible: BTreeSet<(u64, u64)>,
+    /// Every message as (enqueue time, key): the first entry is the oldest.
+    pub(crate) by_sent: BTreeSet<(SimTime, u64)>,
+    pub(crate) retention_timer: Option<TimerKey>,
+    pub inflight: usize,
+    pub delayed: usize,
+    pub(crate) next_order: u64,
+    pub stats: QueueStats,
+    pub last_purge: Option<SimTime>,
+}
+
+impl Queue {
+    pub fn new(name: &str, config: QueueConfig, now: SimTime) -> Queue {
+        Queue {
+            name: name.into(),
+            arn: ids::queue_arn(name).into(),
+            config,
+            created_at: now,
+            modified_at: now,
+            messages: BTreeMap::new(),
+            visible: BTreeSet::new(),
+            by_sent: BTreeSet::new(),
+            retention_timer: None,
+            inflight: 0,
+            delayed: 0,
+            next_order: 0,
+            stats: QueueStats::default(),
+            last_purge: None,
+        }
+    }
+
+    pub fn url(&self) -> String {
+        ids::queue_url(&self.name)
+    }
+
+    pub fn visible_count(&self) -> usize {
+        self.visible.len()
+    }
+
+    /// Age of the oldest message, as CloudWatch's `ApproximateAgeOfOldestMessage` (ms).
+    pub fn oldest_age_ms(&self, now: SimTime) -> u64 {
+        self.by_sent.first().map_or(0, |(sent, _)| now.0.saturating_sub(sent.0))
+    }
+
+    /// The next place at the back of the line. Places are spaced by 4, so that a message the
+    /// simulation reorders can be slotted in ahead of earlier ones.
+    pub(crate) fn take_order(&mut self) -> u64 {
+        self.next_order += 4;
+        self.next_order
+    }
+
+    /// Puts a visible message at the back of the line.
+    pub(crate) fn move_to_back(&mut self, key: u64) {
+        let order = self.take_order();
+        let Some(msg) = self.messages.get_mut(&key) else { return };
+        if msg.state == MsgState::Visible {
+            self.visible.remove(&(msg.order, key));
+            self.visible.insert((order, key));
+        }
+        msg.order = order;
+    }
+
+    /// Stores a new copy, delayed until `visible_at` if that is later than `now`.
+    pub(crate) fn insert(&mut self, mut msg: Message, now: SimTime, visible_at: SimTime, timers: &mut Timers) {
+        let key = msg.key;
+        if visible_at > now {
+            msg.state = MsgState::Delayed { since: now, until: visible_at };
+            msg.state_timer = Some(timers.schedule(visible_at, Timer::DelayEnds { queue: self.name.clone(), key }));
+            self.delayed += 1;
+        } else {
+            msg.state = MsgState::Visible;
+            self.visible.insert((msg.order, key));
+        }
+        self.by_sent.insert((msg.sent_at, key));
+        self.messages.insert(key, msg);
+        self.schedule_retention(timers);
+    }
+
+    /// Takes a copy out of the queue whatever its state, cancelling its timer.
+    pub(crate) fn remove(&mut self, key: u64, timers: &mut Timers) -> Option<Message> {
+        let msg = self.messages.remove(&key)?;
+        self.leave_state(&msg, timers);
+        self.by_sent.remove(&(msg.sent_at, key));
+        Some(msg)
+    }
+
+    fn leave_state(&mut self, msg: &Message, timers: &mut Timers) {
+        match msg.state {
+            MsgState::Visible => {
+                self.visible.remove(&(msg.order, msg.key));
+            }
+            MsgState::InFlight { .. } => self.inflight -= 1,
+            MsgState::Delayed { .. } => self.delayed -= 1,
+        }
+        if let Some(t) = msg.state_timer {
+            timers.cancel(t);
+        }
+    }
+
+    /// Moves a stored copy to a new state, keeping counts, indexes and timers in step.
+    pub(crate) fn set_state(&mut self, key: u64, state: MsgState, timers: &mut Timers) {
+        let Some(msg) = self.messages.get(&key) else { return };
+        let old = msg.clone();
+        self.leave_state(&old, timers);
+        let timer = match state {
+            MsgState::Visible => {
+                self.visible.insert((old.order, key));
+                None
+            }
+            MsgState::InFlight { until, .. } => {
+                self.inflight += 1;
+                Some(timers.schedule(until, Timer::VisibilityTimeout { queue: self.name.clone(), key }))
+            }
+            MsgState::Delayed { until, .. } => {
+                self.delayed += 1;
+                Some(timers.schedule(until, Timer::DelayEnds { queue: self.name.clone(), key }))
+            }
+        };
+        if let Some(msg) = self.messages.get_mut(&key) {
+            msg.state = state;
+            msg.state_timer = timer;
+        }
+    }
+
+    /// (Re)arms the one retention timer for the oldest message.
+    pub(crate) fn schedule_retention(&mut self, timers: &mut Timers) {
+        let due = self.by_sent.first().map(|(sent, _)| sent.plus_secs(u64::from(self.config.retention_period)));
+        if self.retention_timer.map(|(at, _)| Some(at)) == Some(due) {
+            return;
+        }
+        if let Some(t) = self.retention_timer.take() {
+            timers.cancel(t);
+        }
+        if let Some(due) = due {
+            self.retention_timer = Some(timers.schedule(due, Timer::Retention { queue: self.name.clone() }));
+        }
+    }
+
+    /// Removes every message whatever its state; returns how many there were.
+    pub(crate) fn clear(&mut self, timers: &mut Timers) -> usize {
+        let keys: Vec<u64> = self.messages.keys().copied().collect();
+        for key in &keys {
+            self.remove(*key, timers);
+        }
+        self.schedule_retention(timers);
+        keys.len()
+    }
+}

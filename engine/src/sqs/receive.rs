@@ -1,0 +1,384 @@
+//! ReceiveMessage, DeleteMessage and ChangeMessageVisibility (single and batch), and the timers
+//! that move messages between states: visibility timeout, delay, retention.
+
+use super::md5::{md5_hex, md5_of_attributes};
+use super::{batch_entries, queue::parse_receipt_handle, Incoming, Message, MsgState, Queue};
+use crate::error::{ApiError, ApiResult, Service};
+use crate::event::{EventKind, Name};
+use crate::ids;
+use crate::params::Params;
+use crate::sim::Sim;
+use crate::time::{HOUR, SECOND};
+use serde_json::{json, Map, Value};
+
+/// Visibility may be extended up to 12 hours from the receive that produced the handle.
+const MAX_VISIBILITY_MS: u64 = 12 * HOUR;
+
+const SYSTEM_ATTRIBUTES: &[&str] = &[
+    "All",
+    "SenderId",
+    "SentTimestamp",
+    "ApproximateReceiveCount",
+    "ApproximateFirstReceiveTimestamp",
+    "SequenceNumber",
+    "MessageDeduplicationId",
+    "MessageGroupId",
+    "AWSTraceHeader",
+    "DeadLetterQueueSourceArn",
+];
+
+fn invalid_handle(handle: &str) -> ApiError {
+    ApiError::new(
+        "ReceiptHandleIsInvalid",
+        format!("The input receipt handle \"{handle}\" is not a valid receipt handle."),
+    )
+}
+
+/// What a receipt handle points at, once checked against the queue.
+enum Handle {
+    /// The handle of the latest receive of a stored copy.
+    Current(u64),
+    /// A handle from an earlier receive of a copy that has been received again since.
+    Stale(u64),
+    /// A handle of a copy that is no longer in the queue (deleted, moved or expired).
+    Gone,
+}
+
+impl Sim {
+    fn resolve_handle(&self, queue: &Queue, handle: &str) -> ApiResult<Handle> {
+        let (key, generation) = parse_receipt_handle(handle).ok_or_else(|| invalid_handle(handle))?;
+        if generation == 0 || key == 0 || key > self.counters.copy {
+            return Err(invalid_handle(handle));
+        }
+        match queue.messages.get(&key) {
+            Some(m) if m.receive_count == generation => Ok(Handle::Current(key)),
+            Some(m) if m.receive_count > generation => Ok(Handle::Stale(key)),
+            Some(_) => Err(invalid_handle(handle)),
+            None => Ok(Handle::Gone),
+        }
+    }
+
+    pub(crate) fn receive_message(&mut self, p: &Value) -> ApiResult<Value> {
+        let names = [
+            "QueueUrl",
+            "AttributeNames",
+            "MessageSystemAttributeNames",
+            "MessageAttributeNames",
+            "MaxNumberOfMessages",
+            "VisibilityTimeout",
+            "WaitTimeSeconds",
+            "ReceiveRequestAttemptId",
+        ];
+        let p = Params::new(Service::Sqs, "ReceiveMessage", p, &names)?;
+        let name = self.queue_ref(p.str("QueueUrl")?)?;
+        let max = p.opt_int("MaxNumberOfMessages", 1, 10)?.unwrap_or(1) as usize;
+        let timeout = p.opt_int("VisibilityTimeout", 0, 43_200)?;
+        // Long polling: in a scenario a receive answers at once with what is visible now.
+        // The simulated workers wait in virtual time instead.
+        p.opt_int("WaitTimeSeconds", 0, 20)?;
+        let mut system = p.str_list("AttributeNames")?;
+        system.extend(p.str_list("MessageSystemAttributeNames")?);
+        if let Some(bad) = system.iter().find(|n| !SYSTEM_ATTRIBUTES.contains(n)) {
+            return Err(ApiError::new("InvalidAttributeName", format!("Unknown Attribute {bad}.")));
+        }
+        let user = p.str_list("MessageAttributeNames")?;
+        let timeout_ms = timeout.map_or(u64::from(self.queues[&name].config.visibility_timeout), |t| t as u64) * SECOND;
+
+        let mut messages = Vec::new();
+        while messages.len() < max {
+            let Some(&(_, key)) = self.queues[&name].visible.first() else { break };
+            if self.redrive_if_exhausted(&name, key) {
+                continue;
+            }
+            messages.push(self.receive_one(&name, key, timeout_ms, &system, &user));
+        }
+        Ok(json!({ "Messages": messages }))
+    }
+
+    /// Moves a message to its queue's dead-letter queue instead of returning it, when this
+    /// receive would exceed `maxReceiveCount`. As on AWS, this happens lazily, during a receive.
+    fn redrive_if_exhausted(&mut self, name: &Name, key: u64) -> bool {
+        let q = &self.queues[name];
+        let Some(policy) = &q.config.redrive_policy else { return false };
+        let msg = &q.messages[&key];
+        if msg.receive_count < policy.max_receive_count {
+            return false;
+        }
+        // Simplified: if the dead-letter queue was deleted since, the message is received as usual.
+        let Some(dlq) = ids::queue_name_from(&policy.dead_letter_target_arn).and_then(|n| self.queue_ref(n).ok())
+        else {
+            return false;
+        };
+        let source_arn = q.arn.clone();
+        let (q, timers) = self.queue_parts(name);
+        let msg = q.remove(key, timers).expect("invariant: visible message exists");
+        q.stats.moved_to_dead_letter_queue += 1;
+        q.schedule_retention(timers);
+        let receive_count = msg.receive_count;
+        let mut incoming = Incoming::new(msg.body, msg.attributes, msg.sender);
+        // A standard queue's dead-letter queue keeps the message id and its original enqueue
+        // time, so retention keeps counting from the first send.
+        incoming.id = Some(msg.id);
+        incoming.sent_at = Some(msg.sent_at);
+        incoming.sns_id = msg.sns_id;
+        incoming.dead_letter_source = Some(source_arn);
+        incoming.receive_count = msg.receive_count;
+        incoming.first_receive_at = msg.first_receive_at;
+        self.store(&dlq, incoming);
+        // Not counted in the dead-letter queue's NumberOfMessagesSent, as on AWS.
+        self.queue_mut(&dlq).stats.arrived_from_redrive += 1;
+        self.emit(EventKind::MovedToDeadLetterQueue {
+            queue: name.clone(),
+            dead_letter_queue: dlq,
+            message_id: msg.id,
+            receive_count,
+        });
+        true
+    }
+
+    fn receive_one(&mut self, name: &Name, key: u64, timeout_ms: u64, system: &[&str], user: &[&str]) -> Value {
+        let now = self.now;
+        let until = now.plus_ms(timeout_ms);
+        let (q, timers) = self.queue_parts(name);
+        q.stats.received += 1;
+        let msg = q.messages.get_mut(&key).expect("invariant: visible message exists");
+        msg.receive_count += 1;
+        msg.first_receive_at.get_or_insert(now);
+        q.set_state(key, MsgState::InFlight { since: now, until }, timers);
+        let msg = &self.queues[name].messages[&key];
+        let out = message_json(msg, system, user);
+        let (id, receive_count, receipt_handle) = (msg.id, msg.receive_count, msg.receipt_handle());
+        self.emit(EventKind::Received {
+            queue: name.clone(),
+            message_id: id,
+            receive_count,
+            receipt_handle,
+            visible_again_at: until,
+        });
+        out
+    }
+
+    pub(crate) fn delete_message(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sqs, "DeleteMessage", p, &["QueueUrl", "ReceiptHandle"])?;
+        let name = self.queue_ref(p.str("QueueUrl")?)?;
+        let handle = self.resolve_handle(&self.queues[&name], p.str("ReceiptHandle")?)?;
+        self.delete_resolved(&name, handle);
+        Ok(json!({}))
+    }
+
+    fn delete_resolved(&mut self, name: &Name, handle: Handle) {
+        match handle {
+            Handle::Current(key) => {
+                let (q, timers) = self.queue_parts(name);
+                let msg = q.remove(key, timers).expect("invariant: current handle's message exists");
+                q.stats.deleted += 1;
+                q.schedule_retention(timers);
+                self.emit(EventKind::Deleted { queue: name.clone(), message_id: msg.id });
+            }
+            // AWS: the request succeeds, but the message might not be deleted; you must use the
+            // handle of the most recent receive. The playground does not delete it, to show why.
+            Handle::Stale(key) => {
+                let id = self.queues[name].messages[&key].id;
+                let reason = "the receipt handle is from an earlier receive; use the latest one".to_string();
+                self.emit(EventKind::DeleteIgnored { queue: name.clone(), message_id: id, reason });
+            }
+            // Deleting a message that is already gone succeeds and changes nothing.
+            Handle::Gone => {}
+        }
+    }
+
+    pub(crate) fn delete_message_batch(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sqs, "DeleteMessageBatch", p, &["QueueUrl", "Entries"])?;
+        let name = self.queue_ref(p.str("QueueUrl")?)?;
+        let mut successful = Vec::new();
+        let mut failed = Vec::new();
+        for (id, entry) in batch_entries(&p, "Entries")? {
+            let resolved = Params::new(Service::Sqs, "DeleteMessageBatch entry", entry, &["Id", "ReceiptHandle"])
+                .and_then(|ep| self.resolve_handle(&self.queues[&name], ep.str("ReceiptHandle")?));
+            match resolved {
+                Ok(handle) => {
+                    self.delete_resolved(&name, handle);
+                    successful.push(json!({ "Id": id }));
+                }
+                Err(e) => failed.push(json!({"Id": id, "SenderFault": true, "Code": e.code, "Message": e.message})),
+            }
+        }
+        Ok(json!({ "Successful": successful, "Failed": failed }))
+    }
+
+    pub(crate) fn change_message_visibility(&mut self, p: &Value) -> ApiResult<Value> {
+        let names = ["QueueUrl", "ReceiptHandle", "VisibilityTimeout"];
+        let p = Params::new(Service::Sqs, "ChangeMessageVisibility", p, &names)?;
+        let name = self.queue_ref(p.str("QueueUrl")?)?;
+        let handle = p.str("ReceiptHandle")?;
+        let timeout =
+            p.opt_int("VisibilityTimeout", 0, 43_200)?.ok_or_else(|| Service::Sqs.missing("VisibilityTimeout"))?;
+        self.change_visibility(&name, handle, timeout as u64)?;
+        Ok(json!({}))
+    }
+
+    /// Sets a new visibility timeout, counted from now, for an in-flight message.
+    fn change_visibility(&mut self, name: &Name, handle: &str, timeout_s: u64) -> ApiResult<()> {
+        let key = match self.resolve_handle(&self.queues[name], handle)? {
+            Handle::Current(key) => key,
+            // AWS answers success and changes nothing for the handle of an earlier receive.
+            Handle::Stale(_) => return Ok(()),
+            Handle::Gone => {
+                return Err(ApiError::new(
+                    "InvalidParameterValue",
+                    format!("Value {handle} for parameter ReceiptHandle is invalid. Reason: Message does not exist or is not available for visibility timeout change."),
+                ))
+            }
+        };
+        let now = self.now;
+        let (q, timers) = self.queue_parts(name);
+        let MsgState::InFlight { since, .. } = q.messages[&key].state else {
+            // Its visibility timeout already ran out: success, and it stays visible.
+            return Ok(());
+        };
+        let until = now.plus_secs(timeout_s);
+        if until.0 - since.0 > MAX_VISIBILITY_MS {
+            return Err(ApiError::new(
+                "InvalidParameterValue",
+                format!("Value {timeout_s} for parameter VisibilityTimeout is invalid. Reason: Total VisibilityTimeout for the message is beyond the limit [43200 seconds]"),
+            ));
+        }
+        let id = q.messages[&key].id;
+        if timeout_s == 0 {
+            q.set_state(key, MsgState::Visible, timers);
+            self.emit(EventKind::VisibilityChanged { queue: name.clone(), message_id: id, visible_again_at: now });
+        } else {
+            q.set_state(key, MsgState::InFlight { since, until }, timers);
+            self.emit(EventKind::VisibilityChanged { queue: name.clone(), message_id: id, visible_again_at: until });
+        }
+        Ok(())
+    }
+
+    pub(crate) fn change_message_visibility_batch(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sqs, "ChangeMessageVisibilityBatch", p, &["QueueUrl", "Entries"])?;
+        let name = self.queue_ref(p.str("QueueUrl")?)?;
+        let mut successful = Vec::new();
+        let mut failed = Vec::new();
+        for (id, entry) in batch_entries(&p, "Entries")? {
+            let names = ["Id", "ReceiptHandle", "VisibilityTimeout"];
+            let result =
+                Params::new(Service::Sqs, "ChangeMessageVisibilityBatch entry", entry, &names).and_then(|ep| {
+                    let timeout = ep
+                        .opt_int("VisibilityTimeout", 0, 43_200)?
+                        .ok_or_else(|| Service::Sqs.missing("VisibilityTimeout"))?;
+                    self.change_visibility(&name, ep.str("ReceiptHandle")?, timeout as u64)
+                });
+            match result {
+                Ok(()) => successful.push(json!({ "Id": id })),
+                Err(e) => failed.push(json!({"Id": id, "SenderFault": true, "Code": e.code, "Message": e.message})),
+            }
+        }
+        Ok(json!({ "Successful": successful, "Failed": failed }))
+    }
+
+    pub(crate) fn on_visibility_timeout(&mut self, name: &Name, key: u64) {
+        let Some(q) = self.queues.get_mut(name) else { return };
+        let Some(msg) = q.messages.get_mut(&key) else { return };
+        msg.state_timer = None;
+        let (id, receive_count) = (msg.id, msg.receive_count);
+        q.set_state(key, MsgState::Visible, &mut self.timers);
+        // AWS: in a standard queue, a message received three or more times without being
+        // deleted moves to the back of the queue. Following the project's source, this applies
+        // when the redrive policy's maxReceiveCount is above 3 (the CloudWatch metrics page
+        // states it without that condition).
+        let to_back = receive_count >= 3 && q.config.redrive_policy.as_ref().is_some_and(|r| r.max_receive_count > 3);
+        if to_back {
+            q.move_to_back(key);
+        }
+        self.emit(EventKind::VisibilityExpired {
+            queue: name.clone(),
+            message_id: id,
+            receive_count,
+            moved_to_back: to_back,
+        });
+    }
+
+    pub(crate) fn on_delay_end(&mut self, name: &Name, key: u64) {
+        let Some(q) = self.queues.get_mut(name) else { return };
+        let Some(msg) = q.messages.get_mut(&key) else { return };
+        msg.state_timer = None;
+        let id = msg.id;
+        q.set_state(key, MsgState::Visible, &mut self.timers);
+        self.emit(EventKind::DelayEnded { queue: name.clone(), message_id: id });
+    }
+
+    /// Deletes every message whose retention period has run out, oldest first, whatever its
+    /// state (in flight too), then arms the timer for the next oldest.
+    pub(crate) fn on_retention(&mut self, name: &Name) {
+        let now = self.now;
+        let Some(q) = self.queues.get_mut(name) else { return };
+        q.retention_timer = None;
+        let retention_ms = u64::from(q.config.retention_period) * SECOND;
+        let mut expired = Vec::new();
+        while let Some(&(sent, key)) = q.by_sent.first() {
+            if sent.0 + retention_ms > now.0 {
+                break;
+            }
+            let msg = q.remove(key, &mut self.timers).expect("invariant: indexed message exists");
+            q.stats.expired += 1;
+            expired.push((msg.id, now.0 - sent.0));
+        }
+        q.schedule_retention(&mut self.timers);
+        for (id, age_ms) in expired {
+            self.emit(EventKind::ExpiredByRetention { queue: name.clone(), message_id: id, age_ms });
+        }
+    }
+}
+
+/// A received message in the ReceiveMessage response shape, with the requested attributes.
+fn message_json(msg: &Message, system: &[&str], user: &[&str]) -> Value {
+    let all = system.contains(&"All");
+    let want = |n: &str| all || system.contains(&n);
+    let mut attrs = Map::new();
+    if want("SenderId") {
+        attrs.insert("SenderId".into(), json!(msg.sender.to_string()));
+    }
+    if want("SentTimestamp") {
+        attrs.insert("SentTimestamp".into(), json!(msg.sent_at.epoch_ms().to_string()));
+    }
+    if want("ApproximateReceiveCount") {
+        attrs.insert("ApproximateReceiveCount".into(), json!(msg.receive_count.to_string()));
+    }
+    if want("ApproximateFirstReceiveTimestamp") {
+        if let Some(t) = msg.first_receive_at {
+            attrs.insert("ApproximateFirstReceiveTimestamp".into(), json!(t.epoch_ms().to_string()));
+        }
+    }
+    if want("DeadLetterQueueSourceArn") {
+        if let Some(src) = &msg.dead_letter_source {
+            attrs.insert("DeadLetterQueueSourceArn".into(), json!(src.to_string()));
+        }
+    }
+    let mut out = json!({
+        "MessageId": msg.id,
+        "ReceiptHandle": msg.receipt_handle(),
+        "MD5OfBody": md5_hex(&msg.body),
+        "Body": &*msg.body,
+    });
+    if !attrs.is_empty() {
+        out["Attributes"] = Value::Object(attrs);
+    }
+    let selected: crate::attributes::MessageAttributes = msg
+        .attributes
+        .iter()
+        .filter(|(k, _)| {
+            user.iter().any(|w| {
+                *w == "All"
+                    || *w == ".*"
+                    || *w == k.as_str()
+                    || w.strip_suffix(".*").is_some_and(|pre| k.starts_with(pre))
+            })
+        })
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    if let Some(md5) = md5_of_attributes(&selected) {
+        out["MD5OfMessageAttributes"] = json!(md5);
+        out["MessageAttributes"] = serde_json::to_value(&selected).unwrap_or_default();
+    }
+    out
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Installs only what is missing for building (and, with `test`, testing) the playground.
+# Every tool comes from a package registry (crates.io, npm, Debian); nothing else is fetched.
+# Usage: scripts/bootstrap.sh build|test
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.22.1
+TRUNK_RUSTC=1.96.1            # trunk 0.22 declares rust-version 1.96.1; the default toolchain is older
+BINARYEN_VERSION=132.0.0      # Debian's binaryen 108 silently produces a blank page
+# wasm-bindgen-cli must equal the wasm-bindgen in Cargo.lock (Trunk.toml pins the same).
+WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
+
+say()  { printf '\033[1m==> %s\033[0m\n' "$*"; }
+fail() { printf 'bootstrap: %s\n' "$*" >&2; exit 1; }
+need() { command -v "$1" >/dev/null 2>&1 || fail "$1 is missing: $2"; }
+
+need cargo  "install Rust with rustup (https://rustup.rs), then run make again"
+need rustup "install Rust with rustup (https://rustup.rs), then run make again"
+need npm    "install Node.js and npm (apt-get install -y nodejs npm), then run make again"
+[ -n "$WASM_BINDGEN_VERSION" ] || fail "cannot read the wasm-bindgen version from Cargo.lock"
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown || fail "could not add the wasm32 target: run 'rustup target add wasm32-unknown-unknown'"
+fi
+for c in rustfmt clippy; do
+  rustup component list --installed | grep -q "^$c" || rustup component add "$c" \
+    || fail "could not add $c: run 'rustup component add $c'"
+done
+
+if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+  say "installing trunk $TRUNK_VERSION (built from source with rustc $TRUNK_RUSTC; about 8 minutes once)"
+  rustup toolchain list | grep -q "^$TRUNK_RUSTC" || rustup toolchain install "$TRUNK_RUSTC" --profile minimal \
+    || fail "could not install rustc $TRUNK_RUSTC: run 'rustup toolchain install $TRUNK_RUSTC --profile minimal'"
+  cargo "+$TRUNK_RUSTC" install --locked trunk --version "$TRUNK_VERSION" \
+    || fail "could not build trunk: run 'cargo +$TRUNK_RUSTC install --locked trunk --version $TRUNK_VERSION'"
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 2 minutes once)"
+  # Not --locked: its lockfile wants a webpki-roots version the registry mirror lacks.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" \
+    || fail "could not build wasm-bindgen-cli: run 'cargo install wasm-bindgen-cli --version $WASM_BINDGEN_VERSION'"
+fi
+
+if ! wasm-opt --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION%%.*}"; then
+  say "installing wasm-opt from npm binaryen@$BINARYEN_VERSION"
+  npm install --global --prefix /usr/local "binaryen@$BINARYEN_VERSION" >/dev/null \
+    || fail "could not install binaryen: run 'npm install --global --prefix /usr/local binaryen@$BINARYEN_VERSION'"
+  wasm-opt --version | grep -q "version ${BINARYEN_VERSION%%.*}" \
+    || fail "wasm-opt on PATH is not binaryen ${BINARYEN_VERSION%%.*} ($(command -v wasm-opt)); put /usr/local/bin first"
+fi
+
+# Trunk runs cargo offline (Trunk.toml), so every crate must already be in the local registry.
+cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked || fail "cargo fetch failed: check the crates.io mirror"
+
+[ "${1:-build}" = test ] || exit 0
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  say "installing Debian's chromium and chromium-driver"
+  command -v apt-get >/dev/null || fail "chromium is missing: install Chromium and ChromeDriver by hand"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null) \
+    || fail "could not install chromium: run 'apt-get update && apt-get install -y chromium chromium-driver'"
+fi
+
+if [ ! -d tests/node_modules/playwright-core ] || [ tests/package-lock.json -nt tests/node_modules/.package-lock.json ]; then
+  say "installing the end-to-end test driver (playwright-core; it never downloads a browser)"
+  (cd tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >/dev/null) \
+    || fail "npm ci in tests/ failed: run 'cd tests && npm ci'"
+fi
