@@ -167,6 +167,9 @@ pub enum EventKind {
         setting: String,
         value: String,
     },
+    /// An event of the simulated actors (workers, Lambda, dependencies, alarms).
+    #[serde(untagged)]
+    World(crate::world::WorldEvent),
 }
 
 impl EventKind {
@@ -206,6 +209,7 @@ impl EventKind {
             }
             MessageMoved { source, destination, .. } => vec![source, destination],
             MoveTaskEnded { .. } | SimulationConfigured { .. } => vec![],
+            World(e) => e.resources(),
         }
     }
 
@@ -240,6 +244,7 @@ impl EventKind {
             MessageMoved { .. } => "MessageMoved",
             MoveTaskEnded { .. } => "MoveTaskEnded",
             SimulationConfigured { .. } => "SimulationConfigured",
+            World(e) => e.name(),
         }
     }
 }
@@ -260,7 +265,9 @@ impl EventKind {
             TopicDeleted { topic, subscriptions_removed } => {
                 format!("topic {topic} deleted with {subscriptions_removed} subscriptions")
             }
-            Subscribed { topic, endpoint, .. } => format!("{endpoint} subscribed to {topic}"),
+            Subscribed { topic, endpoint, .. } => {
+                format!("{} subscribed to {topic}", crate::ids::queue_name_from(endpoint).unwrap_or(endpoint))
+            }
             Unsubscribed { topic, subscription } => format!("{subscription} unsubscribed from {topic}"),
             SubscriptionAttributeSet { subscription, attribute, value } => {
                 format!("{subscription}: {attribute} = {value}")
@@ -319,6 +326,7 @@ impl EventKind {
                 reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default()
             ),
             SimulationConfigured { setting, value } => format!("simulation {setting} = {value}"),
+            World(e) => e.summary(),
         }
     }
 }

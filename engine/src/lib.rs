@@ -16,6 +16,7 @@
 //! - [`snapshot`]: a serialisable picture of the whole state, for the UI.
 //! - [`scenario`]: scenario files, expectations, saved values; [`history`]: time travel by
 //!   checkpoint and replay.
+//! - [`world`]: the playground's own actors — workers, Lambda, dependencies, metrics, alarms.
 //! - [`time`], [`rng`], [`ids`], [`attributes`], [`error`]: the small pieces everything uses.
 
 pub mod attributes;
@@ -33,6 +34,7 @@ pub mod sns;
 pub mod sqs;
 pub mod time;
 mod timers;
+pub mod world;
 
 pub use error::ApiError;
 pub use event::{Event, EventKind};

@@ -54,6 +54,9 @@ pub struct Sim {
     pub(crate) deleted_queues: BTreeMap<Name, SimTime>,
     pub(crate) move_tasks: BTreeMap<u64, MoveTask>,
     pub(crate) record_events: bool,
+    /// The playground's actors: workers, Lambda functions, dependencies, alarms.
+    #[allow(dead_code)] // read once the world's actors land (issue 6)
+    pub(crate) world: crate::world::World,
 }
 
 /// Every action `apply` understands: the SNS and SQS API, then the playground's own.
@@ -112,6 +115,7 @@ impl Sim {
             deleted_queues: BTreeMap::new(),
             move_tasks: BTreeMap::new(),
             record_events: true,
+            world: crate::world::World::default(),
         }
     }
 
@@ -141,10 +145,11 @@ impl Sim {
     /// fires whatever became due at this same instant (a zero-latency SNS delivery, say).
     /// On error, nothing has changed.
     pub fn apply(&mut self, action: &str, params: &Value) -> ApiResult<Value> {
-        let Some(&name) = ACTIONS.iter().find(|a| **a == action) else {
+        let Some(&name) = ACTIONS.iter().chain(crate::world::ACTIONS).find(|a| **a == action) else {
+            let known: Vec<&str> = ACTIONS.iter().chain(crate::world::ACTIONS).copied().collect();
             return Err(ApiError::new(
                 "InvalidAction",
-                format!("Unknown action \"{action}\". The playground knows: {}.", ACTIONS.join(", ")),
+                format!("Unknown action \"{action}\". The playground knows: {}.", known.join(", ")),
             ));
         };
         self.cause = name;
@@ -188,6 +193,7 @@ impl Sim {
             "ListMessageMoveTasks" => self.list_message_move_tasks(p),
             "CancelMessageMoveTask" => self.cancel_message_move_task(p),
             "ConfigureSimulation" => self.configure_simulation(p),
+            world if crate::world::ACTIONS.contains(&world) => self.world_action(world, p),
             _ => unreachable!("every name in ACTIONS is dispatched"),
         }
     }
@@ -226,6 +232,7 @@ impl Sim {
             Timer::Retention { queue } => self.on_retention(&queue),
             Timer::SnsDelivery(delivery) => self.deliver(*delivery),
             Timer::MoveTaskTick { task } => self.on_move_task_tick(task),
+            Timer::World(timer) => self.on_world_timer(timer),
         }
     }
 

@@ -20,6 +20,8 @@ pub struct Snapshot {
     pub topics: Vec<TopicView>,
     pub queues: Vec<QueueView>,
     pub move_tasks: Vec<MoveTaskView>,
+    /// The simulated actors: workers, Lambda functions, dependencies, alarms.
+    pub world: crate::world::WorldView,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -166,6 +168,7 @@ impl Sim {
             topics,
             queues,
             move_tasks,
+            world: self.world_view(),
         }
     }
 

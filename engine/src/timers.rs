@@ -20,6 +20,9 @@ pub(crate) enum Timer {
     SnsDelivery(Box<crate::sns::Delivery>),
     /// A message move task moves its next message.
     MoveTaskTick { task: u64 },
+    /// A simulated actor's timer (a worker's poll, a Lambda batch window, …).
+    #[allow(dead_code)] // scheduled once the world's actors land (issue 6)
+    World(crate::world::WorldTimer),
 }
 
 impl Timer {
@@ -31,6 +34,7 @@ impl Timer {
             Timer::Retention { .. } => "MessageRetentionPeriod",
             Timer::SnsDelivery(_) => "SnsDelivery",
             Timer::MoveTaskTick { .. } => "MessageMoveTask",
+            Timer::World(t) => t.cause(),
         }
     }
 }
