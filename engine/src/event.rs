@@ -92,6 +92,13 @@ pub enum EventKind {
         delay_seconds: u32,
     },
     /// At-least-once delivery: a second copy of a message was stored (seeded probability).
+    /// FIFO: a send or publish with a deduplication id seen in the last five minutes was
+    /// acknowledged and dropped. `resource` is the queue or topic; `message_id` the first message's.
+    Deduplicated {
+        resource: Name,
+        message_id: String,
+        deduplication_id: String,
+    },
     DuplicateStored {
         queue: Name,
         message_id: MsgId,
@@ -193,6 +200,7 @@ impl EventKind {
             | QueueAttributesSet { queue, .. }
             | MessageSent { queue, .. }
             | DuplicateStored { queue, .. }
+            | Deduplicated { resource: queue, .. }
             | DelayEnded { queue, .. }
             | Received { queue, .. }
             | VisibilityChanged { queue, .. }
@@ -231,6 +239,7 @@ impl EventKind {
             DeliveryFailed { .. } => "DeliveryFailed",
             MessageSent { .. } => "MessageSent",
             DuplicateStored { .. } => "DuplicateStored",
+            Deduplicated { .. } => "Deduplicated",
             DelayEnded { .. } => "DelayEnded",
             Received { .. } => "Received",
             VisibilityChanged { .. } => "VisibilityChanged",
@@ -294,6 +303,14 @@ impl EventKind {
                 format!("{message_id} sent to {queue}, delayed {delay_seconds} s")
             }
             DuplicateStored { queue, message_id } => format!("a duplicate of {message_id} stored in {queue}"),
+            Deduplicated { resource, message_id, deduplication_id } => format!(
+                "{resource} dropped a duplicate of {message_id} (deduplication id {}) within the 5-minute interval",
+                if deduplication_id.chars().count() > 16 {
+                    format!("{}…", deduplication_id.chars().take(12).collect::<String>())
+                } else {
+                    deduplication_id.clone()
+                }
+            ),
             DelayEnded { queue, message_id } => format!("{message_id} in {queue} is visible after its delay"),
             Received { queue, message_id, receive_count, visible_again_at, .. } => {
                 format!("{message_id} received from {queue} (receive {receive_count}), hidden until {visible_again_at}")

@@ -32,6 +32,7 @@ pub mod sim;
 pub mod snapshot;
 pub mod sns;
 pub mod sqs;
+mod throttle;
 pub mod time;
 mod timers;
 pub mod world;

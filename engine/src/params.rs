@@ -35,10 +35,6 @@ impl<'a> Params<'a> {
         Ok(Params { service, action, map })
     }
 
-    pub fn has(&self, name: &str) -> bool {
-        self.map.get(name).is_some_and(|v| !v.is_null())
-    }
-
     pub fn raw(&self, name: &str) -> Option<&'a Value> {
         self.map.get(name).filter(|v| !v.is_null())
     }

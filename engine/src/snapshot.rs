@@ -28,6 +28,7 @@ pub struct Snapshot {
 pub struct TopicView {
     pub name: String,
     pub arn: String,
+    pub fifo: bool,
     pub published: u64,
     pub subscriptions: Vec<SubscriptionView>,
 }
@@ -52,6 +53,7 @@ pub struct QueueView {
     pub name: String,
     pub url: String,
     pub arn: String,
+    pub fifo: bool,
     pub visible: usize,
     pub in_flight: usize,
     pub delayed: usize,
@@ -88,6 +90,9 @@ pub struct MessageView {
     pub sns_message_id: Option<SnsId>,
     pub dead_letter_source: Option<String>,
     pub duplicate: bool,
+    /// FIFO: `MessageGroupId` and `SequenceNumber`.
+    pub group: Option<String>,
+    pub sequence: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -115,6 +120,7 @@ impl Sim {
             .map(|t| TopicView {
                 name: t.name.to_string(),
                 arn: t.arn.to_string(),
+                fifo: t.fifo.is_some(),
                 published: t.published,
                 subscriptions: t
                     .subscriptions
@@ -179,6 +185,7 @@ impl Sim {
             name: q.name.to_string(),
             url: q.url(),
             arn: q.arn.to_string(),
+            fifo: q.fifo.is_some(),
             visible: q.visible_count(),
             in_flight: q.inflight,
             delayed: q.delayed,
@@ -210,6 +217,8 @@ impl Sim {
                     sns_message_id: m.sns_id,
                     dead_letter_source: m.dead_letter_source.as_ref().map(|s| s.to_string()),
                     duplicate: m.duplicate,
+                    group: m.group.as_ref().map(|g| g.to_string()),
+                    sequence: m.sequence,
                 })
                 .collect(),
         }

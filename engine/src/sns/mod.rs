@@ -11,6 +11,8 @@ use crate::filter::{FilterPolicy, FilterPolicyScope};
 use crate::ids::{self, ACCOUNT};
 use crate::params::Params;
 use crate::sim::Sim;
+use crate::sqs::fifo::Dedup;
+use crate::throttle::RateWindows;
 use crate::time::SimTime;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -25,6 +27,71 @@ pub struct Topic {
     /// Subscription ARNs in the order they were made: the order copies are handed out.
     pub subscriptions: Vec<Name>,
     pub published: u64,
+    /// FIFO topics only: deduplication, sequence numbers, throughput.
+    pub fifo: Option<TopicFifo>,
+}
+
+/// A FIFO topic's settings and state.
+#[derive(Clone, Debug)]
+pub struct TopicFifo {
+    /// `ContentBasedDeduplication`: the SHA-256 of the message is the deduplication id.
+    pub content_based_deduplication: bool,
+    /// `FifoThroughputScope` `MessageGroup` (high throughput): quotas and deduplication per group.
+    pub per_message_group: bool,
+    pub(crate) dedup: Dedup,
+    pub(crate) sequence: u64,
+    pub(crate) rates: RateWindows,
+}
+
+impl TopicFifo {
+    /// Reads `FifoTopic`, `ContentBasedDeduplication` and `FifoThroughputScope`; a FIFO topic's
+    /// name ends in `.fifo`, and only a FIFO topic's.
+    fn from_attributes(name: &str, attributes: &BTreeMap<String, String>) -> ApiResult<Option<TopicFifo>> {
+        let flag = |key: &str| -> ApiResult<bool> {
+            match attributes.get(key).map(String::as_str) {
+                None | Some("false") => Ok(false),
+                Some("true") => Ok(true),
+                Some(other) => Err(invalid(format!(
+                    "Invalid parameter: Attributes Reason: {key} must be true or false, not \"{other}\""
+                ))),
+            }
+        };
+        let fifo = flag("FifoTopic")?;
+        if fifo != name.ends_with(".fifo") {
+            return Err(invalid(if fifo {
+                "Invalid parameter: Fifo Topic names must end with .fifo and they must be between 1 and 256 characters long."
+                    .to_string()
+            } else {
+                format!("Invalid parameter: Topic Name \"{name}\" ends with .fifo: set the attribute FifoTopic \"true\" for a FIFO topic.")
+            }));
+        }
+        let content = flag("ContentBasedDeduplication")?;
+        let scope = attributes.get("FifoThroughputScope").map(String::as_str);
+        if !fifo {
+            if let Some(k) =
+                ["ContentBasedDeduplication", "FifoThroughputScope"].iter().find(|k| attributes.contains_key(**k))
+            {
+                return Err(invalid(format!("Invalid parameter: Attributes Reason: {k} is only for FIFO topics")));
+            }
+            return Ok(None);
+        }
+        let per_message_group = match scope {
+            None | Some("Topic") => false,
+            Some("MessageGroup") => true,
+            Some(other) => {
+                return Err(invalid(format!(
+                    "Invalid parameter: FifoThroughputScope \"{other}\" (Topic or MessageGroup)"
+                )))
+            }
+        };
+        Ok(Some(TopicFifo {
+            content_based_deduplication: content,
+            per_message_group,
+            dedup: Dedup::default(),
+            sequence: 0,
+            rates: RateWindows::default(),
+        }))
+    }
 }
 
 /// A subscription's filter policy: its text as given, and the matcher compiled from it once.
@@ -105,14 +172,10 @@ impl Sim {
             )));
         }
         let attributes = p.string_map("Attributes")?;
-        if name.ends_with(".fifo") || attributes.get("FifoTopic").is_some_and(|v| v == "true") {
-            return Err(invalid(
-                "Invalid parameter: FIFO topics are not modelled by the playground yet; use a standard topic.",
-            ));
-        }
         if let Some(k) = attributes.keys().find(|k| !TOPIC_ATTRIBUTES.contains(&k.as_str())) {
             return Err(invalid(format!("Invalid parameter: Attributes Reason: Unknown attribute {k}")));
         }
+        let fifo = TopicFifo::from_attributes(name, &attributes)?;
         if let Some(existing) = self.topics.get(name) {
             if attributes.iter().any(|(k, v)| existing.attributes.get(k) != Some(v)) {
                 return Err(invalid(
@@ -128,6 +191,7 @@ impl Sim {
             created_at: self.now,
             subscriptions: Vec::new(),
             published: 0,
+            fifo,
         };
         let arn = topic.arn.to_string();
         let key = topic.name.clone();
@@ -184,6 +248,11 @@ impl Sim {
             )));
         }
         p.opt_bool("ReturnSubscriptionArn")?;
+        if self.topics[&topic].fifo.is_none() && endpoint.ends_with(".fifo") {
+            return Err(invalid(
+                "Invalid parameter: Invalid parameter: Endpoint Reason: FIFO SQS Queues can not be subscribed to standard SNS topics",
+            ));
+        }
         let attributes = p.string_map("Attributes")?;
         let existing = self.topics[&topic]
             .subscriptions

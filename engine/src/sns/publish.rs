@@ -8,7 +8,9 @@ use crate::filter::Verdict;
 use crate::ids::{self, SnsId};
 use crate::params::Params;
 use crate::sim::Sim;
-use crate::sqs::{attributes_size, batch_entries, Incoming};
+use crate::sns::TopicFifo;
+use crate::sqs::fifo::{content_dedup_id, valid_fifo_token, MsgIdOrSns};
+use crate::sqs::{attributes_size, batch_entries, sequence_number, Accepted, Incoming};
 use crate::time::SimTime;
 use crate::timers::Timer;
 use serde_json::{json, Value};
@@ -30,6 +32,9 @@ pub(crate) struct Delivery {
     pub subject: Option<String>,
     pub attributes: Arc<MessageAttributes>,
     pub published_at: SimTime,
+    /// From a FIFO topic: passed to FIFO queues (a standard queue gets no group id).
+    pub group: Option<Name>,
+    pub dedup: Option<Name>,
 }
 
 /// A checked Publish, ready to fan out.
@@ -37,6 +42,22 @@ struct Checked {
     message: String,
     subject: Option<String>,
     attributes: MessageAttributes,
+    /// FIFO topics: the message group and deduplication id.
+    group: Option<String>,
+    dedup: Option<String>,
+}
+
+/// SNS FIFO topic quotas: with FifoThroughputScope `Topic`, 3,000 messages per second per topic
+/// (deduplication across the topic); with `MessageGroup`, the regional limit (30,000 in us-east-1)
+/// and 300 messages per second per message group (deduplication within each group).
+pub const FIFO_TOPIC_MPS: u32 = 3_000;
+pub const FIFO_TOPIC_HIGH_THROUGHPUT_MPS: u32 = 30_000;
+pub const FIFO_TOPIC_GROUP_MPS: u32 = 300;
+
+/// The result of offering one checked message to a topic.
+enum Outcome {
+    Published(SnsId, Option<u64>),
+    Deduplicated(SnsId),
 }
 
 fn invalid(message: impl Into<String>) -> ApiError {
@@ -63,9 +84,55 @@ impl Sim {
             }
         };
         let topic = self.topic_ref(reference)?;
-        let checked = check_publish(&p)?;
-        let id = self.fan_out(&topic, checked);
-        Ok(json!({ "MessageId": id }))
+        let checked = check_publish(&p, self.topics[&topic].fifo.as_ref())?;
+        self.topic_quota(&topic, &[&checked])?;
+        Ok(outcome_json(self.offer(&topic, checked)))
+    }
+
+    /// Checks a FIFO topic's quotas for these messages, counting them if they fit.
+    fn topic_quota(&mut self, topic: &Name, messages: &[&Checked]) -> ApiResult<()> {
+        let now = self.now;
+        let Some(fifo) = self.topics.get_mut(topic).and_then(|t| t.fifo.as_mut()) else { return Ok(()) };
+        let limit = if fifo.per_message_group { FIFO_TOPIC_HIGH_THROUGHPUT_MPS } else { FIFO_TOPIC_MPS };
+        let mut rates = fifo.rates.clone();
+        for m in messages {
+            if !rates.allows("Publish", now, limit) {
+                return Err(throttled(&format!("topic {topic}"), limit));
+            }
+            rates.count("Publish", now);
+            if let (true, Some(g)) = (fifo.per_message_group, &m.group) {
+                let key = format!("Publish/{g}");
+                if !rates.allows(&key, now, FIFO_TOPIC_GROUP_MPS) {
+                    return Err(throttled(&format!("message group {g}"), FIFO_TOPIC_GROUP_MPS));
+                }
+                rates.count(&key, now);
+            }
+        }
+        fifo.rates = rates;
+        Ok(())
+    }
+
+    /// FIFO topics drop a message whose deduplication id was published in the last five minutes
+    /// (in the topic, or in its message group with FifoThroughputScope MessageGroup).
+    fn offer(&mut self, topic: &Name, checked: Checked) -> Outcome {
+        let now = self.now;
+        let Some(fifo) = self.topics.get(topic).and_then(|t| t.fifo.as_ref()) else {
+            return Outcome::Published(self.fan_out(topic, checked), None);
+        };
+        let scope = if fifo.per_message_group { checked.group.clone().unwrap_or_default() } else { String::new() };
+        let dedup = checked.dedup.clone().unwrap_or_default();
+        if let Some(MsgIdOrSns::Sns(first)) = fifo.dedup.seen(now, &scope, &dedup) {
+            self.emit(EventKind::Deduplicated {
+                resource: topic.clone(),
+                message_id: first.to_string(),
+                deduplication_id: dedup,
+            });
+            return Outcome::Deduplicated(first);
+        }
+        let id = self.fan_out(topic, checked);
+        let fifo = self.topics.get_mut(topic).and_then(|t| t.fifo.as_mut()).expect("invariant: checked above");
+        fifo.dedup.record(now, &scope, &dedup, MsgIdOrSns::Sns(id));
+        Outcome::Published(id, Some(fifo.sequence))
     }
 
     pub(crate) fn publish_batch(&mut self, p: &Value) -> ApiResult<Value> {
@@ -89,13 +156,25 @@ impl Sim {
             "MessageGroupId",
             "MessageDeduplicationId",
         ];
+        let fifo = self.topics[&topic].fifo.as_ref();
+        let checked: Vec<(&str, ApiResult<Checked>)> = entries
+            .into_iter()
+            .map(|(id, entry)| {
+                let result = Params::new(Service::Sns, "PublishBatch entry", entry, &names)
+                    .and_then(|ep| check_publish(&ep, fifo));
+                (id, result)
+            })
+            .collect();
+        let good: Vec<&Checked> = checked.iter().filter_map(|(_, c)| c.as_ref().ok()).collect();
+        self.topic_quota(&topic, &good)?;
         let mut successful = Vec::new();
         let mut failed = Vec::new();
-        for (id, entry) in entries {
-            match Params::new(Service::Sns, "PublishBatch entry", entry, &names).and_then(|ep| check_publish(&ep)) {
-                Ok(checked) => {
-                    let message_id = self.fan_out(&topic, checked);
-                    successful.push(json!({ "Id": id, "MessageId": message_id }));
+        for (id, result) in checked {
+            match result {
+                Ok(c) => {
+                    let mut out = outcome_json(self.offer(&topic, c));
+                    out["Id"] = json!(id);
+                    successful.push(out);
                 }
                 Err(e) => failed.push(json!({"Id": id, "Code": e.code, "Message": e.message, "SenderFault": true})),
             }
@@ -110,6 +189,9 @@ impl Sim {
         let id = SnsId(self.counters.sns_message);
         let t = self.topics.get_mut(topic).expect("invariant: resolved topic exists");
         t.published += 1;
+        if let Some(f) = t.fifo.as_mut() {
+            f.sequence += 1;
+        }
         let subscriptions = t.subscriptions.clone();
         self.emit(EventKind::Published {
             topic: topic.clone(),
@@ -144,6 +226,8 @@ impl Sim {
                 subject: checked.subject.clone(),
                 attributes: attributes.clone(),
                 published_at: self.now,
+                group: checked.group.as_deref().map(Name::from),
+                dedup: checked.dedup.as_deref().map(Name::from),
             };
             self.timers.schedule(due, Timer::SnsDelivery(Box::new(delivery)));
         }
@@ -169,9 +253,16 @@ impl Sim {
         let attributes = if raw { d.attributes.clone() } else { Arc::new(MessageAttributes::new()) };
         let mut incoming = Incoming::new(body, attributes, ids::topic_arn(&d.topic).into());
         incoming.sns_id = Some(d.sns_id);
+        if queue.as_ref().is_some_and(|q| self.queues[q].fifo.is_some()) {
+            incoming.group = d.group.clone();
+            incoming.dedup_id = d.dedup.clone();
+        }
         match (queue, failure) {
             (Some(queue), None) => {
-                let message_id = self.store(&queue, incoming);
+                let Accepted::Stored(message_id) = self.accept(&queue, incoming) else {
+                    // The queue's own deduplication dropped it (the event says so).
+                    return;
+                };
                 self.queue_mut(&queue).stats.sent += 1;
                 if let Some(s) = self.subscriptions.get_mut(&d.subscription) {
                     s.delivered += 1;
@@ -216,8 +307,60 @@ fn short_endpoint(endpoint: &str) -> Name {
     ids::queue_name_from(endpoint).unwrap_or(endpoint).into()
 }
 
+fn throttled(scope: &str, limit: u32) -> ApiError {
+    ApiError::new("Throttled", format!("Rate exceeded: {scope} takes at most {limit} messages per second."))
+}
+
+fn outcome_json(outcome: Outcome) -> Value {
+    match outcome {
+        Outcome::Published(id, None) => json!({ "MessageId": id }),
+        Outcome::Published(id, Some(seq)) => json!({ "MessageId": id, "SequenceNumber": sequence_number(seq) }),
+        Outcome::Deduplicated(id) => json!({ "MessageId": id }),
+    }
+}
+
+/// FIFO topics need a `MessageGroupId` and a deduplication id (given, or the SHA-256 of the
+/// message with ContentBasedDeduplication); standard topics refuse both.
+fn check_fifo_publish(
+    p: &Params,
+    fifo: Option<&TopicFifo>,
+    message: &str,
+) -> ApiResult<(Option<String>, Option<String>)> {
+    let group = p.opt_str("MessageGroupId")?;
+    let dedup = p.opt_str("MessageDeduplicationId")?;
+    let Some(fifo) = fifo else {
+        if let Some(name) = [("MessageGroupId", group), ("MessageDeduplicationId", dedup)]
+            .iter()
+            .find(|(_, v)| v.is_some())
+            .map(|(n, _)| n)
+        {
+            return Err(invalid(format!(
+                "Invalid parameter: {name} Reason: The request includes {name} parameter that is not valid for this topic type"
+            )));
+        }
+        return Ok((None, None));
+    };
+    for (name, value) in [("MessageGroupId", group), ("MessageDeduplicationId", dedup)] {
+        if value.is_some_and(|v| !valid_fifo_token(v)) {
+            return Err(invalid(format!("Invalid parameter: {name} Reason: 1 to 128 letters, digits and punctuation")));
+        }
+    }
+    let group =
+        group.ok_or_else(|| invalid("Invalid parameter: The MessageGroupId parameter is required for FIFO topics"))?;
+    let dedup = match dedup {
+        Some(d) => d.to_string(),
+        None if fifo.content_based_deduplication => content_dedup_id(message),
+        None => {
+            return Err(invalid(
+                "Invalid parameter: The topic should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly",
+            ))
+        }
+    };
+    Ok((Some(group.to_string()), Some(dedup)))
+}
+
 /// Validates a Publish (or a batch entry) without touching the simulation.
-fn check_publish(p: &Params) -> ApiResult<Checked> {
+fn check_publish(p: &Params, fifo: Option<&TopicFifo>) -> ApiResult<Checked> {
     let message = p.opt_str("Message")?.unwrap_or("");
     if message.is_empty() {
         return Err(invalid("Invalid parameter: Empty message"));
@@ -226,13 +369,6 @@ fn check_publish(p: &Params) -> ApiResult<Checked> {
     if let Some(s) = subject {
         if s.is_empty() || s.chars().count() > 100 || s.chars().any(char::is_control) {
             return Err(invalid("Invalid parameter: Subject (1 to 100 printable characters, no line breaks)"));
-        }
-    }
-    for fifo_only in ["MessageGroupId", "MessageDeduplicationId"] {
-        if p.has(fifo_only) {
-            return Err(invalid(format!(
-                "Invalid parameter: {fifo_only} Reason: The request includes {fifo_only} parameter that is not valid for this topic type"
-            )));
         }
     }
     let message = match p.opt_str("MessageStructure")? {
@@ -249,7 +385,8 @@ fn check_publish(p: &Params) -> ApiResult<Checked> {
             "Invalid parameter: Message too long ({size} bytes; the limit is {MAX_PUBLISH_BYTES})"
         )));
     }
-    Ok(Checked { message, subject: subject.map(str::to_string), attributes })
+    let (group, dedup) = check_fifo_publish(p, fifo, &message)?;
+    Ok(Checked { message, subject: subject.map(str::to_string), attributes, group, dedup })
 }
 
 /// `MessageStructure: json`: the message is a JSON object of per-protocol texts; SQS

@@ -23,6 +23,51 @@ pub enum RedriveAllow {
     ByQueue(Vec<String>),
 }
 
+/// `DeduplicationScope`: deduplication across the whole queue or within each message group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum DeduplicationScope {
+    #[serde(rename = "queue")]
+    Queue,
+    #[serde(rename = "messageGroup")]
+    MessageGroup,
+}
+
+/// `FifoThroughputLimit`: one quota for the queue, or a quota per message group (high throughput).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum FifoThroughputLimit {
+    #[serde(rename = "perQueue")]
+    PerQueue,
+    #[serde(rename = "perMessageGroupId")]
+    PerMessageGroupId,
+}
+
+/// The attributes only FIFO queues have.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FifoConfig {
+    /// `ContentBasedDeduplication`: the SHA-256 of the body is the deduplication id. Default false.
+    pub content_based_deduplication: bool,
+    pub deduplication_scope: DeduplicationScope,
+    pub throughput_limit: FifoThroughputLimit,
+}
+
+impl Default for FifoConfig {
+    fn default() -> Self {
+        FifoConfig {
+            content_based_deduplication: false,
+            deduplication_scope: DeduplicationScope::Queue,
+            throughput_limit: FifoThroughputLimit::PerQueue,
+        }
+    }
+}
+
+impl FifoConfig {
+    /// High throughput mode: per-message-group quotas with message-group deduplication.
+    pub fn high_throughput(&self) -> bool {
+        self.throughput_limit == FifoThroughputLimit::PerMessageGroupId
+            && self.deduplication_scope == DeduplicationScope::MessageGroup
+    }
+}
+
 /// Every configurable attribute of a queue, with the AWS defaults.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct QueueConfig {
@@ -40,6 +85,8 @@ pub struct QueueConfig {
     pub redrive_allow: Option<RedriveAllow>,
     /// `Policy`, `KmsMasterKeyId`, `SqsManagedSseEnabled`, …: kept and returned, not enforced.
     pub passthrough: BTreeMap<String, String>,
+    /// Set for FIFO queues (`FifoQueue` "true"), fixed when the queue is created.
+    pub fifo: Option<FifoConfig>,
 }
 
 impl Default for QueueConfig {
@@ -53,14 +100,21 @@ impl Default for QueueConfig {
             redrive_policy: None,
             redrive_allow: None,
             passthrough: BTreeMap::new(),
+            fifo: None,
         }
     }
 }
 
 /// Attributes stored as given, without effect in the playground (access policies, encryption).
 const PASSTHROUGH: &[&str] = &["Policy", "KmsMasterKeyId", "KmsDataKeyReusePeriodSeconds", "SqsManagedSseEnabled"];
-/// FIFO attributes: the playground does not model FIFO queues yet.
-const FIFO_ONLY: &[&str] = &["FifoQueue", "ContentBasedDeduplication", "DeduplicationScope", "FifoThroughputLimit"];
+
+/// What a dead-letter target lookup tells: `None` if no such queue, else its
+/// RedriveAllowPolicy and whether it is a FIFO queue.
+pub type DlqLookup<'a> = dyn Fn(&str) -> Option<(Option<RedriveAllow>, bool)> + 'a;
+
+/// Attributes only FIFO queues accept.
+pub const FIFO_SETTABLE: &[&str] =
+    &["FifoQueue", "ContentBasedDeduplication", "DeduplicationScope", "FifoThroughputLimit"];
 
 pub const SETTABLE: &[&str] = &[
     "DelaySeconds",
@@ -88,47 +142,91 @@ fn seconds(name: &str, value: &str, min: u32, max: u32) -> ApiResult<u32> {
 
 impl QueueConfig {
     /// Applies `Attributes` from CreateQueue or SetQueueAttributes to a copy of this config.
-    /// `queue_exists` looks up a dead-letter target by name and returns its RedriveAllowPolicy.
+    /// `dlq_lookup` finds a dead-letter target by name: its RedriveAllowPolicy and whether it is FIFO.
     pub fn with_attributes(
         &self,
         attributes: &BTreeMap<String, String>,
         queue_arn: &str,
-        dlq_allow: &dyn Fn(&str) -> Option<Option<RedriveAllow>>,
+        dlq_lookup: &DlqLookup,
     ) -> ApiResult<QueueConfig> {
         let mut c = self.clone();
         for (name, value) in attributes {
-            match name.as_str() {
-                "VisibilityTimeout" => c.visibility_timeout = seconds(name, value, 0, 43_200)?,
-                "DelaySeconds" => c.delay_seconds = seconds(name, value, 0, 900)?,
-                "MessageRetentionPeriod" => c.retention_period = seconds(name, value, 60, 1_209_600)?,
-                "MaximumMessageSize" => c.maximum_message_size = seconds(name, value, 1_024, 1_048_576)?,
-                "ReceiveMessageWaitTimeSeconds" => c.receive_wait_time = seconds(name, value, 0, 20)?,
-                "RedrivePolicy" if value.trim().is_empty() => c.redrive_policy = None,
-                "RedrivePolicy" => c.redrive_policy = Some(parse_redrive_policy(value, queue_arn, dlq_allow)?),
-                "RedriveAllowPolicy" if value.trim().is_empty() => c.redrive_allow = None,
-                "RedriveAllowPolicy" => c.redrive_allow = Some(parse_redrive_allow(value)?),
-                n if PASSTHROUGH.contains(&n) => {
-                    c.passthrough.insert(name.clone(), value.clone());
-                }
-                n if FIFO_ONLY.contains(&n) => {
-                    if n == "FifoQueue" && value == "false" {
-                        continue;
+            match (name.as_str(), c.fifo.as_mut()) {
+                ("FifoQueue", fifo) => {
+                    if value != if fifo.is_some() { "true" } else { "false" } {
+                        return Err(invalid_value(
+                            name,
+                            value,
+                            "a queue's type is fixed when it is created (FIFO names end in .fifo).",
+                        ));
                     }
-                    return Err(invalid_value(
-                        name,
-                        value,
-                        "FIFO queues are not modelled by the playground yet; use a standard queue.",
-                    ));
                 }
-                _ => {
-                    return Err(ApiError::new(
-                        "InvalidAttributeName",
-                        format!("Unknown Attribute {name}. Queue attributes are {}.", SETTABLE.join(", ")),
-                    ))
+                ("ContentBasedDeduplication", Some(f)) => {
+                    f.content_based_deduplication = match value.as_str() {
+                        "true" => true,
+                        "false" => false,
+                        _ => return Err(invalid_value(name, value, "must be true or false.")),
+                    }
                 }
+                ("DeduplicationScope", Some(f)) => {
+                    f.deduplication_scope = match value.as_str() {
+                        "queue" => DeduplicationScope::Queue,
+                        "messageGroup" => DeduplicationScope::MessageGroup,
+                        _ => return Err(invalid_value(name, value, "must be queue or messageGroup.")),
+                    }
+                }
+                ("FifoThroughputLimit", Some(f)) => {
+                    f.throughput_limit = match value.as_str() {
+                        "perQueue" => FifoThroughputLimit::PerQueue,
+                        "perMessageGroupId" => FifoThroughputLimit::PerMessageGroupId,
+                        _ => return Err(invalid_value(name, value, "must be perQueue or perMessageGroupId.")),
+                    }
+                }
+                _ => c.apply_common(name, value, queue_arn, dlq_lookup)?,
+            }
+        }
+        if let Some(f) = &c.fifo {
+            if f.throughput_limit == FifoThroughputLimit::PerMessageGroupId
+                && f.deduplication_scope != DeduplicationScope::MessageGroup
+            {
+                return Err(invalid_value(
+                    "FifoThroughputLimit",
+                    "perMessageGroupId",
+                    "perMessageGroupId needs DeduplicationScope messageGroup (high throughput mode).",
+                ));
             }
         }
         Ok(c)
+    }
+
+    fn apply_common(&mut self, name: &str, value: &str, queue_arn: &str, dlq_lookup: &DlqLookup) -> ApiResult<()> {
+        let c = self;
+        let fifo = c.fifo.is_some();
+        match name {
+            "VisibilityTimeout" => c.visibility_timeout = seconds(name, value, 0, 43_200)?,
+            "DelaySeconds" => c.delay_seconds = seconds(name, value, 0, 900)?,
+            "MessageRetentionPeriod" => c.retention_period = seconds(name, value, 60, 1_209_600)?,
+            "MaximumMessageSize" => c.maximum_message_size = seconds(name, value, 1_024, 1_048_576)?,
+            "ReceiveMessageWaitTimeSeconds" => c.receive_wait_time = seconds(name, value, 0, 20)?,
+            "RedrivePolicy" if value.trim().is_empty() => c.redrive_policy = None,
+            "RedrivePolicy" => c.redrive_policy = Some(parse_redrive_policy(value, queue_arn, fifo, dlq_lookup)?),
+            "RedriveAllowPolicy" if value.trim().is_empty() => c.redrive_allow = None,
+            "RedriveAllowPolicy" => c.redrive_allow = Some(parse_redrive_allow(value)?),
+            n if PASSTHROUGH.contains(&n) => {
+                c.passthrough.insert(name.to_string(), value.to_string());
+            }
+            _ => {
+                return Err(ApiError::new(
+                    "InvalidAttributeName",
+                    format!(
+                        "Unknown Attribute {name}. {} queue attributes are {}.",
+                        if fifo { "FIFO" } else { "Standard" },
+                        if fifo { [SETTABLE, FIFO_SETTABLE].concat().join(", ") } else { SETTABLE.join(", ") }
+                    ),
+                ))
+            }
+        }
+        Ok(())
     }
 
     /// The attributes as GetQueueAttributes returns them (all values are strings).
@@ -146,16 +244,20 @@ impl QueueConfig {
             m.insert("RedriveAllowPolicy".into(), redrive_allow_json(a));
         }
         m.insert("SqsManagedSseEnabled".into(), "true".into());
+        if let Some(f) = &self.fifo {
+            m.insert("FifoQueue".into(), "true".into());
+            m.insert("ContentBasedDeduplication".into(), f.content_based_deduplication.to_string());
+            let scope = serde_json::to_value(f.deduplication_scope).unwrap_or_default();
+            m.insert("DeduplicationScope".into(), scope.as_str().unwrap_or_default().into());
+            let limit = serde_json::to_value(f.throughput_limit).unwrap_or_default();
+            m.insert("FifoThroughputLimit".into(), limit.as_str().unwrap_or_default().into());
+        }
         m.extend(self.passthrough.clone());
         m
     }
 }
 
-fn parse_redrive_policy(
-    value: &str,
-    queue_arn: &str,
-    dlq_allow: &dyn Fn(&str) -> Option<Option<RedriveAllow>>,
-) -> ApiResult<RedrivePolicy> {
+fn parse_redrive_policy(value: &str, queue_arn: &str, fifo: bool, dlq_lookup: &DlqLookup) -> ApiResult<RedrivePolicy> {
     // A malformed redrive policy is InvalidParameterValue on AWS, unlike the other attributes.
     let bad = |reason: &str| {
         ApiError::new(
@@ -184,12 +286,17 @@ fn parse_redrive_policy(
         Some(n) if arn.starts_with("arn:") => n,
         _ => return Err(bad("deadLetterTargetArn must be a queue ARN (arn:aws:sqs:us-east-1:000000000000:NAME).")),
     };
-    match dlq_allow(dlq_name) {
+    match dlq_lookup(dlq_name) {
         None => Err(bad(&format!("Dead letter target does not exist: no queue named \"{dlq_name}\"."))),
-        Some(Some(RedriveAllow::DenyAll)) => {
+        Some((_, dlq_fifo)) if dlq_fifo != fifo => Err(bad(&format!(
+            "Dead-letter queue must be same type of queue as the source: this queue is {}, \"{dlq_name}\" is {}.",
+            if fifo { "FIFO" } else { "standard" },
+            if dlq_fifo { "FIFO" } else { "standard" }
+        ))),
+        Some((Some(RedriveAllow::DenyAll), _)) => {
             Err(bad(&format!("the dead-letter queue \"{dlq_name}\" has a RedriveAllowPolicy of denyAll.")))
         }
-        Some(Some(RedriveAllow::ByQueue(arns))) if !arns.iter().any(|a| a == queue_arn) => Err(bad(&format!(
+        Some((Some(RedriveAllow::ByQueue(arns)), _)) if !arns.iter().any(|a| a == queue_arn) => Err(bad(&format!(
             "the dead-letter queue \"{dlq_name}\" allows only these source queues in its RedriveAllowPolicy: {}.",
             arns.join(", ")
         ))),

@@ -2,12 +2,13 @@
 //! Receiving, deleting and visibility live in `receive`; dead-letter redrive tasks in `move_task`.
 
 mod config;
+pub(crate) mod fifo;
 pub(crate) mod md5;
 mod move_task;
 mod queue;
 mod receive;
 
-pub use config::{QueueConfig, RedriveAllow, RedrivePolicy};
+pub use config::{DeduplicationScope, FifoConfig, FifoThroughputLimit, QueueConfig, RedriveAllow, RedrivePolicy};
 pub(crate) use move_task::MoveTask;
 pub use queue::{parse_receipt_handle, Message, MsgState, Queue, QueueStats};
 
@@ -41,6 +42,9 @@ pub(crate) struct Incoming {
     pub dead_letter_source: Option<Name>,
     pub receive_count: u32,
     pub first_receive_at: Option<SimTime>,
+    /// FIFO: the message group and the deduplication id (explicit or from the content).
+    pub group: Option<Name>,
+    pub dedup_id: Option<Name>,
 }
 
 impl Incoming {
@@ -56,12 +60,45 @@ impl Incoming {
             dead_letter_source: None,
             receive_count: 0,
             first_receive_at: None,
+            group: None,
+            dedup_id: None,
         }
     }
 }
 
+/// FIFO queues: transactions per second per API action (and per message group in high throughput mode).
+pub const FIFO_TPS: u32 = 300;
+/// FIFO queues in high throughput mode, us-east-1: transactions per second per API action.
+pub const FIFO_HIGH_THROUGHPUT_TPS: u32 = 70_000;
+
+fn throttled(action: &str, limit: u32, scope: &str) -> ApiError {
+    ApiError::new(
+        "ThrottlingException",
+        format!("Rate exceeded: {action} calls on {scope} are limited to {limit} per second. Batch up to 10 messages per call, spread the load over more message groups, or turn on high throughput mode."),
+    )
+}
+
+fn not_for_this_queue_type(parameter: &str) -> ApiError {
+    ApiError::new(
+        "InvalidParameterValue",
+        format!("Value for parameter {parameter} is invalid. Reason: The request include parameter that is not valid for this queue type."),
+    )
+}
+
 fn queue_not_found() -> ApiError {
     ApiError::new("QueueDoesNotExist", "The specified queue does not exist.")
+}
+
+/// What happened to a message offered to a queue.
+pub(crate) enum Accepted {
+    Stored(MsgId),
+    /// Dropped by FIFO deduplication; the id of the message first accepted.
+    Deduplicated(MsgId),
+}
+
+/// `SequenceNumber`: large, increasing, given as a string (AWS: 128-bit, not consecutive).
+pub(crate) fn sequence_number(n: u64) -> String {
+    format!("{n:020}")
 }
 
 /// The sender id of messages sent directly by the playground's user.
@@ -90,13 +127,18 @@ impl Sim {
             self.counters.message += 1;
             MsgId(self.counters.message)
         });
-        let copies = if incoming.id.is_none() && self.rng.chance_ppm(self.settings.duplicate_ppm) { 2 } else { 1 };
+        // At-least-once delivery and best-effort order are standard-queue traits; FIFO has neither.
+        let standard = self.queues[queue].fifo.is_none();
+        let copies =
+            if standard && incoming.id.is_none() && self.rng.chance_ppm(self.settings.duplicate_ppm) { 2 } else { 1 };
         let now = self.now;
         for copy in 0..copies {
             self.counters.copy += 1;
             let key = self.counters.copy;
-            let jump = if self.rng.chance_ppm(self.settings.reorder_ppm) { 1 + self.rng.below(3) as u64 } else { 0 };
+            let reorder = standard && self.rng.chance_ppm(self.settings.reorder_ppm);
+            let jump = if reorder { 1 + self.rng.below(3) as u64 } else { 0 };
             let q = self.queues.get_mut(queue).expect("invariant: store targets an existing queue");
+            let sequence = q.fifo.as_mut().map(|f| f.next_sequence());
             let order = q.take_order().saturating_sub(jump * 4 + 2 * u64::from(jump > 0));
             let msg = Message {
                 key,
@@ -113,6 +155,9 @@ impl Sim {
                 sns_id: incoming.sns_id,
                 dead_letter_source: incoming.dead_letter_source.clone(),
                 duplicate: copy > 0,
+                group: incoming.group.clone(),
+                dedup_id: incoming.dedup_id.clone(),
+                sequence,
             };
             let visible_at = now.plus_secs(u64::from(incoming.delay_seconds));
             q.insert(msg, now, visible_at, &mut self.timers);
@@ -131,12 +176,15 @@ impl Sim {
                 "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length (queue name \"{name}\")."
             )));
         }
-        if name.ends_with(".fifo") {
-            return Err(Service::Sqs.invalid_value(format!(
-                "\"{name}\": FIFO queues are not modelled by the playground yet; use a name without .fifo."
-            )));
-        }
         let attributes = p.string_map("Attributes")?;
+        let fifo = attributes.get("FifoQueue").is_some_and(|v| v == "true");
+        if fifo != name.ends_with(".fifo") {
+            return Err(Service::Sqs.invalid_value(if fifo {
+                format!("The name of a FIFO queue must end with the .fifo suffix (\"{name}\").")
+            } else {
+                format!("\"{name}\" ends with .fifo, which only FIFO queues may: add the attribute FifoQueue \"true\".")
+            }));
+        }
         if let Some(existing) = self.queues.get(name) {
             let current = existing.config.to_attributes();
             if let Some((k, _)) = attributes.iter().find(|(k, v)| current.get(*k) != Some(*v)) {
@@ -155,7 +203,8 @@ impl Sim {
                 ));
             }
         }
-        let config = self.config_with(&QueueConfig::default(), &attributes, &ids::queue_arn(name))?;
+        let base = QueueConfig { fifo: fifo.then(FifoConfig::default), ..QueueConfig::default() };
+        let config = self.config_with(&base, &attributes, &ids::queue_arn(name))?;
         let queue = Queue::new(name, config, self.now);
         let url = queue.url();
         let key = queue.name.clone();
@@ -165,7 +214,7 @@ impl Sim {
     }
 
     fn config_with(&self, base: &QueueConfig, attrs: &BTreeMap<String, String>, arn: &str) -> ApiResult<QueueConfig> {
-        let lookup = |dlq: &str| self.queues.get(dlq).map(|q| q.config.redrive_allow.clone());
+        let lookup = |dlq: &str| self.queues.get(dlq).map(|q| (q.config.redrive_allow.clone(), q.fifo.is_some()));
         base.with_attributes(attrs, arn, &lookup)
     }
 
@@ -260,6 +309,8 @@ impl Sim {
         let p = Params::new(Service::Sqs, "SendMessage", p, SEND_PARAMS)?;
         let name = self.queue_ref(p.str("QueueUrl")?)?;
         let checked = self.check_send(&name, &p)?;
+        self.fifo_quota(&name, "Send", checked.group.as_deref())?;
+        self.count_call(&name, "Send", checked.group.as_deref());
         Ok(self.send_checked(&name, checked))
     }
 
@@ -267,6 +318,8 @@ impl Sim {
         let p = Params::new(Service::Sqs, "SendMessageBatch", p, &["QueueUrl", "Entries"])?;
         let name = self.queue_ref(p.str("QueueUrl")?)?;
         let entries = batch_entries(&p, "Entries")?;
+        self.fifo_quota(&name, "Send", None)?;
+        self.count_call(&name, "Send", None);
         let limit = self.queues[&name].config.maximum_message_size as usize;
         let total: usize =
             entries.iter().map(|(_, e)| e.get("MessageBody").and_then(Value::as_str).map_or(0, str::len)).sum();
@@ -306,15 +359,12 @@ impl Sim {
                 format!("Invalid binary character '#x{:X}' was found in the message body, the set of allowed characters is #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF", bad as u32),
             ));
         }
-        for fifo_only in ["MessageGroupId", "MessageDeduplicationId"] {
-            if p.has(fifo_only) {
-                return Err(ApiError::new(
-                    "InvalidParameterValue",
-                    format!("Value for parameter {fifo_only} is invalid. Reason: The request include parameter that is not valid for this queue type."),
-                ));
-            }
+        let (group, dedup_id) = self.check_fifo_send(q, p, body)?;
+        let delay = p.opt_int("DelaySeconds", 0, 900)?;
+        if delay.is_some() && q.fifo.is_some() {
+            return Err(not_for_this_queue_type("DelaySeconds"));
         }
-        let delay = p.opt_int("DelaySeconds", 0, 900)?.map_or(q.config.delay_seconds, |d| d as u32);
+        let delay = delay.map_or(q.config.delay_seconds, |d| d as u32);
         let attributes = p.message_attributes("MessageAttributes")?;
         if attributes.len() > MAX_MESSAGE_ATTRIBUTES {
             return Err(ApiError::new(
@@ -334,21 +384,129 @@ impl Sim {
         }
         let mut incoming = Incoming::new(body.into(), Arc::new(attributes), PLAYGROUND_SENDER.into());
         incoming.delay_seconds = delay;
+        incoming.group = group;
+        incoming.dedup_id = dedup_id;
         Ok(incoming)
     }
 
+    /// FIFO queues require `MessageGroupId` and a deduplication id (given, or the body's SHA-256
+    /// with ContentBasedDeduplication); standard queues refuse a deduplication id and take a
+    /// group id (fair queues, not modelled beyond keeping it).
+    fn check_fifo_send(&self, q: &Queue, p: &Params, body: &str) -> ApiResult<(Option<Name>, Option<Name>)> {
+        let group = p.opt_str("MessageGroupId")?;
+        let dedup = p.opt_str("MessageDeduplicationId")?;
+        for (name, value) in [("MessageGroupId", group), ("MessageDeduplicationId", dedup)] {
+            if value.is_some_and(|v| !fifo::valid_fifo_token(v)) {
+                return Err(Service::Sqs.invalid_value(format!(
+                    "Value for parameter {name} is invalid. Reason: 1 to 128 letters, digits and punctuation."
+                )));
+            }
+        }
+        let Some(config) = &q.config.fifo else {
+            if dedup.is_some() {
+                return Err(not_for_this_queue_type("MessageDeduplicationId"));
+            }
+            return Ok((group.map(Name::from), None));
+        };
+        let group = group.ok_or_else(|| {
+            ApiError::new("MissingParameter", "The request must contain the parameter MessageGroupId.")
+        })?;
+        let dedup = match dedup {
+            Some(d) => d.to_string(),
+            None if config.content_based_deduplication => fifo::content_dedup_id(body),
+            None => {
+                return Err(Service::Sqs.invalid_value(
+                    "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly",
+                ))
+            }
+        };
+        Ok((Some(group.into()), Some(dedup.into())))
+    }
+
     fn send_checked(&mut self, queue: &Name, incoming: Incoming) -> Value {
-        let md5_body = md5::md5_hex(&incoming.body);
-        let md5_attrs = md5::md5_of_attributes(&incoming.attributes);
-        let delay = incoming.delay_seconds;
-        let id = self.store(queue, incoming);
-        self.queue_mut(queue).stats.sent += 1;
-        self.emit(EventKind::MessageSent { queue: queue.clone(), message_id: id, delay_seconds: delay });
-        let mut out = json!({ "MessageId": id, "MD5OfMessageBody": md5_body });
-        if let Some(m) = md5_attrs {
+        let mut out = json!({ "MD5OfMessageBody": md5::md5_hex(&incoming.body) });
+        if let Some(m) = md5::md5_of_attributes(&incoming.attributes) {
             out["MD5OfMessageAttributes"] = json!(m);
         }
+        let delay = incoming.delay_seconds;
+        match self.accept(queue, incoming) {
+            Accepted::Deduplicated(first) => out["MessageId"] = json!(first),
+            Accepted::Stored(id) => {
+                let q = self.queue_mut(queue);
+                q.stats.sent += 1;
+                if let Some(f) = &q.fifo {
+                    out["SequenceNumber"] = json!(sequence_number(f.sequence));
+                }
+                out["MessageId"] = json!(id);
+                self.emit(EventKind::MessageSent { queue: queue.clone(), message_id: id, delay_seconds: delay });
+            }
+        }
         out
+    }
+
+    /// Stores a message, unless FIFO deduplication drops it: a deduplication id accepted in the
+    /// last five minutes (in the queue, or in the message group with DeduplicationScope
+    /// messageGroup) is acknowledged with the first message's id and not stored — also when the
+    /// first message was already received and deleted.
+    pub(crate) fn accept(&mut self, queue: &Name, incoming: Incoming) -> Accepted {
+        let now = self.now;
+        let q = &self.queues[queue];
+        let key = match (&q.fifo, &q.config.fifo, &incoming.dedup_id) {
+            (Some(_), Some(config), Some(dedup)) => {
+                let scope = match (config.deduplication_scope, &incoming.group) {
+                    (DeduplicationScope::MessageGroup, Some(g)) => g.to_string(),
+                    _ => String::new(),
+                };
+                Some((scope, dedup.to_string()))
+            }
+            _ => None,
+        };
+        if let Some((scope, dedup)) = &key {
+            let seen = q.fifo.as_ref().and_then(|f| f.dedup.seen(now, scope, dedup));
+            if let Some(fifo::MsgIdOrSns::Sqs(first)) = seen {
+                self.emit(EventKind::Deduplicated {
+                    resource: queue.clone(),
+                    message_id: first.to_string(),
+                    deduplication_id: dedup.clone(),
+                });
+                return Accepted::Deduplicated(first);
+            }
+        }
+        let id = self.store(queue, incoming);
+        if let (Some((scope, dedup)), Some(f)) = (key, self.queue_mut(queue).fifo.as_mut()) {
+            f.dedup.record(now, &scope, &dedup, fifo::MsgIdOrSns::Sqs(id));
+        }
+        Accepted::Stored(id)
+    }
+
+    /// The FIFO throughput quotas (us-east-1 figures, SQS developer guide "Amazon SQS message
+    /// quotas"): 300 transactions per second per API action per queue, a batch counting as one;
+    /// in high throughput mode 70,000 per action per queue, and 300 per message group.
+    pub(crate) fn fifo_quota(&self, queue: &Name, action: &str, group: Option<&str>) -> ApiResult<()> {
+        let q = &self.queues[queue];
+        let Some(config) = &q.config.fifo else { return Ok(()) };
+        let high = config.high_throughput();
+        let limit = if high { FIFO_HIGH_THROUGHPUT_TPS } else { FIFO_TPS };
+        if !q.rates.allows(action, self.now, limit) {
+            return Err(throttled(action, limit, "this queue"));
+        }
+        if let (true, Some(g)) = (high, group) {
+            if !q.rates.allows(&format!("{action}/{g}"), self.now, FIFO_TPS) {
+                return Err(throttled(action, FIFO_TPS, &format!("message group {g}")));
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn count_call(&mut self, queue: &Name, action: &str, group: Option<&str>) {
+        let now = self.now;
+        let q = self.queue_mut(queue);
+        let Some(config) = &q.config.fifo else { return };
+        let high = config.high_throughput();
+        q.rates.count(action, now);
+        if let (true, Some(g)) = (high, group) {
+            q.rates.count(&format!("{action}/{g}"), now);
+        }
     }
 
     pub(crate) fn purge_queue(&mut self, p: &Value) -> ApiResult<Value> {

@@ -2,9 +2,11 @@
 //! visible messages in receive order, and all messages by enqueue time (for retention and age).
 
 use super::config::QueueConfig;
+use super::fifo::FifoState;
 use crate::attributes::MessageAttributes;
 use crate::event::Name;
 use crate::ids::{self, MsgId, SnsId};
+use crate::throttle::RateWindows;
 use crate::time::SimTime;
 use crate::timers::{Timer, TimerKey, Timers};
 use serde::Serialize;
@@ -49,6 +51,10 @@ pub struct Message {
     /// `DeadLetterQueueSourceArn`, set when redrive moved it here.
     pub dead_letter_source: Option<Name>,
     pub duplicate: bool,
+    /// FIFO: `MessageGroupId`, `MessageDeduplicationId` and `SequenceNumber`.
+    pub group: Option<Name>,
+    pub dedup_id: Option<Name>,
+    pub sequence: Option<u64>,
 }
 
 impl Message {
@@ -98,10 +104,15 @@ pub struct Queue {
     pub(crate) next_order: u64,
     pub stats: QueueStats,
     pub last_purge: Option<SimTime>,
+    /// FIFO queues only: message groups and deduplication.
+    pub(crate) fifo: Option<FifoState>,
+    /// Calls per virtual second, for the FIFO throughput quotas.
+    pub(crate) rates: RateWindows,
 }
 
 impl Queue {
     pub fn new(name: &str, config: QueueConfig, now: SimTime) -> Queue {
+        let fifo = config.fifo.is_some().then(FifoState::default);
         Queue {
             name: name.into(),
             arn: ids::queue_arn(name).into(),
@@ -117,6 +128,8 @@ impl Queue {
             next_order: 0,
             stats: QueueStats::default(),
             last_purge: None,
+            fifo,
+            rates: RateWindows::default(),
         }
     }
 
@@ -142,6 +155,7 @@ impl Queue {
 
     /// Puts a visible message at the back of the line.
     pub(crate) fn move_to_back(&mut self, key: u64) {
+        debug_assert!(self.fifo.is_none(), "invariant: FIFO queues keep their order");
         let order = self.take_order();
         let Some(msg) = self.messages.get_mut(&key) else { return };
         if msg.state == MsgState::Visible {
@@ -162,6 +176,9 @@ impl Queue {
             msg.state = MsgState::Visible;
             self.visible.insert((msg.order, key));
         }
+        if let (Some(fifo), Some(group)) = (&mut self.fifo, &msg.group) {
+            fifo.enter(group, msg.state, msg.order, key);
+        }
         self.by_sent.insert((msg.sent_at, key));
         self.messages.insert(key, msg);
         self.schedule_retention(timers);
@@ -170,32 +187,43 @@ impl Queue {
     /// Takes a copy out of the queue whatever its state, cancelling its timer.
     pub(crate) fn remove(&mut self, key: u64, timers: &mut Timers) -> Option<Message> {
         let msg = self.messages.remove(&key)?;
-        self.leave_state(&msg, timers);
+        self.leave_state(key, msg.state, msg.order, msg.state_timer, msg.group.as_ref(), timers);
         self.by_sent.remove(&(msg.sent_at, key));
         Some(msg)
     }
 
-    fn leave_state(&mut self, msg: &Message, timers: &mut Timers) {
-        match msg.state {
+    fn leave_state(
+        &mut self,
+        key: u64,
+        state: MsgState,
+        order: u64,
+        timer: Option<TimerKey>,
+        group: Option<&Name>,
+        timers: &mut Timers,
+    ) {
+        match state {
             MsgState::Visible => {
-                self.visible.remove(&(msg.order, msg.key));
+                self.visible.remove(&(order, key));
             }
             MsgState::InFlight { .. } => self.inflight -= 1,
             MsgState::Delayed { .. } => self.delayed -= 1,
         }
-        if let Some(t) = msg.state_timer {
+        if let Some(t) = timer {
             timers.cancel(t);
+        }
+        if let (Some(fifo), Some(group)) = (&mut self.fifo, group) {
+            fifo.leave(group, state, order, key);
         }
     }
 
     /// Moves a stored copy to a new state, keeping counts, indexes and timers in step.
     pub(crate) fn set_state(&mut self, key: u64, state: MsgState, timers: &mut Timers) {
         let Some(msg) = self.messages.get(&key) else { return };
-        let old = msg.clone();
-        self.leave_state(&old, timers);
+        let (old_state, order, old_timer, group) = (msg.state, msg.order, msg.state_timer, msg.group.clone());
+        self.leave_state(key, old_state, order, old_timer, group.as_ref(), timers);
         let timer = match state {
             MsgState::Visible => {
-                self.visible.insert((old.order, key));
+                self.visible.insert((order, key));
                 None
             }
             MsgState::InFlight { until, .. } => {
@@ -207,6 +235,9 @@ impl Queue {
                 Some(timers.schedule(until, Timer::DelayEnds { queue: self.name.clone(), key }))
             }
         };
+        if let (Some(fifo), Some(group)) = (&mut self.fifo, &group) {
+            fifo.enter(group, state, order, key);
+        }
         if let Some(msg) = self.messages.get_mut(&key) {
             msg.state = state;
             msg.state_timer = timer;

@@ -11,6 +11,9 @@ use crate::sim::Sim;
 use crate::time::{HOUR, SECOND};
 use serde_json::{json, Map, Value};
 
+/// How long a ReceiveRequestAttemptId can be repeated.
+const ATTEMPT_WINDOW_MS: u64 = 5 * crate::time::MINUTE;
+
 /// Visibility may be extended up to 12 hours from the receive that produced the handle.
 const MAX_VISIBILITY_MS: u64 = 12 * HOUR;
 
@@ -84,15 +87,84 @@ impl Sim {
         let user = p.str_list("MessageAttributeNames")?;
         let timeout_ms = timeout.map_or(u64::from(self.queues[&name].config.visibility_timeout), |t| t as u64) * SECOND;
 
-        let mut messages = Vec::new();
-        while messages.len() < max {
-            let Some(&(_, key)) = self.queues[&name].visible.first() else { break };
-            if self.redrive_if_exhausted(&name, key) {
-                continue;
+        let attempt = p.opt_str("ReceiveRequestAttemptId")?;
+        if self.queues[&name].fifo.is_some() {
+            self.fifo_quota(&name, "Receive", None)?;
+            if let Some(repeat) = attempt.and_then(|a| self.repeat_attempt(&name, a, &system, &user)) {
+                return Ok(json!({ "Messages": repeat }));
             }
-            messages.push(self.receive_one(&name, key, timeout_ms, &system, &user));
+            self.count_call(&name, "Receive", None);
         }
+        let messages = if self.queues[&name].fifo.is_some() {
+            self.receive_fifo(&name, max, timeout_ms, &system, &user, attempt)
+        } else {
+            let mut messages = Vec::new();
+            while messages.len() < max {
+                let Some(&(_, key)) = self.queues[&name].visible.first() else { break };
+                if self.redrive_if_exhausted(&name, key) {
+                    continue;
+                }
+                messages.push(self.receive_one(&name, key, timeout_ms, &system, &user));
+            }
+            messages
+        };
         Ok(json!({ "Messages": messages }))
+    }
+
+    /// FIFO: serves whole message groups in the order of their oldest message. A group with a
+    /// message in flight is skipped (its later messages are withheld); from a group that is free,
+    /// as many messages as fit are returned together, in order.
+    fn receive_fifo(
+        &mut self,
+        name: &Name,
+        max: usize,
+        timeout_ms: u64,
+        system: &[&str],
+        user: &[&str],
+        attempt: Option<&str>,
+    ) -> Vec<Value> {
+        let mut messages = Vec::new();
+        let mut received = Vec::new();
+        while messages.len() < max {
+            let fifo = self.queues[name].fifo.as_ref().expect("invariant: receive_fifo runs on FIFO queues");
+            let Some((_, group)) = fifo.heads.first().cloned() else { break };
+            while messages.len() < max {
+                let fifo = self.queues[name].fifo.as_ref().expect("invariant: FIFO queue");
+                let Some(&(_, key)) = fifo.groups.get(&group).and_then(|g| g.visible.first()) else { break };
+                if self.redrive_if_exhausted(name, key) {
+                    continue;
+                }
+                messages.push(self.receive_one(name, key, timeout_ms, system, user));
+                received.push((key, self.queues[name].messages[&key].receive_count));
+            }
+        }
+        if let Some(a) = attempt {
+            let now = self.now;
+            if let Some(f) = self.queue_mut(name).fifo.as_mut() {
+                f.attempts.retain(|_, (at, _)| now.0 < at.0 + ATTEMPT_WINDOW_MS);
+                f.attempts.insert(a.to_string(), (now, received));
+            }
+        }
+        messages
+    }
+
+    /// ReceiveRequestAttemptId (FIFO): repeating a receive with the same attempt id within five
+    /// minutes returns the same messages and receipt handles, as long as they are still in flight
+    /// from that receive; otherwise the receive runs anew.
+    fn repeat_attempt(&self, name: &Name, attempt: &str, system: &[&str], user: &[&str]) -> Option<Vec<Value>> {
+        let q = &self.queues[name];
+        let (at, copies) = q.fifo.as_ref()?.attempts.get(attempt)?;
+        if self.now.0 >= at.0 + ATTEMPT_WINDOW_MS {
+            return None;
+        }
+        copies
+            .iter()
+            .map(|(key, count)| {
+                let m = q.messages.get(key)?;
+                let in_flight = matches!(m.state, MsgState::InFlight { .. });
+                (in_flight && m.receive_count == *count).then(|| message_json(m, system, user))
+            })
+            .collect()
     }
 
     /// Moves a message to its queue's dead-letter queue instead of returning it, when this
@@ -110,6 +182,7 @@ impl Sim {
             return false;
         };
         let source_arn = q.arn.clone();
+        let dlq_fifo = self.queues[&dlq].fifo.is_some();
         let (q, timers) = self.queue_parts(name);
         let msg = q.remove(key, timers).expect("invariant: visible message exists");
         q.stats.moved_to_dead_letter_queue += 1;
@@ -117,9 +190,12 @@ impl Sim {
         let receive_count = msg.receive_count;
         let mut incoming = Incoming::new(msg.body, msg.attributes, msg.sender);
         // A standard queue's dead-letter queue keeps the message id and its original enqueue
-        // time, so retention keeps counting from the first send.
+        // time, so retention keeps counting from the first send. A FIFO dead-letter queue resets
+        // the enqueue time, and the deduplication id becomes the message id.
         incoming.id = Some(msg.id);
-        incoming.sent_at = Some(msg.sent_at);
+        incoming.sent_at = (!dlq_fifo).then_some(msg.sent_at);
+        incoming.group = msg.group.clone();
+        incoming.dedup_id = dlq_fifo.then(|| msg.id.to_string().into());
         incoming.sns_id = msg.sns_id;
         incoming.dead_letter_source = Some(source_arn);
         incoming.receive_count = msg.receive_count;
@@ -161,9 +237,32 @@ impl Sim {
     pub(crate) fn delete_message(&mut self, p: &Value) -> ApiResult<Value> {
         let p = Params::new(Service::Sqs, "DeleteMessage", p, &["QueueUrl", "ReceiptHandle"])?;
         let name = self.queue_ref(p.str("QueueUrl")?)?;
-        let handle = self.resolve_handle(&self.queues[&name], p.str("ReceiptHandle")?)?;
+        self.fifo_quota(&name, "Delete", None)?;
+        let handle = self.resolve_for_fifo(&name, p.str("ReceiptHandle")?)?;
+        self.count_call(&name, "Delete", None);
         self.delete_resolved(&name, handle);
         Ok(json!({}))
+    }
+
+    /// Resolves a handle; on a FIFO queue, a handle whose message is no longer in flight from
+    /// that receive has expired, which is an error (a standard queue answers success instead).
+    fn resolve_for_fifo(&self, name: &Name, handle: &str) -> ApiResult<Handle> {
+        let q = &self.queues[name];
+        let resolved = self.resolve_handle(q, handle)?;
+        if q.fifo.is_none() {
+            return Ok(resolved);
+        }
+        let expired = match resolved {
+            Handle::Current(key) => !matches!(q.messages[&key].state, MsgState::InFlight { .. }),
+            Handle::Stale(_) => true,
+            Handle::Gone => false,
+        };
+        if expired {
+            return Err(Service::Sqs.invalid_value(format!(
+                "Value {handle} for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired."
+            )));
+        }
+        Ok(resolved)
     }
 
     fn delete_resolved(&mut self, name: &Name, handle: Handle) {
@@ -190,11 +289,14 @@ impl Sim {
     pub(crate) fn delete_message_batch(&mut self, p: &Value) -> ApiResult<Value> {
         let p = Params::new(Service::Sqs, "DeleteMessageBatch", p, &["QueueUrl", "Entries"])?;
         let name = self.queue_ref(p.str("QueueUrl")?)?;
+        let entries = batch_entries(&p, "Entries")?;
+        self.fifo_quota(&name, "Delete", None)?;
+        self.count_call(&name, "Delete", None);
         let mut successful = Vec::new();
         let mut failed = Vec::new();
-        for (id, entry) in batch_entries(&p, "Entries")? {
+        for (id, entry) in entries {
             let resolved = Params::new(Service::Sqs, "DeleteMessageBatch entry", entry, &["Id", "ReceiptHandle"])
-                .and_then(|ep| self.resolve_handle(&self.queues[&name], ep.str("ReceiptHandle")?));
+                .and_then(|ep| self.resolve_for_fifo(&name, ep.str("ReceiptHandle")?));
             match resolved {
                 Ok(handle) => {
                     self.delete_resolved(&name, handle);
@@ -257,9 +359,12 @@ impl Sim {
     pub(crate) fn change_message_visibility_batch(&mut self, p: &Value) -> ApiResult<Value> {
         let p = Params::new(Service::Sqs, "ChangeMessageVisibilityBatch", p, &["QueueUrl", "Entries"])?;
         let name = self.queue_ref(p.str("QueueUrl")?)?;
+        let entries = batch_entries(&p, "Entries")?;
+        self.fifo_quota(&name, "ChangeMessageVisibility", None)?;
+        self.count_call(&name, "ChangeMessageVisibility", None);
         let mut successful = Vec::new();
         let mut failed = Vec::new();
-        for (id, entry) in batch_entries(&p, "Entries")? {
+        for (id, entry) in entries {
             let names = ["Id", "ReceiptHandle", "VisibilityTimeout"];
             let result =
                 Params::new(Service::Sqs, "ChangeMessageVisibilityBatch entry", entry, &names).and_then(|ep| {
@@ -286,7 +391,9 @@ impl Sim {
         // deleted moves to the back of the queue. Following the project's source, this applies
         // when the redrive policy's maxReceiveCount is above 3 (the CloudWatch metrics page
         // states it without that condition).
-        let to_back = receive_count >= 3 && q.config.redrive_policy.as_ref().is_some_and(|r| r.max_receive_count > 3);
+        let to_back = q.fifo.is_none()
+            && receive_count >= 3
+            && q.config.redrive_policy.as_ref().is_some_and(|r| r.max_receive_count > 3);
         if to_back {
             q.move_to_back(key);
         }
@@ -348,6 +455,15 @@ fn message_json(msg: &Message, system: &[&str], user: &[&str]) -> Value {
         if let Some(t) = msg.first_receive_at {
             attrs.insert("ApproximateFirstReceiveTimestamp".into(), json!(t.epoch_ms().to_string()));
         }
+    }
+    if let (true, Some(g)) = (want("MessageGroupId"), &msg.group) {
+        attrs.insert("MessageGroupId".into(), json!(g.to_string()));
+    }
+    if let (true, Some(d)) = (want("MessageDeduplicationId"), &msg.dedup_id) {
+        attrs.insert("MessageDeduplicationId".into(), json!(d.to_string()));
+    }
+    if let (true, Some(n)) = (want("SequenceNumber"), msg.sequence) {
+        attrs.insert("SequenceNumber".into(), json!(super::sequence_number(n)));
     }
     if want("DeadLetterQueueSourceArn") {
         if let Some(src) = &msg.dead_letter_source {
