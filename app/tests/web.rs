@@ -1,0 +1,61 @@
+//! Component tests in headless Chromium (wasm-bindgen-test): the engine inside WebAssembly, and
+//! the app's wiring from a click to the engine to the DOM.
+#![cfg(target_arch = "wasm32")]
+
+use app::{App, Playground};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const DETERMINISM: &str = include_str!("../../engine/tests/golden/determinism.json");
+const GOLDEN: &str = include_str!("../../engine/tests/golden/determinism.events.jsonl");
+
+#[wasm_bindgen_test]
+fn the_wasm_event_log_is_byte_identical_to_the_native_one() {
+    // Same scenario and seed, same log: this run in the browser against the golden file the
+    // native test suite checks (engine/tests/golden.rs).
+    let run = engine::Scenario::parse(DETERMINISM).expect("scenario parses").run();
+    let log = engine::event_log_jsonl(run.events());
+    assert_eq!(log.lines().count(), GOLDEN.lines().count());
+    assert!(log == GOLDEN, "the wasm event log differs from the native golden log");
+}
+
+#[wasm_bindgen_test]
+fn the_default_scenario_loads_in_the_browser() {
+    let pg = Playground::from_scenario(app::playground::DEFAULT_SCENARIO).expect("default scenario");
+    assert_eq!(pg.snapshot().queues.len(), 4);
+}
+
+fn document() -> web_sys::Document {
+    web_sys::window().and_then(|w| w.document()).expect("a document")
+}
+
+fn text(id: &str) -> String {
+    document()
+        .query_selector(&format!("[data-testid=\"{id}\"]"))
+        .ok()
+        .flatten()
+        .and_then(|e| e.text_content())
+        .unwrap_or_else(|| panic!("no element with data-testid {id}"))
+        .trim()
+        .to_string()
+}
+
+#[wasm_bindgen_test]
+async fn clicking_publish_fans_out_to_the_three_queues() {
+    let host = document().create_element("div").unwrap().unchecked_into::<web_sys::HtmlElement>();
+    document().body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone(), App);
+    assert_eq!(text("queue-billing-visible"), "0");
+    let button = document().query_selector("[data-testid=\"publish\"]").unwrap().unwrap();
+    button.unchecked_ref::<web_sys::HtmlElement>().click();
+    leptos::task::tick().await;
+    for q in ["billing", "packing", "sms"] {
+        assert_eq!(text(&format!("queue-{q}-visible")), "1", "{q}");
+    }
+    assert!(text("event-log").contains("Published"));
+    drop(handle);
+    host.remove();
+}
