@@ -3,7 +3,6 @@
 #![cfg(target_arch = "wasm32")]
 
 use app::{App, Playground};
-use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 

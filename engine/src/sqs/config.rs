@@ -286,6 +286,10 @@ fn parse_redrive_policy(value: &str, queue_arn: &str, fifo: bool, dlq_lookup: &D
         Some(n) if arn.starts_with("arn:") => n,
         _ => return Err(bad("deadLetterTargetArn must be a queue ARN (arn:aws:sqs:us-east-1:000000000000:NAME).")),
     };
+    if arn == queue_arn {
+        // Not stated by AWS; refused so a message cannot be redriven into its own queue forever.
+        return Err(bad("a queue cannot be its own dead-letter queue."));
+    }
     match dlq_lookup(dlq_name) {
         None => Err(bad(&format!("Dead letter target does not exist: no queue named \"{dlq_name}\"."))),
         Some((_, dlq_fifo)) if dlq_fifo != fifo => Err(bad(&format!(

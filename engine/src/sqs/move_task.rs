@@ -111,8 +111,9 @@ impl Sim {
             return self.end_task(number, "COMPLETED", None);
         };
         let origin = q.messages[&key].dead_letter_source.clone();
+        // A destination deleted while the task runs fails the task, as on AWS.
         let target = match (&task.destination, origin) {
-            (Some(d), _) => Some(d.clone()),
+            (Some(d), _) => self.queue_ref(d).ok(),
             (None, Some(src)) => ids::queue_name_from(&src).and_then(|n| self.queue_ref(n).ok()),
             (None, None) => None,
         };

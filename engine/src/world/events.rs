@@ -1,0 +1,230 @@
+//! The simulated actors' events, in the past tense, beside the AWS ones in the log. Each
+//! serialises with its own `"event"` tag.
+
+use crate::event::Name;
+use crate::ids::MsgId;
+use crate::time::SimTime;
+use serde::Serialize;
+use std::sync::Arc;
+
+/// One failed record in a Lambda partial batch response.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BatchItemFailure {
+    #[serde(rename = "itemIdentifier")]
+    pub item_identifier: String,
+}
+
+/// What a function returns to an SQS event source mapping: `{"batchItemFailures": [...]}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BatchResponse {
+    #[serde(rename = "batchItemFailures")]
+    pub batch_item_failures: Vec<BatchItemFailure>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event")]
+pub enum WorldEvent {
+    WorkerCreated { worker: Name, queue: Name },
+    WorkerUpdated { worker: Name, settings: Vec<String> },
+    WorkerPaused { worker: Name },
+    WorkerResumed { worker: Name },
+    /// The worker will crash right after its next side effect, before it commits.
+    WorkerCrashArmed { worker: Name, point: &'static str },
+    /// The worker died holding `held` (received, not deleted): they return when their visibility timeout runs out.
+    WorkerCrashed { worker: Name, queue: Name, point: &'static str, held: Vec<MsgId> },
+    WorkerRestarted { worker: Name },
+    WorkerStopped { worker: Name, reason: String },
+    WorkerDeleted { worker: Name, held: Vec<MsgId> },
+    /// A heartbeat: ChangeMessageVisibility on every message the worker still holds.
+    HeartbeatSent { worker: Name, queue: Name, messages: usize, visible_again_at: SimTime },
+    ProcessingFailed { actor: Name, queue: Name, message_id: Option<MsgId>, event_id: Arc<str>, reason: String },
+    /// A job's visible side effect happened; `times` above 1 is a duplicate a learner can see.
+    SideEffectPerformed { job: Name, effect: Name, event_id: Arc<str>, times: u32, actor: Name },
+    SideEffectSkipped { job: Name, event_id: Arc<str>, actor: Name, reason: String },
+    DependencyCreated { dependency: Name },
+    DependencyUpdated { dependency: Name, settings: Vec<String> },
+    DependencyCallFailed { dependency: Name, caller: Name, event_id: Arc<str>, attempt: u32, reason: String, retry_in_ms: Option<u64> },
+    FunctionCreated { function: Name },
+    FunctionUpdated { function: Name, settings: Vec<String> },
+    FunctionDeleted { function: Name },
+    EventSourceMappingCreated { uuid: String, function: Name, queue: Name },
+    EventSourceMappingUpdated { uuid: String, settings: Vec<String> },
+    EventSourceMappingDeleted { uuid: String },
+    EventSourceMappingDisabled { uuid: String, reason: String },
+    FunctionInvoked { function: Name, uuid: String, invocation: u64, message_ids: Vec<MsgId> },
+    /// The function returned normally; with ReportBatchItemFailures its failures come back alone.
+    FunctionReturned { function: Name, uuid: String, invocation: u64, response: BatchResponse, deleted: usize },
+    /// The invocation failed as a whole: every record of the batch returns to the queue.
+    FunctionFailed { function: Name, uuid: String, invocation: u64, error: String, records_returned: usize },
+    ProducerCreated { producer: Name, design: &'static str },
+    ProducerFinished { producer: Name, produced: u64 },
+    ProducerStopped { producer: Name, reason: String },
+    /// A checkout request of the coupled design: every service called in turn on the request path.
+    RequestCompleted { producer: Name, event_id: Arc<str>, outcome: &'static str, failed_at: Option<Name>, latency_ms: u64 },
+    MetricsConfigured { resolution_ms: u64 },
+    AlarmPut { alarm: Name },
+    AlarmDeleted { alarm: Name },
+    AlarmStateChanged { alarm: Name, from: &'static str, to: &'static str, reason: String, actions: Vec<String> },
+}
+
+fn ids(list: &[MsgId]) -> String {
+    let shown: Vec<String> = list.iter().take(10).map(MsgId::to_string).collect();
+    let more = if list.len() > 10 { format!(" and {} more", list.len() - 10) } else { String::new() };
+    if shown.is_empty() {
+        "nothing".to_string()
+    } else {
+        format!("{}{more}", shown.join(", "))
+    }
+}
+
+fn nth(n: u32) -> String {
+    match n {
+        1 => "first time".into(),
+        2 => "2nd time: a duplicate".into(),
+        3 => "3rd time: a duplicate".into(),
+        n => format!("{n}th time: a duplicate"),
+    }
+}
+
+impl WorldEvent {
+    pub fn name(&self) -> &'static str {
+        use WorldEvent::*;
+        match self {
+            WorkerCreated { .. } => "WorkerCreated",
+            WorkerUpdated { .. } => "WorkerUpdated",
+            WorkerPaused { .. } => "WorkerPaused",
+            WorkerResumed { .. } => "WorkerResumed",
+            WorkerCrashArmed { .. } => "WorkerCrashArmed",
+            WorkerCrashed { .. } => "WorkerCrashed",
+            WorkerRestarted { .. } => "WorkerRestarted",
+            WorkerStopped { .. } => "WorkerStopped",
+            WorkerDeleted { .. } => "WorkerDeleted",
+            HeartbeatSent { .. } => "HeartbeatSent",
+            ProcessingFailed { .. } => "ProcessingFailed",
+            SideEffectPerformed { .. } => "SideEffectPerformed",
+            SideEffectSkipped { .. } => "SideEffectSkipped",
+            DependencyCreated { .. } => "DependencyCreated",
+            DependencyUpdated { .. } => "DependencyUpdated",
+            DependencyCallFailed { .. } => "DependencyCallFailed",
+            FunctionCreated { .. } => "FunctionCreated",
+            FunctionUpdated { .. } => "FunctionUpdated",
+            FunctionDeleted { .. } => "FunctionDeleted",
+            EventSourceMappingCreated { .. } => "EventSourceMappingCreated",
+            EventSourceMappingUpdated { .. } => "EventSourceMappingUpdated",
+            EventSourceMappingDeleted { .. } => "EventSourceMappingDeleted",
+            EventSourceMappingDisabled { .. } => "EventSourceMappingDisabled",
+            FunctionInvoked { .. } => "FunctionInvoked",
+            FunctionReturned { .. } => "FunctionReturned",
+            FunctionFailed { .. } => "FunctionFailed",
+            ProducerCreated { .. } => "ProducerCreated",
+            ProducerFinished { .. } => "ProducerFinished",
+            ProducerStopped { .. } => "ProducerStopped",
+            RequestCompleted { .. } => "RequestCompleted",
+            MetricsConfigured { .. } => "MetricsConfigured",
+            AlarmPut { .. } => "AlarmPut",
+            AlarmDeleted { .. } => "AlarmDeleted",
+            AlarmStateChanged { .. } => "AlarmStateChanged",
+        }
+    }
+
+    pub fn summary(&self) -> String {
+        use WorldEvent::*;
+        match self {
+            WorkerCreated { worker, queue } => format!("worker {worker} polls {queue}"),
+            WorkerUpdated { worker, settings } => format!("worker {worker}: set {}", settings.join(", ")),
+            WorkerPaused { worker } => format!("worker {worker} paused"),
+            WorkerResumed { worker } => format!("worker {worker} resumed"),
+            WorkerCrashArmed { worker, point } => format!("worker {worker} will crash {point}"),
+            WorkerCrashed { worker, queue, point, held } => {
+                format!("worker {worker} crashed {point} holding {} from {queue}", ids(held))
+            }
+            WorkerRestarted { worker } => format!("worker {worker} restarted"),
+            WorkerStopped { worker, reason } => format!("worker {worker} stopped: {reason}"),
+            WorkerDeleted { worker, held } => format!("worker {worker} deleted, abandoning {}", ids(held)),
+            HeartbeatSent { worker, messages, visible_again_at, .. } => {
+                format!("worker {worker} extended {messages} messages until {visible_again_at}")
+            }
+            ProcessingFailed { actor, message_id, event_id, reason, .. } => {
+                let m = message_id.map(|m| format!("{m} ")).unwrap_or_default();
+                format!("{actor} failed {m}({event_id}): {reason}")
+            }
+            SideEffectPerformed { job, effect, event_id, times, actor } => {
+                format!("{job}: {effect} for {event_id} by {actor} ({})", nth(*times))
+            }
+            SideEffectSkipped { job, event_id, reason, .. } => format!("{job}: {event_id} skipped ({reason})"),
+            DependencyCreated { dependency } => format!("dependency {dependency} created"),
+            DependencyUpdated { dependency, settings } => format!("dependency {dependency}: set {}", settings.join(", ")),
+            DependencyCallFailed { dependency, caller, event_id, attempt, reason, retry_in_ms } => match retry_in_ms {
+                Some(ms) => format!("{caller} → {dependency} for {event_id}, attempt {attempt}: {reason}; retry in {ms}ms"),
+                None => format!("{caller} → {dependency} for {event_id}, attempt {attempt}: {reason}; giving up"),
+            },
+            FunctionCreated { function } => format!("function {function} created"),
+            FunctionUpdated { function, settings } => format!("function {function}: set {}", settings.join(", ")),
+            FunctionDeleted { function } => format!("function {function} deleted"),
+            EventSourceMappingCreated { uuid, function, queue } => format!("{uuid}: {queue} → {function}"),
+            EventSourceMappingUpdated { uuid, settings } => format!("{uuid}: set {}", settings.join(", ")),
+            EventSourceMappingDeleted { uuid } => format!("{uuid} deleted"),
+            EventSourceMappingDisabled { uuid, reason } => format!("{uuid} disabled: {reason}"),
+            FunctionInvoked { function, invocation, message_ids, .. } => {
+                format!("{function} invocation {invocation} with {}", ids(message_ids))
+            }
+            FunctionReturned { function, invocation, response, deleted, .. } => format!(
+                "{function} invocation {invocation} returned {} batch item failures; {deleted} deleted",
+                response.batch_item_failures.len()
+            ),
+            FunctionFailed { function, invocation, error, records_returned, .. } => {
+                format!("{function} invocation {invocation} failed ({error}); all {records_returned} records return")
+            }
+            ProducerCreated { producer, design } => format!("producer {producer} ({design}) started"),
+            ProducerFinished { producer, produced } => format!("producer {producer} finished after {produced} events"),
+            ProducerStopped { producer, reason } => format!("producer {producer} stopped: {reason}"),
+            RequestCompleted { producer, event_id, outcome, failed_at, latency_ms } => match failed_at {
+                Some(job) => format!("{producer}: request for {event_id} {outcome} at {job} after {latency_ms}ms"),
+                None => format!("{producer}: request for {event_id} {outcome} in {latency_ms}ms"),
+            },
+            MetricsConfigured { resolution_ms } => format!("metrics every {}", SimTime(*resolution_ms)),
+            AlarmPut { alarm } => format!("alarm {alarm} set"),
+            AlarmDeleted { alarm } => format!("alarm {alarm} deleted"),
+            AlarmStateChanged { alarm, from, to, actions, .. } => {
+                let paged = if actions.is_empty() { String::new() } else { format!("; notified {}", actions.join(", ")) };
+                format!("alarm {alarm}: {from} → {to}{paged}")
+            }
+        }
+    }
+
+    pub fn resources(&self) -> Vec<&str> {
+        use WorldEvent::*;
+        match self {
+            WorkerCreated { worker, queue } | WorkerCrashed { worker, queue, .. } | HeartbeatSent { worker, queue, .. } => {
+                vec![worker, queue]
+            }
+            WorkerUpdated { worker, .. }
+            | WorkerPaused { worker }
+            | WorkerResumed { worker }
+            | WorkerCrashArmed { worker, .. }
+            | WorkerRestarted { worker }
+            | WorkerStopped { worker, .. }
+            | WorkerDeleted { worker, .. } => vec![worker],
+            ProcessingFailed { actor, queue, .. } => vec![actor, queue],
+            SideEffectPerformed { job, actor, .. } | SideEffectSkipped { job, actor, .. } => vec![job, actor],
+            DependencyCreated { dependency } | DependencyUpdated { dependency, .. } => vec![dependency],
+            DependencyCallFailed { dependency, caller, .. } => vec![dependency, caller],
+            FunctionCreated { function } | FunctionUpdated { function, .. } | FunctionDeleted { function } => {
+                vec![function]
+            }
+            EventSourceMappingCreated { uuid, function, queue } => vec![uuid, function, queue],
+            EventSourceMappingUpdated { uuid, .. }
+            | EventSourceMappingDeleted { uuid }
+            | EventSourceMappingDisabled { uuid, .. } => vec![uuid],
+            FunctionInvoked { function, uuid, .. }
+            | FunctionReturned { function, uuid, .. }
+            | FunctionFailed { function, uuid, .. } => vec![function, uuid],
+            ProducerCreated { producer, .. }
+            | ProducerFinished { producer, .. }
+            | ProducerStopped { producer, .. }
+            | RequestCompleted { producer, .. } => vec![producer],
+            MetricsConfigured { .. } => vec![],
+            AlarmPut { alarm } | AlarmDeleted { alarm } | AlarmStateChanged { alarm, .. } => vec![alarm],
+        }
+    }
+}
