@@ -35,6 +35,8 @@ pub struct History {
     sim: Sim,
     /// How many of `commands` are applied in `sim` (fewer after going back in time).
     applied: usize,
+    /// Commands taken back by `undo`, most recent last, for `redo`.
+    undone: Vec<Vec<Command>>,
 }
 
 impl History {
@@ -46,6 +48,7 @@ impl History {
             checkpoints: vec![Checkpoint { next_command: 0, sim: sim.clone() }],
             sim,
             applied: 0,
+            undone: Vec::new(),
         }
     }
 
@@ -88,16 +91,12 @@ impl History {
         if self.applied < self.commands.len() {
             self.commands.truncate(self.applied);
             let now = self.sim.now();
-            let keep = self
-                .checkpoints
-                .iter()
-                .take_while(|c| c.next_command <= self.applied && c.sim.now() <= now)
-                .count()
-                .max(1);
-            self.checkpoints.truncate(keep);
+            let applied = self.applied;
+            self.checkpoints.retain(|c| c.next_command <= applied && c.sim.now() <= now);
         }
         self.commands.push(Command { at: self.sim.now(), action: action.to_string(), params: params.clone() });
         self.applied = self.commands.len();
+        self.undone.clear();
         self.maybe_checkpoint();
         Ok(result)
     }
@@ -129,15 +128,50 @@ impl History {
     /// Rebuilds the story as it was at `t` (before or after now).
     pub fn seek(&mut self, t: SimTime) {
         if t < self.sim.now() {
-            let cp = self
-                .checkpoints
-                .iter()
-                .rev()
-                .find(|c| c.sim.now() <= t)
-                .expect("invariant: the first checkpoint is at time 0");
-            self.sim = cp.sim.clone();
-            self.applied = cp.next_command;
+            self.restore_at(t);
+        } else {
+            self.advance_to(t);
         }
+    }
+
+    pub fn can_undo(&self) -> bool {
+        self.applied > 0
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.undone.is_empty()
+    }
+
+    /// Takes back the latest command applied so far (and the story after it), returning to the
+    /// moment it was applied, as if it had not been. `redo` puts it back.
+    pub fn undo(&mut self) -> bool {
+        let Some(k) = self.applied.checked_sub(1) else { return false };
+        let at = self.commands[k].at;
+        self.undone.push(self.commands.split_off(k));
+        self.checkpoints.retain(|c| c.next_command <= k && c.sim.now() <= at);
+        self.restore_at(at);
+        true
+    }
+
+    /// Applies again the commands the latest `undo` took back, at their own times.
+    pub fn redo(&mut self) -> bool {
+        let Some(commands) = self.undone.pop() else { return false };
+        let at = commands[0].at;
+        self.commands.extend(commands);
+        self.seek(at.max(self.sim.now()));
+        true
+    }
+
+    /// Rebuilds from the latest checkpoint at or before `t`.
+    fn restore_at(&mut self, t: SimTime) {
+        let cp = self
+            .checkpoints
+            .iter()
+            .rev()
+            .find(|c| c.sim.now() <= t)
+            .expect("invariant: the first checkpoint is at time 0");
+        self.sim = cp.sim.clone();
+        self.applied = cp.next_command;
         self.advance_to(t);
     }
 

@@ -1,0 +1,87 @@
+//! Time travel: any moment is rebuilt by checkpoint and replay; acting in the past forks the
+//! story; undo and redo take back and put back whole commands.
+mod common;
+use engine::history::History;
+use engine::{SimTime, Snapshot};
+use serde_json::json;
+
+fn story() -> History {
+    let mut h = History::new(9);
+    h.apply("ConfigureSimulation", &json!({"DuplicateDeliveryProbability": "0.3"})).unwrap();
+    h.apply("CreateQueue", &json!({"QueueName": "q", "Attributes": {"VisibilityTimeout": "2"}})).unwrap();
+    for i in 0..1500u64 {
+        h.advance_to(SimTime(i * 400));
+        h.apply("SendMessage", &json!({"QueueUrl": "q", "MessageBody": format!("m{i}")})).unwrap();
+        if i % 2 == 0 {
+            h.apply("ReceiveMessage", &json!({"QueueUrl": "q", "MaxNumberOfMessages": 3})).unwrap();
+        }
+    }
+    h
+}
+
+fn at(h: &mut History, t: u64) -> (Snapshot, usize) {
+    h.seek(SimTime(t));
+    (h.sim().snapshot(), h.sim().events().len())
+}
+
+#[test]
+fn seeking_back_and_forth_rebuilds_the_same_moments() {
+    let mut h = story();
+    assert!(h.sim().events().len() > 5000, "a long story: {}", h.sim().events().len());
+    let mut straight = story();
+    let early = at(&mut straight, 123_456);
+    let late = at(&mut straight, 500_000);
+    assert_eq!(at(&mut h, 123_456), early);
+    assert_eq!(at(&mut h, 500_000), late);
+    assert_eq!(at(&mut h, 123_456), early);
+}
+
+#[test]
+fn acting_after_going_back_discards_the_future() {
+    let mut h = story();
+    let end = h.end();
+    h.seek(SimTime(1000));
+    let before = h.commands().len();
+    h.apply("SendMessage", &json!({"QueueUrl": "q", "MessageBody": "a new branch"})).unwrap();
+    assert!(h.commands().len() < before, "commands after 1 s were dropped");
+    assert!(h.end() < end);
+    h.seek(SimTime(600_000));
+    let bodies: Vec<String> = h.sim().snapshot().queues[0].messages.iter().map(|m| m.body.clone()).collect();
+    assert!(bodies.iter().all(|b| b == "a new branch" || b.trim_start_matches('m').parse::<u64>().unwrap() < 3));
+}
+
+#[test]
+fn undo_takes_back_a_command_and_redo_puts_it_back() {
+    let mut h = History::new(1);
+    h.apply("CreateQueue", &json!({"QueueName": "q"})).unwrap();
+    h.advance_to(SimTime(5000));
+    h.apply("SendMessage", &json!({"QueueUrl": "q", "MessageBody": "x"})).unwrap();
+    let with = h.sim().snapshot();
+    assert!(h.undo());
+    assert_eq!(h.sim().now(), SimTime(5000));
+    assert_eq!(h.sim().snapshot().queues[0].visible, 0);
+    assert!(h.redo());
+    assert_eq!(h.sim().snapshot(), with);
+    assert!(h.undo() && h.undo());
+    assert!(h.sim().snapshot().queues.is_empty());
+    assert!(!h.undo());
+    h.apply("CreateQueue", &json!({"QueueName": "other"})).unwrap();
+    assert!(!h.can_redo(), "a new command clears what could be redone");
+}
+
+#[test]
+fn a_failed_command_is_not_recorded() {
+    let mut h = History::new(1);
+    assert!(h.apply("SendMessage", &json!({"QueueUrl": "nope", "MessageBody": "x"})).is_err());
+    assert!(h.commands().is_empty());
+}
+
+#[test]
+fn a_story_rebuilds_from_its_commands() {
+    let h = story();
+    let copy = History::from_commands(h.seed(), h.commands()).unwrap();
+    assert_eq!(copy.sim().snapshot(), h.sim().snapshot());
+    let mut broken = h.commands().to_vec();
+    broken[1].params = json!({"QueueName": "bad name!"});
+    assert_eq!(History::from_commands(h.seed(), &broken).unwrap_err().0, 1);
+}
