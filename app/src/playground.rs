@@ -1,22 +1,42 @@
-//! The app's one piece of logic: a story (the engine's `History`) loaded from a scenario file,
-//! and the learner's commands. Plain Rust, no signals: the view holds it in one signal.
+//! The app's logic, in plain Rust with no signals: a story (the engine's `History`) loaded from a
+//! scenario file, and the learner's commands, each an AWS action sent to the engine. The view
+//! holds one `Playground` in a signal and draws the engine's snapshots.
 
+use engine::filter::{FilterPolicy, FilterPolicyScope};
 use engine::history::History;
 use engine::scenario::{Scenario, Step};
+use engine::snapshot::QueueView;
 use engine::{ApiError, SimTime, Snapshot};
 use serde_json::{json, Value};
 
-/// The scenario the page opens with.
-pub const DEFAULT_SCENARIO: &str = include_str!("../../public/scenarios/quilt-store.json");
+/// The built-in scenarios, as data files in `public/scenarios/`: (id, file contents).
+pub const SCENARIOS: &[(&str, &str)] = &[
+    ("quilt-store", include_str!("../../public/scenarios/quilt-store.json")),
+    ("poison-dlq", include_str!("../../public/scenarios/poison-dlq.json")),
+    ("crash-visibility", include_str!("../../public/scenarios/crash-visibility.json")),
+    ("duplicates", include_str!("../../public/scenarios/duplicates.json")),
+    ("fifo-groups", include_str!("../../public/scenarios/fifo-groups.json")),
+];
 
-/// The event types a learner can publish with one click.
-pub const EVENT_TYPES: &[&str] = &["OrderPlaced", "OrderShipped", "OrderCancelled", "RefundIssued"];
+/// The scenario the page opens with.
+pub const DEFAULT_SCENARIO: &str = SCENARIOS[0].1;
+
+/// The events a learner can publish with one click. The poison order's phone number is a
+/// digit short, which a consumer that sends SMS cannot handle.
+pub const EVENT_TYPES: &[&str] = &["OrderPlaced", "OrderShipped", "OrderCancelled", "RefundIssued", "PoisonOrder"];
+
+/// Playback speeds, virtual seconds per real second.
+pub const SPEEDS: &[f64] = &[0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
 
 #[derive(Clone, Debug)]
 pub struct Playground {
+    pub id: String,
     pub name: String,
     pub description: String,
     pub history: History,
+    source: String,
+    /// Commands that built the scenario; undo stops there.
+    base: usize,
 }
 
 impl Playground {
@@ -33,7 +53,39 @@ impl Playground {
                 }
             }
         }
-        Ok(Playground { name: scenario.name, description: scenario.description, history })
+        Ok(Playground {
+            id: String::new(),
+            name: scenario.name,
+            description: scenario.description,
+            base: history.commands().len(),
+            history,
+            source: text.to_string(),
+        })
+    }
+
+    /// One of the built-in scenarios by id.
+    pub fn builtin(id: &str) -> Result<Playground, String> {
+        let (id, text) = SCENARIOS.iter().find(|(i, _)| *i == id).ok_or_else(|| format!("no scenario \"{id}\""))?;
+        let mut pg = Playground::from_scenario(text)?;
+        pg.id = id.to_string();
+        Ok(pg)
+    }
+
+    /// Back to the scenario's start.
+    pub fn reset(&mut self) {
+        if let Ok(fresh) = Playground::from_scenario(&self.source) {
+            let id = std::mem::take(&mut self.id);
+            *self = Playground { id, ..fresh };
+        }
+    }
+
+    /// Whether there is a learner's command to take back (the scenario's own setup stays).
+    pub fn can_undo(&self) -> bool {
+        self.history.applied() > self.base
+    }
+
+    pub fn undo(&mut self) -> bool {
+        self.can_undo() && self.history.undo()
     }
 
     pub fn snapshot(&self) -> Snapshot {
@@ -44,35 +96,121 @@ impl Playground {
         self.history.sim().now()
     }
 
-    /// Publishes one order event of `event_type` to the first topic, with the fields a
-    /// consumer needs (event-carried state transfer) and `event_type` as a message attribute.
-    pub fn publish(&mut self, event_type: &str) -> Result<Value, ApiError> {
+    fn topic_arn(&self) -> Result<(String, bool), ApiError> {
         let snapshot = self.history.sim().snapshot_limited(0);
-        let Some(topic) = snapshot.topics.first() else {
-            return Err(ApiError::new("NotFound", "This scenario has no topic to publish to."));
-        };
-        let n = topic.published + 1;
+        let topic = snapshot
+            .topics
+            .first()
+            .ok_or_else(|| ApiError::new("NotFound", "This scenario has no topic to publish to."))?;
+        Ok((topic.arn.clone(), topic.fifo))
+    }
+
+    /// Publishes one order event to the scenario's topic, carrying what consumers need
+    /// (event-carried state transfer) and `event_type` as a message attribute for filters.
+    pub fn publish(&mut self, kind: &str) -> Result<Value, ApiError> {
+        let (arn, fifo) = self.topic_arn()?;
+        let published: u64 = self.history.sim().snapshot_limited(0).topics.iter().map(|t| t.published).sum();
+        let n = published + 1;
         let order_id = 4416 + n;
+        let (event_type, phone) =
+            if kind == "PoisonOrder" { ("OrderPlaced", "+91 98765 4321") } else { (kind, "+91 98765 43210") };
         let body = json!({
             "event_id": format!("evt-{n}"),
             "event_type": event_type,
             "order_id": order_id,
             "version": 1,
             "occurred_at": self.now().iso8601(),
-            "data": {"items": [{"sku": "quilt-queen", "qty": 1}], "amount": 4999, "phone": "+91 98765 43210"}
+            "data": {"items": [{"sku": "quilt-queen", "qty": 1}], "amount": 4999, "phone": phone}
         });
-        let params = json!({
-            "TopicArn": topic.arn,
+        let mut params = json!({
+            "TopicArn": arn,
             "Message": body.to_string(),
             "MessageAttributes": {"event_type": {"DataType": "String", "StringValue": event_type}}
         });
+        if fifo {
+            params["MessageGroupId"] = json!(order_id.to_string());
+        }
         self.history.apply("Publish", &params)
     }
+
+    /// Publishes a body and attributes written by the learner. `attributes` is the Publish
+    /// shape's `MessageAttributes` object, as JSON text (empty for none).
+    pub fn publish_custom(&mut self, body: &str, attributes: &str, group: &str) -> Result<Value, ApiError> {
+        let (arn, fifo) = self.topic_arn()?;
+        let attributes: Value = if attributes.trim().is_empty() {
+            json!({})
+        } else {
+            serde_json::from_str(attributes)
+                .map_err(|e| ApiError::new("InvalidParameter", format!("Message attributes are not valid JSON: {e}")))?
+        };
+        let mut params = json!({"TopicArn": arn, "Message": body, "MessageAttributes": attributes});
+        if fifo || !group.is_empty() {
+            params["MessageGroupId"] = json!(group);
+        }
+        self.history.apply("Publish", &params)
+    }
+
+    /// Receives up to ten messages from a queue, as a consumer would (and does not delete them).
+    pub fn receive(&mut self, queue: &str) -> Result<Value, ApiError> {
+        self.history.apply("ReceiveMessage", &json!({"QueueUrl": queue, "MaxNumberOfMessages": 10}))
+    }
+
+    /// Deletes an in-flight message with its latest receipt handle.
+    pub fn delete(&mut self, queue: &str, receipt_handle: &str) -> Result<Value, ApiError> {
+        self.history.apply("DeleteMessage", &json!({"QueueUrl": queue, "ReceiptHandle": receipt_handle}))
+    }
+
+    pub fn purge(&mut self, queue: &str) -> Result<Value, ApiError> {
+        self.history.apply("PurgeQueue", &json!({"QueueUrl": queue}))
+    }
+
+    /// Moves a dead-letter queue's messages back to their source queues.
+    pub fn redrive(&mut self, dlq: &QueueView) -> Result<Value, ApiError> {
+        self.history.apply("StartMessageMoveTask", &json!({"SourceArn": dlq.arn, "MaxNumberOfMessagesPerSecond": 5}))
+    }
+
+    pub fn set_queue_attribute(&mut self, queue: &str, name: &str, value: &str) -> Result<Value, ApiError> {
+        self.history.apply("SetQueueAttributes", &json!({"QueueUrl": queue, "Attributes": {name: value}}))
+    }
+
+    /// Sets a subscription's redrive maxReceiveCount, keeping its dead-letter target.
+    pub fn set_max_receive_count(&mut self, q: &QueueView, count: &str) -> Result<Value, ApiError> {
+        let dlq = q
+            .dead_letter_queue
+            .as_deref()
+            .ok_or_else(|| ApiError::new("InvalidParameterValue", "This queue has no dead-letter queue."))?;
+        let policy = json!({"deadLetterTargetArn": engine::ids::queue_arn(dlq), "maxReceiveCount": count}).to_string();
+        self.set_queue_attribute(&q.name, "RedrivePolicy", &policy)
+    }
+
+    pub fn set_filter_policy(&mut self, subscription_arn: &str, policy: &str) -> Result<Value, ApiError> {
+        let params =
+            json!({"SubscriptionArn": subscription_arn, "AttributeName": "FilterPolicy", "AttributeValue": policy});
+        self.history.apply("SetSubscriptionAttributes", &params)
+    }
+}
+
+/// Checks a filter policy the way Subscribe does, without changing anything: the live
+/// validation of the policy editor. `Ok` for an empty policy (no filter).
+pub fn check_filter_policy(policy: &str, scope: &str) -> Result<(), String> {
+    if policy.trim().is_empty() {
+        return Ok(());
+    }
+    let scope: FilterPolicyScope = scope.parse()?;
+    FilterPolicy::compile(policy, scope).map(|_| ()).map_err(|e| e.message)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_builtin_scenario_loads() {
+        for (id, _) in SCENARIOS {
+            let pg = Playground::builtin(id).unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert!(!pg.snapshot().queues.is_empty(), "{id}");
+        }
+    }
 
     #[test]
     fn the_default_scenario_builds_the_quilt_store() {
@@ -94,9 +232,32 @@ mod tests {
     }
 
     #[test]
+    fn a_fifo_scenario_publishes_with_a_group() {
+        let mut pg = Playground::builtin("fifo-groups").unwrap();
+        pg.publish("OrderPlaced").unwrap();
+        assert!(pg.snapshot().queues[0].messages.iter().all(|m| m.group.is_some()));
+    }
+
+    #[test]
     fn a_broken_scenario_says_where() {
         let err = Playground::from_scenario(r#"{"name": "x", "steps": [{"action": "CreateQueue", "params": {}}]}"#)
             .unwrap_err();
         assert!(err.contains("step 1") && err.contains("QueueName"), "{err}");
+    }
+
+    #[test]
+    fn the_policy_check_reports_errors_and_changes_nothing() {
+        assert!(check_filter_policy(r#"{"event_type": ["OrderPlaced"]}"#, "MessageAttributes").is_ok());
+        assert!(check_filter_policy("", "MessageAttributes").is_ok());
+        let e = check_filter_policy(r#"{"event_type": [{"prefx": "Order"}]}"#, "MessageAttributes").unwrap_err();
+        assert!(e.contains("event_type"), "{e}");
+    }
+
+    #[test]
+    fn custom_attributes_must_be_json() {
+        let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).unwrap();
+        let before = pg.snapshot();
+        assert!(pg.publish_custom("hello", "{not json", "").is_err());
+        assert_eq!(pg.snapshot(), before);
     }
 }

@@ -37,6 +37,8 @@ pub struct History {
     applied: usize,
     /// Commands taken back by `undo`, most recent last, for `redo`.
     undone: Vec<Vec<Command>>,
+    /// The latest moment this story has reached, so the timeline keeps its length after a seek back.
+    horizon: SimTime,
 }
 
 impl History {
@@ -49,6 +51,7 @@ impl History {
             sim,
             applied: 0,
             undone: Vec::new(),
+            horizon: SimTime::ZERO,
         }
     }
 
@@ -79,17 +82,18 @@ impl History {
         &self.commands
     }
 
-    /// The time of the story's last command or the current moment, whichever is later.
+    /// The latest moment of the story: its last command, or the furthest time it has been played to.
     pub fn end(&self) -> SimTime {
-        self.commands.last().map_or(self.sim.now(), |c| c.at.max(self.sim.now()))
+        self.commands.last().map_or(self.horizon, |c| c.at.max(self.horizon)).max(self.sim.now())
     }
 
     /// Applies a command now. After going back in time, this first discards the commands
     /// that were ahead (the story forks). A failed command changes nothing and is not kept.
     pub fn apply(&mut self, action: &str, params: &Value) -> Result<Value, ApiError> {
         let result = self.sim.apply(action, params)?;
-        if self.applied < self.commands.len() {
+        if self.applied < self.commands.len() || self.horizon > self.sim.now() {
             self.commands.truncate(self.applied);
+            self.horizon = self.sim.now();
             let now = self.sim.now();
             let applied = self.applied;
             self.checkpoints.retain(|c| c.next_command <= applied && c.sim.now() <= now);
@@ -111,6 +115,7 @@ impl History {
             self.maybe_checkpoint();
         }
         self.sim.advance_to(t);
+        self.horizon = self.horizon.max(self.sim.now());
         self.maybe_checkpoint();
     }
 
@@ -134,6 +139,11 @@ impl History {
         }
     }
 
+    /// How many commands are applied at the current moment.
+    pub fn applied(&self) -> usize {
+        self.applied
+    }
+
     pub fn can_undo(&self) -> bool {
         self.applied > 0
     }
@@ -150,6 +160,7 @@ impl History {
         self.undone.push(self.commands.split_off(k));
         self.checkpoints.retain(|c| c.next_command <= k && c.sim.now() <= at);
         self.restore_at(at);
+        self.horizon = at;
         true
     }
 

@@ -85,3 +85,17 @@ fn a_story_rebuilds_from_its_commands() {
     broken[1].params = json!({"QueueName": "bad name!"});
     assert_eq!(History::from_commands(h.seed(), &broken).unwrap_err().0, 1);
 }
+
+#[test]
+fn the_timeline_keeps_its_length_after_seeking_back_until_the_story_forks() {
+    let mut h = History::new(1);
+    h.apply("CreateQueue", &json!({"QueueName": "q"})).unwrap();
+    h.advance_to(SimTime(30_000));
+    h.seek(SimTime(10_000));
+    assert_eq!(h.end(), SimTime(30_000), "played to 30 s, looking at 10 s");
+    h.seek(SimTime(30_000));
+    assert_eq!(h.sim().now(), SimTime(30_000));
+    h.seek(SimTime(10_000));
+    h.apply("SendMessage", &json!({"QueueUrl": "q", "MessageBody": "fork"})).unwrap();
+    assert_eq!(h.end(), SimTime(10_000), "acting at 10 s discarded the rest");
+}

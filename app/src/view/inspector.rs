@@ -1,0 +1,202 @@
+//! The inspector: everything about the selected message, queue, subscription or event, and for
+//! an event the AWS rule it follows, where that rule is documented, and whether the playground
+//! models it exactly.
+
+use super::{use_ctx, Selection};
+use engine::snapshot::{MessageView, QueueView, SubscriptionView};
+use engine::sqs::MsgState;
+use engine::{EventKind, SimTime};
+use leptos::prelude::*;
+use serde_json::Value;
+
+const FIDELITY: &str = include_str!("../../../public/fidelity.json");
+
+fn fidelity_note(kind: &str) -> Option<Value> {
+    serde_json::from_str::<Value>(FIDELITY).ok()?.get(kind).cloned()
+}
+
+fn row(k: &'static str, v: String) -> impl IntoView {
+    view! { <dt>{k}</dt><dd>{v}</dd> }
+}
+
+#[component]
+pub fn Inspector() -> impl IntoView {
+    let ctx = use_ctx();
+    let body = move || {
+        let s = ctx.snapshot.get();
+        match ctx.selected.get() {
+            None => view! {
+                <p class="hint">"Click or focus a message chip, a queue, a filter badge or an event to see everything about it."</p>
+                <p class="hint">"Keys: Space plays or pauses, → steps to the next event, ← steps back."</p>
+            }
+            .into_any(),
+            Some(Selection::Message { queue, copy }) => {
+                let found = s.queues.iter().find(|q| q.name == queue).and_then(|q| q.messages.iter().find(|m| m.copy == copy).map(|m| (q.clone(), m.clone())));
+                match found {
+                    Some((q, m)) => message(q, m, s.now).into_any(),
+                    None => view! { <p class="hint">{format!("That message is no longer in {queue}: deleted, moved or expired. The event log says which.")}</p> }.into_any(),
+                }
+            }
+            Some(Selection::Queue(name)) => match s.queues.iter().find(|q| q.name == name) {
+                Some(q) => queue(q.clone()).into_any(),
+                None => view! { <p class="hint">"That queue no longer exists."</p> }.into_any(),
+            },
+            Some(Selection::Subscription(arn)) => match s.topics.iter().flat_map(|t| t.subscriptions.iter()).find(|x| x.arn == arn) {
+                Some(sub) => subscription(sub.clone()).into_any(),
+                None => view! { <p class="hint">"That subscription no longer exists."</p> }.into_any(),
+            },
+            Some(Selection::Event(seq)) => event(seq).into_any(),
+        }
+    };
+    view! {
+        <section class="inspector" data-testid="inspector" aria-label="Inspector" aria-live="polite">
+            <h2>"Inspector"</h2>
+            {body}
+        </section>
+    }
+}
+
+fn message(q: QueueView, m: MessageView, now: SimTime) -> impl IntoView {
+    let ctx = use_ctx();
+    let (state, timer) = match m.state {
+        MsgState::Visible => ("visible".to_string(), None),
+        MsgState::InFlight { until, .. } => (format!("in flight until {until}"), Some(until)),
+        MsgState::Delayed { until, .. } => (format!("delayed until {until}"), Some(until)),
+    };
+    let handles: Vec<String> = (1..=m.receive_count)
+        .map(|g| format!("rh-{}-{g}{}", m.copy, if g == m.receive_count { " (latest)" } else { " (stale)" }))
+        .collect();
+    let body = serde_json::from_str::<Value>(&m.body)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or_else(|| m.body.clone());
+    let attrs = serde_json::to_string_pretty(&m.attributes).unwrap_or_default();
+    let in_flight = matches!(m.state, MsgState::InFlight { .. });
+    let handle = m.receipt_handle.clone().unwrap_or_default();
+    let queue_name = q.name.clone();
+    let delete = move |_| {
+        ctx.act(|p| p.delete(&queue_name, &handle));
+    };
+    let expires_in = m.expires_at.ms().saturating_sub(now.ms());
+    view! {
+        <h3>{format!("{} in {}", m.message_id, q.name)}</h3>
+        <dl class="facts">
+            {row("state", state)}
+            {timer.map(|t| row("timer", format!("{} left", SimTime(t.ms().saturating_sub(now.ms())))))}
+            {row("receive count", match q.max_receive_count { Some(n) => format!("{} of {n} before the DLQ", m.receive_count), None => m.receive_count.to_string() })}
+            {row("sent", m.sent_at.to_string())}
+            {row("first received", m.first_receive_at.map(|t| t.to_string()).unwrap_or_else(|| "not yet".into()))}
+            {row("retention", format!("deleted at {} (in {})", m.expires_at, SimTime(expires_in)))}
+            {row("receipt handles", if handles.is_empty() { "none yet".into() } else { handles.join(", ") })}
+            {m.sns_message_id.map(|id| row("published as", id.to_string()))}
+            {m.group.clone().map(|g| row("message group", g))}
+            {m.sequence.map(|n| row("sequence number", n.to_string()))}
+            {m.dead_letter_source.clone().map(|d| row("dead-letter source", d))}
+            {m.duplicate.then(|| row("copy", "a duplicate delivery of the same message id".into()))}
+        </dl>
+        <Show when=move || in_flight>
+            <button data-testid="inspector-delete" on:click=delete.clone()>"Delete (the work is done)"</button>
+        </Show>
+        <h4>"Body"</h4>
+        <pre class="code">{body}</pre>
+        {(!m.attributes.is_empty()).then(|| view! { <h4>"Message attributes"</h4><pre class="code">{attrs}</pre> })}
+    }
+}
+
+fn queue(q: QueueView) -> impl IntoView {
+    let ctx = use_ctx();
+    let name = q.name.clone();
+    let edit = move |attr: &'static str| {
+        let name = name.clone();
+        move |ev| {
+            let value = event_target_value(&ev);
+            ctx.act(|p| p.set_queue_attribute(&name, attr, &value));
+        }
+    };
+    let qc = q.clone();
+    let set_max = move |ev| {
+        let value = event_target_value(&ev);
+        ctx.act(|p| p.set_max_receive_count(&qc, &value));
+    };
+    view! {
+        <h3>{format!("Queue {}", q.name)}</h3>
+        <dl class="facts">
+            {row("URL", q.url.clone())}
+            {row("messages", format!("{} visible, {} in flight, {} delayed", q.visible, q.in_flight, q.delayed))}
+            {row("oldest message", SimTime(q.oldest_age_ms).to_string())}
+            {row("sent / received / deleted", format!("{} / {} / {}", q.stats.sent, q.stats.received, q.stats.deleted))}
+            {row("moved to DLQ / expired", format!("{} / {}", q.stats.moved_to_dead_letter_queue, q.stats.expired))}
+            {(!q.dead_letter_sources.is_empty()).then(|| row("dead-letter queue of", q.dead_letter_sources.join(", ")))}
+        </dl>
+        <div class="settings">
+            <label class="field"><span>"Visibility timeout (s)"</span>
+                <input type="number" min="0" max="43200" data-testid=format!("queue-{}-visibility", q.name) value=q.visibility_timeout.to_string() on:change=edit("VisibilityTimeout") /></label>
+            <label class="field"><span>"Retention (s)"</span>
+                <input type="number" min="60" max="1209600" value=q.retention_period.to_string() on:change=edit("MessageRetentionPeriod") /></label>
+            {q.max_receive_count.map(|n| view! {
+                <label class="field"><span>"maxReceiveCount"</span>
+                    <input type="number" min="1" max="1000" data-testid=format!("queue-{}-max-receive", q.name) value=n.to_string() on:change=set_max /></label>
+            })}
+        </div>
+    }
+}
+
+fn subscription(sub: SubscriptionView) -> impl IntoView {
+    let ctx = use_ctx();
+    let queue = sub.queue.clone().unwrap_or_default();
+    let reasons = ctx.pg.with(|p| {
+        p.history
+            .sim()
+            .events()
+            .iter()
+            .rev()
+            .filter_map(|e| match &e.kind {
+                EventKind::FilteredOut { subscription, sns_message_id, reason, .. } if **subscription == *sub.arn => {
+                    Some(format!("{sns_message_id}: {reason}"))
+                }
+                _ => None,
+            })
+            .take(5)
+            .collect::<Vec<_>>()
+    });
+    view! {
+        <h3>{format!("Subscription of {queue}")}</h3>
+        <dl class="facts">
+            {row("ARN", sub.arn.clone())}
+            {row("delivery", if sub.raw { "raw: the body exactly as published".into() } else { "SNS envelope: the event inside a JSON notification".to_string() })}
+            {row("filter policy", sub.filter_policy.clone().unwrap_or_else(|| "none: every message".into()))}
+            {row("scope", sub.filter_scope.to_string())}
+            {row("delivered / filtered out / failed", format!("{} / {} / {}", sub.delivered, sub.filtered_out, sub.failed))}
+        </dl>
+        {(!reasons.is_empty()).then(|| view! {
+            <h4>"Why recent messages were filtered out"</h4>
+            <ul class="reasons">{reasons.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ul>
+        })}
+    }
+}
+
+fn event(seq: u64) -> impl IntoView {
+    let ctx = use_ctx();
+    let found = ctx.pg.with(|p| p.history.sim().events().get(seq as usize).cloned());
+    let Some(e) = found else {
+        return view! { <p class="hint">"That event is not in this story any more."</p> }.into_any();
+    };
+    let json = serde_json::to_string_pretty(&e).unwrap_or_default();
+    let note = fidelity_note(e.kind.name());
+    view! {
+        <h3>{format!("{} at {}", e.kind.name(), e.at)}</h3>
+        <p>{e.kind.summary()}</p>
+        {note.map(|n| {
+            let exact = n["exact"].as_bool().unwrap_or(false);
+            view! {
+                <div class="fidelity" class:simplified=!exact>
+                    <p><strong>{if exact { "As on AWS. " } else { "Simplified. " }}</strong>{n["rule"].as_str().unwrap_or_default().to_string()}</p>
+                    {n["note"].as_str().map(|t| view! { <p class="note">{t.to_string()}</p> })}
+                    <a href=n["doc"].as_str().unwrap_or_default().to_string() target="_blank" rel="noopener">"AWS documentation"</a>
+                </div>
+            }
+        })}
+        <pre class="code">{json}</pre>
+    }
+    .into_any()
+}

@@ -1,0 +1,168 @@
+//! Inside each queue: every message as a chip — visible, in flight with a countdown ring for its
+//! visibility timer, or delayed — with its receive count against maxReceiveCount; the counts;
+//! and the queue's actions and settings.
+
+use super::{use_ctx, Selection};
+use engine::snapshot::{MessageView, QueueView};
+use engine::sqs::MsgState;
+use engine::SimTime;
+use leptos::prelude::*;
+
+#[component]
+pub fn Queues() -> impl IntoView {
+    let ctx = use_ctx();
+    let names = Memo::new(move |_| ctx.snapshot.with(|s| s.queues.iter().map(|q| q.name.clone()).collect::<Vec<_>>()));
+    view! {
+        <section class="queues" aria-label="Queues">
+            <For each=move || names.get() key=|n| n.clone() let:name>
+                <QueueCard name=name />
+            </For>
+        </section>
+    }
+}
+
+#[component]
+fn QueueCard(name: String) -> impl IntoView {
+    let ctx = use_ctx();
+    let n = name.clone();
+    let q = Memo::new(move |_| ctx.snapshot.with(|s| s.queues.iter().find(|q| q.name == n).cloned()));
+    let id = format!("queue-{name}");
+    let is_dlq = move || q.with(|q| q.as_ref().is_some_and(|q| !q.dead_letter_sources.is_empty()));
+    let count = move |f: fn(&QueueView) -> usize| move || q.with(|q| q.as_ref().map_or(0, f));
+    let receive = {
+        let name = name.clone();
+        move |_| {
+            ctx.act(|p| p.receive(&name));
+        }
+    };
+    let purge = {
+        let name = name.clone();
+        move |_| {
+            ctx.act(|p| p.purge(&name));
+        }
+    };
+    let redrive = move |_| {
+        if let Some(dlq) = q.get_untracked() {
+            ctx.act(|p| p.redrive(&dlq));
+        }
+    };
+    let select = {
+        let name = name.clone();
+        move |_| ctx.selected.set(Some(Selection::Queue(name.clone())))
+    };
+    view! {
+        <article class="queue-card" class:dlq=is_dlq data-testid=id.clone()>
+            <header>
+                <h2><button class="link" on:click=select>{name.clone()}</button></h2>
+                <small>{move || if is_dlq() { "dead-letter queue" } else if q.with(|q| q.as_ref().is_some_and(|q| q.fifo)) { "FIFO queue" } else { "queue" }}</small>
+            </header>
+            <dl class="counts">
+                <div class="count visible"><dt>"visible"</dt><dd data-testid=format!("{id}-visible")>{count(|q| q.visible)}</dd></div>
+                <div class="count inflight"><dt>"in flight"</dt><dd data-testid=format!("{id}-inflight")>{count(|q| q.in_flight)}</dd></div>
+                <div class="count delayed"><dt>"delayed"</dt><dd data-testid=format!("{id}-delayed")>{count(|q| q.delayed)}</dd></div>
+            </dl>
+            <Chips q=q />
+            <p class="meta">
+                {move || q.with(|q| q.as_ref().map(|q| {
+                    let mut parts = vec![format!("visibility {} s", q.visibility_timeout)];
+                    if let (Some(n), Some(d)) = (q.max_receive_count, &q.dead_letter_queue) {
+                        parts.push(format!("to {d} after {n} receives"));
+                    }
+                    if q.oldest_age_ms > 0 {
+                        parts.push(format!("oldest {}", SimTime(q.oldest_age_ms)));
+                    }
+                    parts.join(" · ")
+                }))}
+            </p>
+            <div class="actions">
+                <button data-testid=format!("{id}-receive") on:click=receive title="ReceiveMessage, up to 10, without deleting">"Receive"</button>
+                <Show when=is_dlq>
+                    <button data-testid=format!("queue-{name}-redrive") on:click=redrive title="StartMessageMoveTask back to the source queues">"Redrive"</button>
+                </Show>
+                <button class="quiet" data-testid=format!("{id}-purge") on:click=purge title="PurgeQueue">"Purge"</button>
+            </div>
+        </article>
+    }
+}
+
+#[component]
+fn Chips(q: Memo<Option<QueueView>>) -> impl IntoView {
+    let ctx = use_ctx();
+    let now = Memo::new(move |_| ctx.snapshot.with(|s| s.now));
+    move || {
+        let Some(queue) = q.get() else { return ().into_any() };
+        let shown = queue.messages.len();
+        let total = queue.visible + queue.in_flight + queue.delayed;
+        let max = queue.max_receive_count;
+        let name = queue.name.clone();
+        view! {
+            <ul class="chips" aria-label=format!("Messages in {name}")>
+                {queue.messages.into_iter().map(|m| view! { <Chip m=m queue=name.clone() max=max now=now /> }).collect_view()}
+            </ul>
+            {(total > shown).then(|| view! { <p class="more">{format!("and {} more", total - shown)}</p> })}
+        }
+        .into_any()
+    }
+}
+
+/// The fraction of a timer left, as a ring's dash: `(since, until)` at `now`.
+fn remaining(since: SimTime, until: SimTime, now: SimTime) -> f64 {
+    let total = until.ms().saturating_sub(since.ms()).max(1) as f64;
+    (until.ms().saturating_sub(now.ms()) as f64 / total).clamp(0.0, 1.0)
+}
+
+#[component]
+fn Chip(m: MessageView, queue: String, max: Option<u32>, now: Memo<SimTime>) -> impl IntoView {
+    let ctx = use_ctx();
+    let (class, label) = match m.state {
+        MsgState::Visible => ("chip visible", "visible"),
+        MsgState::InFlight { .. } => ("chip inflight", "in flight"),
+        MsgState::Delayed { .. } => ("chip delayed", "delayed"),
+    };
+    let timer = match m.state {
+        MsgState::InFlight { since, until } | MsgState::Delayed { since, until } => Some((since, until)),
+        MsgState::Visible => None,
+    };
+    let order = serde_json::from_str::<serde_json::Value>(&m.body).ok().and_then(|v| {
+        v.get("order_id").map(|o| o.to_string()).or_else(|| {
+            v.get("Message")
+                .and_then(|m| m.as_str())
+                .and_then(|m| serde_json::from_str::<serde_json::Value>(m).ok())
+                .and_then(|v| v.get("order_id").map(|o| o.to_string()))
+        })
+    });
+    let count = match max {
+        Some(max) => format!("{}/{max}", m.receive_count),
+        None => m.receive_count.to_string(),
+    };
+    let aria = format!(
+        "{} {label}{}, received {} times{}",
+        m.message_id,
+        order.as_ref().map(|o| format!(" for order {o}")).unwrap_or_default(),
+        m.receive_count,
+        if m.duplicate { ", a duplicate copy" } else { "" }
+    );
+    let copy = m.copy;
+    let selected = {
+        let queue = queue.clone();
+        move || ctx.selected.get() == Some(Selection::Message { queue: queue.clone(), copy })
+    };
+    let select = move |_| ctx.selected.set(Some(Selection::Message { queue: queue.clone(), copy }));
+    view! {
+        <li>
+            <button class=class class:selected=selected class:duplicate=m.duplicate aria-label=aria on:click=select
+                title=move || timer.map(|(_, until)| format!("until {}", until)).unwrap_or_default()>
+                <svg class="ring" viewBox="0 0 20 20" aria-hidden="true">
+                    <circle class="track" cx="10" cy="10" r="7" />
+                    {timer.map(|(since, until)| view! {
+                        <circle class="left" cx="10" cy="10" r="7" pathLength="100"
+                            stroke-dasharray=move || format!("{:.1} 100", remaining(since, until, now.get()) * 100.0) />
+                    })}
+                </svg>
+                <span class="id">{m.message_id.to_string()}</span>
+                {order.map(|o| view! { <span class="order">{format!("#{o}")}</span> })}
+                <span class="rc" title="receive count">{count}</span>
+            </button>
+        </li>
+    }
+}

@@ -1,0 +1,129 @@
+//! The live diagram: producer → topic → subscriptions (filter and raw badges) → queues → DLQs.
+//! Tokens travel the edges for recent deliveries and drop at a filter that rejected them.
+
+use super::{use_ctx, Selection};
+use engine::snapshot::SubscriptionView;
+use engine::EventKind;
+use leptos::prelude::*;
+
+const ROW: f64 = 76.0;
+const TOP: f64 = 42.0;
+/// How far back (virtual ms) a delivery still shows a travelling token.
+const TOKEN_WINDOW_MS: u64 = 1_200;
+
+fn edge_path(topic_y: f64, y: f64) -> String {
+    format!("M 250 {topic_y} C 330 {topic_y}, 330 {y}, 410 {y}")
+}
+
+#[component]
+pub fn Topology() -> impl IntoView {
+    let ctx = use_ctx();
+    move || {
+        let s = ctx.snapshot.get();
+        let subs: Vec<SubscriptionView> = s.topics.iter().flat_map(|t| t.subscriptions.clone()).collect();
+        let rows = subs.len().max(1) as f64;
+        let height = TOP * 2.0 + (rows - 1.0) * ROW;
+        let topic_y = height / 2.0;
+        let topic = s.topics.first().map(|t| t.name.clone()).unwrap_or_else(|| "no topic".into());
+        let row_of = |queue: &str| subs.iter().position(|sub| sub.queue.as_deref() == Some(queue));
+        let tokens = ctx.pg.with(|p| {
+            let events = p.history.sim().events();
+            let now = p.now().ms();
+            events
+                .iter()
+                .rev()
+                .take_while(|e| e.at.ms() + TOKEN_WINDOW_MS >= now)
+                .take(24)
+                .filter_map(|e| match &e.kind {
+                    EventKind::DeliveredToQueue { queue, .. } => row_of(queue).map(|r| (e.seq, r, false)),
+                    EventKind::FilteredOut { endpoint, .. } => row_of(endpoint).map(|r| (e.seq, r, true)),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        });
+        let edges = subs
+            .iter()
+            .enumerate()
+            .map(|(i, sub)| {
+                let y = TOP + i as f64 * ROW;
+                let queue = s.queues.iter().find(|q| Some(&q.name) == sub.queue.as_ref());
+                let name = sub.queue.clone().unwrap_or_else(|| sub.endpoint.clone());
+                let (visible, inflight) = queue.map_or((0, 0), |q| (q.visible, q.in_flight));
+                let dlq = queue.and_then(|q| q.dead_letter_queue.clone());
+                let dlq_count = dlq
+                    .as_ref()
+                    .and_then(|d| s.queues.iter().find(|q| &q.name == d))
+                    .map_or(0, |q| q.visible + q.in_flight + q.delayed);
+                let arn = sub.arn.clone();
+                let select_sub = move |_| ctx.selected.set(Some(Selection::Subscription(arn.clone())));
+                let qname = name.clone();
+                let select_queue = move |_| ctx.selected.set(Some(Selection::Queue(qname.clone())));
+                let filter = sub.filter_policy.clone();
+                view! {
+                    <g class="edge"><path d=edge_path(topic_y, y) /></g>
+                    <g class="badges" on:click=select_sub>
+                        {filter.map(|p| view! {
+                            <g class="badge filter" tabindex="0" role="button" aria-label=format!("Filter policy for {name}: {p}")>
+                                <title>{format!("Filter policy: {p}")}</title>
+                                <rect x="296" y=y - 11.0 width="56" height="20" rx="10" />
+                                <path class="funnel" d=format!("M 303 {} h 11 l -4 5 v 4 l -3 1 v -5 z", y - 5.0) />
+                                <text x="330" y=y + 4.0>"filter"</text>
+                            </g>
+                        })}
+                        {if sub.raw {
+                            view! { <g class="badge raw"><title>"Raw message delivery: the body arrives exactly as published"</title>
+                                <rect x="356" y=y - 11.0 width="40" height="20" rx="10" /><text x="376" y=y + 4.0>"raw"</text></g> }.into_any()
+                        } else {
+                            view! { <g class="badge raw"><title>"SNS envelope: the event arrives inside a JSON notification"</title>
+                                <rect x="356" y=y - 11.0 width="40" height="20" rx="10" /><text x="376" y=y + 4.0>"env"</text></g> }.into_any()
+                        }}
+                    </g>
+                    <g class="node queue" tabindex="0" role="button" on:click=select_queue aria-label=format!("Queue {}", sub.queue.clone().unwrap_or_default())>
+                        <rect x="410" y=y - 24.0 width="200" height="48" rx="10" />
+                        <text class="name" x="424" y=y - 4.0>{sub.queue.clone().unwrap_or_else(|| sub.endpoint.clone())}</text>
+                        <text class="stat" x="424" y=y + 14.0>{format!("{visible} visible · {inflight} in flight")}</text>
+                    </g>
+                    {dlq.map(|d| view! {
+                        <g class="edge dlq"><path d=format!("M 610 {y} L 660 {y}") /></g>
+                        <g class="node dlq">
+                            <rect x="660" y=y - 18.0 width="160" height="36" rx="8" />
+                            <text class="name" x="672" y=y + 5.0>{format!("{d} · {dlq_count}")}</text>
+                        </g>
+                    })}
+                }
+            })
+            .collect_view();
+        let token_views = tokens
+            .into_iter()
+            .map(|(seq, row, dropped)| {
+                let y = TOP + row as f64 * ROW;
+                let path = if dropped {
+                    format!("M 250 {topic_y} C 290 {topic_y}, 300 {y}, 324 {y}")
+                } else {
+                    edge_path(topic_y, y)
+                };
+                view! {
+                    <circle class=if dropped { "token dropped" } else { "token" } r="6" data-seq=seq
+                        style=format!("offset-path: path('{path}')") />
+                }
+            })
+            .collect_view();
+        view! {
+            <svg class="topology" viewBox=format!("0 0 830 {height}") role="img"
+                 aria-label="The producer publishes to the topic, which fans out to one queue per consumer">
+                <g class="edge"><path d=format!("M 130 {topic_y} L 170 {topic_y}") /></g>
+                <g class="node producer">
+                    <rect x="10" y=topic_y - 24.0 width="120" height="48" rx="24" />
+                    <text class="name" x="70" y=topic_y + 5.0 text-anchor="middle">"checkout"</text>
+                </g>
+                <g class="node topic">
+                    <rect x="170" y=topic_y - 30.0 width="80" height="60" rx="12" />
+                    <text class="kind" x="210" y=topic_y - 8.0 text-anchor="middle">"SNS topic"</text>
+                    <text class="name small" x="210" y=topic_y + 10.0 text-anchor="middle">{topic}</text>
+                </g>
+                {edges}
+                {token_views}
+            </svg>
+        }
+    }
+}

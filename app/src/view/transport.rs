@@ -1,0 +1,161 @@
+//! Time: the clock driver (the only code that touches real time), play/pause, speed, step,
+//! step back, the timeline, undo/redo/reset, the scenario picker and the keyboard.
+
+use super::{use_ctx, Ctx};
+use crate::playground::{Playground, SCENARIOS, SPEEDS};
+use engine::SimTime;
+use gloo_timers::callback::Interval;
+use leptos::prelude::*;
+
+/// Real milliseconds between clock ticks while playing.
+const TICK_MS: u32 = 50;
+
+/// Advances virtual time while playing: `TICK_MS` × speed per tick.
+pub fn use_clock(ctx: Ctx) {
+    let interval = Interval::new(TICK_MS, move || {
+        if !ctx.playing.get_untracked() {
+            return;
+        }
+        let speed = SPEEDS.get(ctx.speed.get_untracked()).copied().unwrap_or(1.0);
+        let dt = (f64::from(TICK_MS) * speed).round() as u64;
+        ctx.pg.try_update(|p| {
+            let t = p.now().plus_ms(dt);
+            p.history.advance_to(t);
+        });
+    });
+    // Dropped, and so stopped, when the page's owner is cleaned up.
+    StoredValue::new_local(interval);
+}
+
+fn step(ctx: Ctx) {
+    ctx.playing.set(false);
+    ctx.pg.update(|p| {
+        p.history.step();
+    });
+}
+
+/// Back to the previous moment something happened.
+fn step_back(ctx: Ctx) {
+    ctx.playing.set(false);
+    ctx.pg.update(|p| {
+        let now = p.now();
+        let previous =
+            p.history.sim().events().iter().rev().map(|e| e.at).find(|at| *at < now).unwrap_or(SimTime::ZERO);
+        p.history.seek(previous);
+    });
+}
+
+pub fn use_keyboard(ctx: Ctx) {
+    let handle = window_event_listener(leptos::ev::keydown, move |e: web_sys::KeyboardEvent| {
+        let typing = e
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT" | "BUTTON"));
+        if typing || e.ctrl_key() || e.meta_key() || e.alt_key() {
+            return;
+        }
+        match e.key().as_str() {
+            " " => {
+                e.prevent_default();
+                ctx.playing.update(|p| *p = !*p);
+            }
+            "ArrowRight" => {
+                e.prevent_default();
+                step(ctx);
+            }
+            "ArrowLeft" => {
+                e.prevent_default();
+                step_back(ctx);
+            }
+            _ => {}
+        }
+    });
+    on_cleanup(move || handle.remove());
+}
+
+#[component]
+pub fn ScenarioPicker() -> impl IntoView {
+    let ctx = use_ctx();
+    let titles: Vec<(String, String)> = SCENARIOS
+        .iter()
+        .map(|(id, text)| {
+            let name = serde_json::from_str::<serde_json::Value>(text)
+                .ok()
+                .and_then(|v| v["name"].as_str().map(str::to_string))
+                .unwrap_or_else(|| id.to_string());
+            (id.to_string(), name)
+        })
+        .collect();
+    let load = move |ev| {
+        let id = event_target_value(&ev);
+        match Playground::builtin(&id) {
+            Ok(pg) => {
+                ctx.playing.set(false);
+                ctx.selected.set(None);
+                ctx.error.set(None);
+                ctx.pg.set(pg);
+            }
+            Err(e) => ctx.error.set(Some(e)),
+        }
+    };
+    view! {
+        <label class="picker">
+            <span class="sr-only">"Scenario"</span>
+            <select data-testid="scenario-picker" on:change=load prop:value=move || ctx.pg.with(|p| p.id.clone())>
+                {titles.into_iter().map(|(id, name)| view! { <option value=id>{name}</option> }).collect_view()}
+            </select>
+        </label>
+    }
+}
+
+#[component]
+pub fn Transport() -> impl IntoView {
+    let ctx = use_ctx();
+    let end = move || ctx.pg.with(|p| p.history.end().max(p.now()).ms());
+    let scrub = move |ev| {
+        if let Ok(t) = event_target_value(&ev).parse::<u64>() {
+            ctx.playing.set(false);
+            ctx.pg.update(|p| p.history.seek(SimTime(t)));
+        }
+    };
+    let can_undo = move || ctx.pg.with(Playground::can_undo);
+    let can_redo = move || ctx.pg.with(|p| p.history.can_redo());
+    view! {
+        <section class="transport" aria-label="Time controls">
+            <button class="icon" data-testid="step-back" title="Step back (←)" aria-label="Step back to the previous event" on:click=move |_| step_back(ctx)>
+                <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5v14M19 5l-10 7 10 7z" /></svg>
+            </button>
+            <button class="icon play" data-testid="play-pause" title="Play or pause (Space)"
+                aria-label=move || if ctx.playing.get() { "Pause" } else { "Play" }
+                aria-pressed=move || ctx.playing.get().to_string()
+                on:click=move |_| ctx.playing.update(|p| *p = !*p)>
+                {move || if ctx.playing.get() {
+                    view! { <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M8 5v14M16 5v14" /></svg> }.into_any()
+                } else {
+                    view! { <svg viewBox="0 0 24 24" aria-hidden="true"><path class="fill" d="M7 4l13 8-13 8z" /></svg> }.into_any()
+                }}
+            </button>
+            <button class="icon" data-testid="step" title="Step to the next event (→)" aria-label="Step to the next event" on:click=move |_| step(ctx)>
+                <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M18 5v14M5 5l10 7-10 7z" /></svg>
+            </button>
+            <label class="speed">
+                <span class="sr-only">"Speed"</span>
+                <select data-testid="speed" aria-label="Playback speed"
+                    on:change=move |ev| { if let Ok(i) = event_target_value(&ev).parse::<usize>() { ctx.speed.set(i) } }
+                    prop:value=move || ctx.speed.get().to_string()>
+                    {SPEEDS.iter().enumerate().map(|(i, s)| view! { <option value=i.to_string()>{format!("{s}×")}</option> }).collect_view()}
+                </select>
+            </label>
+            <input type="range" class="timeline" data-testid="timeline" aria-label="Timeline: drag to travel in virtual time"
+                min="0" prop:max=move || end().to_string() step="50"
+                prop:value=move || ctx.snapshot.get().now.ms().to_string()
+                on:input=scrub />
+            <span class="end" aria-hidden="true">{move || SimTime(end()).to_string()}</span>
+            <div class="history-buttons">
+                <button data-testid="undo" disabled=move || !can_undo() on:click=move |_| { ctx.playing.set(false); ctx.pg.update(|p| { p.undo(); }); }>"Undo"</button>
+                <button data-testid="redo" disabled=move || !can_redo() on:click=move |_| { ctx.pg.update(|p| { p.history.redo(); }); }>"Redo"</button>
+                <button data-testid="reset" on:click=move |_| { ctx.playing.set(false); ctx.selected.set(None); ctx.pg.update(Playground::reset); }>"Reset"</button>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,121 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openPlayground, finish, textOf } from './harness.js';
+
+let server;
+let browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const waitText = (page, id, want) =>
+  page.waitForFunction(([id, want]) => document.querySelector(`[data-testid="${id}"]`)?.textContent.trim() === want,
+    [id, want], { timeout: 5_000 });
+
+async function pick(page, scenario) {
+  await page.getByTestId('scenario-picker').selectOption(scenario);
+}
+
+test('a crashed worker\'s message returns when its visibility timeout runs out', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  await pick(page, 'crash-visibility');
+  await waitText(page, 'queue-packing-inflight', '1');
+  assert.equal(await textOf(page, 'queue-packing-visible'), '1');
+  await page.getByTestId('step').click();
+  await waitText(page, 'clock', '00:00:30.000');
+  assert.equal(await textOf(page, 'queue-packing-inflight'), '0');
+  assert.equal(await textOf(page, 'queue-packing-visible'), '2', 'the crashed worker\'s message is visible again');
+  assert.match(await textOf(page, 'event-log'), /visible again in packing after 1 receives/);
+  assert.deepEqual(await finish(page, problems, 'crash-visibility'), []);
+});
+
+test('a poison message reaches the DLQ on the receive after maxReceiveCount', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  await pick(page, 'poison-dlq');
+  await waitText(page, 'queue-sms-visible', '1');
+  for (let i = 1; i <= 3; i++) {
+    await page.getByTestId('queue-sms-receive').click();
+    await waitText(page, 'queue-sms-inflight', '1');
+    await page.getByTestId('step').click();
+    await waitText(page, 'queue-sms-visible', '1');
+  }
+  assert.equal(await textOf(page, 'queue-sms-dlq-visible'), '0', 'not moved until the next receive');
+  await page.getByTestId('queue-sms-receive').click();
+  await waitText(page, 'queue-sms-dlq-visible', '1');
+  assert.equal(await textOf(page, 'queue-sms-visible'), '0');
+  assert.match(await textOf(page, 'event-log'), /moved from sms to sms-dlq after 3 receives/);
+  assert.deepEqual(await finish(page, problems, 'poison-dlq'), []);
+});
+
+test('an invalid filter policy is rejected inline and changes nothing', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  const editor = page.getByTestId('subscription-sms-policy');
+  await editor.fill('{"event_type": [{"prefx": "Order"}]}');
+  await page.waitForFunction(() => document.querySelector('[data-testid="subscription-sms-policy-error"]')?.textContent.includes('event_type'));
+  assert.equal(await page.getByTestId('subscription-sms-policy-apply').isDisabled(), true);
+  await editor.fill('{"event_type": [');
+  await page.waitForFunction(() => document.querySelector('[data-testid="subscription-sms-policy-error"]')?.textContent.length > 0);
+  // The subscription still filters as before: a refund does not reach sms.
+  await page.getByTestId('event-type').selectOption('RefundIssued');
+  await page.getByTestId('publish').click();
+  await waitText(page, 'queue-billing-visible', '1');
+  assert.equal(await textOf(page, 'queue-sms-visible'), '0');
+  // A valid policy applies.
+  await editor.fill('{"event_type": ["RefundIssued"]}');
+  await page.getByTestId('subscription-sms-policy-apply').click();
+  await page.getByTestId('publish').click();
+  await waitText(page, 'queue-sms-visible', '1');
+  assert.deepEqual(await finish(page, problems, 'filter-policy-inline-error'), []);
+});
+
+test('keyboard only: Space plays and pauses, arrows step', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  await pick(page, 'crash-visibility');
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('ArrowRight');
+  await waitText(page, 'clock', '00:00:30.000');
+  await page.keyboard.press('ArrowLeft');
+  await waitText(page, 'clock', '00:00:00.000');
+  assert.equal(await textOf(page, 'queue-packing-inflight'), '1');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => document.querySelector('[data-testid="play-pause"]').getAttribute('aria-pressed') === 'true');
+  await page.waitForFunction(() => document.querySelector('[data-testid="clock"]').textContent.trim() !== '00:00:00.000');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => document.querySelector('[data-testid="play-pause"]').getAttribute('aria-pressed') === 'false');
+  // Every control is reachable with Tab and has a name.
+  const unnamed = await page.evaluate(() => [...document.querySelectorAll('button, select, input, textarea')]
+    .filter((el) => !(el.getAttribute('aria-label') || el.textContent.trim() || el.closest('label') || el.title))
+    .map((el) => el.outerHTML.slice(0, 80)));
+  assert.deepEqual(unnamed, []);
+  assert.deepEqual(await finish(page, problems, 'keyboard'), []);
+});
+
+test('scrubbing back and forth gives the same counts', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  await pick(page, 'crash-visibility');
+  await page.getByTestId('step').click();
+  await waitText(page, 'queue-packing-visible', '2');
+  const scrub = (ms) => page.getByTestId('timeline').evaluate((el, ms) => {
+    el.value = String(ms);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, ms);
+  await scrub(10_000);
+  await waitText(page, 'queue-packing-inflight', '1');
+  assert.equal(await textOf(page, 'clock'), '00:00:10.000');
+  await scrub(30_000);
+  await waitText(page, 'queue-packing-visible', '2');
+  await scrub(0);
+  await waitText(page, 'queue-packing-inflight', '1');
+  await scrub(30_000);
+  await waitText(page, 'queue-packing-inflight', '0');
+  assert.equal(await textOf(page, 'queue-packing-visible'), '2');
+  assert.deepEqual(await finish(page, problems, 'scrubbing'), []);
+});
+
+test('the phone-size layout fits 375 px and still publishes', async () => {
+  const { page, problems } = await openPlayground(browser, server.url, { width: 375, height: 812 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(overflow <= 375, `the page is ${overflow}px wide`);
+  await page.getByTestId('publish').click();
+  await waitText(page, 'queue-packing-visible', '1');
+  assert.deepEqual(await finish(page, problems, 'phone-layout'), []);
+});
