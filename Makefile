@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 PORT ?= 8080
 
-.PHONY: serve test build size bench bootstrap bootstrap-test clean
+.PHONY: serve test build size bench perf bootstrap bootstrap-test clean
 
 serve: bootstrap
 	@scripts/serve.sh $(PORT)
@@ -20,6 +20,9 @@ size: build
 
 bench:
 	cargo bench -p fanout-engine
+
+perf: bootstrap-test build
+	@cd tests && node perf/measure.js
 
 bootstrap:
 	@scripts/bootstrap.sh build

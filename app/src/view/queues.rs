@@ -89,19 +89,26 @@ fn QueueCard(name: String) -> impl IntoView {
 fn Chips(q: Memo<Option<QueueView>>) -> impl IntoView {
     let ctx = use_ctx();
     let now = Memo::new(move |_| ctx.snapshot.with(|s| s.now));
-    move || {
-        let Some(queue) = q.get() else { return ().into_any() };
-        let shown = queue.messages.len();
-        let total = queue.visible + queue.in_flight + queue.delayed;
-        let max = queue.max_receive_count;
-        let name = queue.name.clone();
-        view! {
-            <ul class="chips" aria-label=format!("Messages in {name}")>
-                {queue.messages.into_iter().map(|m| view! { <Chip m=m queue=name.clone() max=max now=now /> }).collect_view()}
-            </ul>
-            {(total > shown).then(|| view! { <p class="more">{format!("and {} more", total - shown)}</p> })}
-        }
-        .into_any()
+    // Only what a chip shows: a chip is rebuilt when its message changes, not on every tick.
+    let messages = Memo::new(move |_| q.with(|q| q.as_ref().map(|q| q.messages.clone()).unwrap_or_default()));
+    let meta = Memo::new(move |_| {
+        q.with(|q| q.as_ref().map(|q| (q.name.clone(), q.max_receive_count, q.visible + q.in_flight + q.delayed)))
+    });
+    let name = move || meta.with(|m| m.as_ref().map(|m| m.0.clone()).unwrap_or_default());
+    let more = move || {
+        let shown = messages.with(Vec::len);
+        meta.with(|m| m.as_ref().map_or(0, |m| m.2)).saturating_sub(shown)
+    };
+    let has_more = move || more() != 0;
+    view! {
+        <ul class="chips" aria-label=move || format!("Messages in {}", name())>
+            <For each=move || messages.get() key=|m| (m.copy, m.receive_count, m.state, m.body.clone()) let:m>
+                <Chip m=m queue=name() max=meta.with_untracked(|m| m.as_ref().and_then(|m| m.1)) now=now />
+            </For>
+        </ul>
+        <Show when=has_more>
+            <p class="more">{move || format!("and {} more", more())}</p>
+        </Show>
     }
 }
 

@@ -11,6 +11,14 @@ const TOP: f64 = 42.0;
 /// How far back (virtual ms) a delivery still shows a travelling token.
 const TOKEN_WINDOW_MS: u64 = 1_200;
 
+/// A message token's trip on the diagram.
+enum Token {
+    Delivered,
+    /// Stopped at the subscription's filter, with the reason.
+    Dropped(String),
+    ToDlq,
+}
+
 fn edge_path(topic_y: f64, y: f64) -> String {
     format!("M 250 {topic_y} C 330 {topic_y}, 330 {y}, 410 {y}")
 }
@@ -35,8 +43,11 @@ pub fn Topology() -> impl IntoView {
                 .take_while(|e| e.at.ms() + TOKEN_WINDOW_MS >= now)
                 .take(24)
                 .filter_map(|e| match &e.kind {
-                    EventKind::DeliveredToQueue { queue, .. } => row_of(queue).map(|r| (e.seq, r, false)),
-                    EventKind::FilteredOut { endpoint, .. } => row_of(endpoint).map(|r| (e.seq, r, true)),
+                    EventKind::DeliveredToQueue { queue, .. } => row_of(queue).map(|r| (e.seq, r, Token::Delivered)),
+                    EventKind::FilteredOut { endpoint, reason, .. } => {
+                        row_of(endpoint).map(|r| (e.seq, r, Token::Dropped(reason.clone())))
+                    }
+                    EventKind::MovedToDeadLetterQueue { queue, .. } => row_of(queue).map(|r| (e.seq, r, Token::ToDlq)),
                     _ => None,
                 })
                 .collect::<Vec<_>>()
@@ -95,16 +106,19 @@ pub fn Topology() -> impl IntoView {
             .collect_view();
         let token_views = tokens
             .into_iter()
-            .map(|(seq, row, dropped)| {
+            .map(|(seq, row, token)| {
                 let y = TOP + row as f64 * ROW;
-                let path = if dropped {
-                    format!("M 250 {topic_y} C 290 {topic_y}, 300 {y}, 324 {y}")
-                } else {
-                    edge_path(topic_y, y)
+                let (class, path, title) = match token {
+                    Token::Delivered => ("token", edge_path(topic_y, y), None),
+                    Token::Dropped(reason) => {
+                        ("token dropped", format!("M 250 {topic_y} C 290 {topic_y}, 300 {y}, 324 {y}"), Some(reason))
+                    }
+                    Token::ToDlq => ("token dlq", format!("M 600 {y} L 680 {y}"), None),
                 };
                 view! {
-                    <circle class=if dropped { "token dropped" } else { "token" } r="6" data-seq=seq
-                        style=format!("offset-path: path('{path}')") />
+                    <circle class=class r="6" data-seq=seq style=format!("offset-path: path('{path}')")>
+                        {title.map(|t| view! { <title>{format!("Filtered out: {t}")}</title> })}
+                    </circle>
                 }
             })
             .collect_view();

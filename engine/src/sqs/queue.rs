@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// Where a stored message is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum MsgState {
     /// Waiting out `DelaySeconds`; invisible until `until`.

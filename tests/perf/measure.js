@@ -1,0 +1,104 @@
+// Measures the playground in Debian's headless Chromium against the release build in dist/:
+// first paint, frame times with 500 messages on screen at 16x, scrubbing a 10,000-event
+// history, and the gzipped bundle. A measurement, not a test: it prints figures for the README.
+// Run: make perf (or: cd tests && node perf/measure.js)
+import { startServer, launchBrowser } from '../e2e/harness.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dist = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
+const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p / 100 * s.length))]; };
+const ms = (x) => `${x.toFixed(1)} ms`;
+
+const server = await startServer();
+const browser = await launchBrowser();
+const results = {};
+try {
+  // 1. First paint and first interactive, 5 cold loads.
+  const paints = []; const ready = [];
+  for (let i = 0; i < 5; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    const start = Date.now();
+    await page.goto(server.url);
+    await page.getByTestId('publish').waitFor();
+    ready.push(Date.now() - start);
+    const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN);
+    paints.push(fcp);
+    await context.close();
+  }
+  results.firstContentfulPaint = pct(paints, 50);
+  results.firstInteractive = pct(ready, 50);
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByTestId('publish').waitFor();
+
+  // 2. 500 messages on screen, playing at 16x: frame times over 5 s.
+  await page.evaluate(async () => {
+    const button = document.querySelector('[data-testid="publish"]');
+    for (let i = 0; i < 170; i++) button.click();
+    await new Promise((r) => requestAnimationFrame(() => r()));
+  });
+  results.chips = await page.evaluate(() => document.querySelectorAll('.chip').length);
+  await page.getByTestId('speed').selectOption({ label: '16×' });
+  await page.getByTestId('play-pause').click();
+  const frames = await page.evaluate(() => new Promise((done) => {
+    const deltas = []; let last = performance.now(); const end = last + 5000;
+    const tick = (t) => { deltas.push(t - last); last = t; if (t < end) requestAnimationFrame(tick); else done(deltas); };
+    requestAnimationFrame(tick);
+  }));
+  await page.getByTestId('play-pause').click();
+  results.frameP50 = pct(frames, 50);
+  results.frameP95 = pct(frames, 95);
+  results.fps = 1000 / pct(frames, 50);
+
+  // 3. A 10,000-event history: publish until the log is that long, then scrub.
+  await page.getByTestId('reset').click();
+  results.events = await page.evaluate(async () => {
+    const button = document.querySelector('[data-testid="publish"]');
+    for (let i = 0; i < 2500; i++) button.click();
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    return Number(document.querySelector('[data-testid="event-log"] li')?.dataset.seq ?? 0) + 1;
+  });
+  // Spread the story over time so the timeline has range to scrub: play a minute at 64x.
+  await page.getByTestId('speed').selectOption({ label: '64×' });
+  await page.getByTestId('play-pause').click();
+  await page.waitForTimeout(1000);
+  await page.getByTestId('play-pause').click();
+  const scrubs = await page.evaluate(async () => {
+    const el = document.querySelector('[data-testid="timeline"]');
+    const max = Number(el.max); const times = [];
+    for (let i = 0; i < 30; i++) {
+      const t0 = performance.now();
+      el.value = String(Math.floor(((i * 7919) % 30) / 30 * max));
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      times.push(performance.now() - t0);
+    }
+    return times;
+  });
+  results.scrubP50 = pct(scrubs, 50);
+  results.scrubP95 = pct(scrubs, 95);
+  results.scrubMax = Math.max(...scrubs);
+  await context.close();
+} finally {
+  await browser.close();
+  await server.close();
+}
+
+const files = readdirSync(dist);
+const gz = (f) => gzipSync(readFileSync(join(dist, f)), { level: 9 }).length;
+const wasm = files.find((f) => f.endsWith('_bg.wasm'));
+const js = files.find((f) => f.startsWith('app-') && f.endsWith('.js'));
+results.gzip = gz(wasm) + gz(js);
+
+console.log('Fan-out Playground performance (headless Chromium, loopback server, release build)');
+console.log(`  first contentful paint (median of 5)    ${ms(results.firstContentfulPaint)}`);
+console.log(`  first interactive (median of 5)         ${results.firstInteractive} ms`);
+console.log(`  ${results.chips} message chips at 16x: frame p50 ${ms(results.frameP50)}, p95 ${ms(results.frameP95)} (${results.fps.toFixed(0)} fps at p50)`);
+console.log(`  scrubbing a ${results.events}-event history: p50 ${ms(results.scrubP50)}, p95 ${ms(results.scrubP95)}, max ${ms(results.scrubMax)}`);
+console.log(`  bundle: ${results.gzip} bytes gzip (wasm + JS)`);
