@@ -55,7 +55,6 @@ pub struct Sim {
     pub(crate) move_tasks: BTreeMap<u64, MoveTask>,
     pub(crate) record_events: bool,
     /// The playground's actors: workers, Lambda functions, dependencies, alarms.
-    #[allow(dead_code)] // read once the world's actors land (issue 6)
     pub(crate) world: crate::world::World,
 }
 

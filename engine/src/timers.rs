@@ -21,7 +21,6 @@ pub(crate) enum Timer {
     /// A message move task moves its next message.
     MoveTaskTick { task: u64 },
     /// A simulated actor's timer (a worker's poll, a Lambda batch window, …).
-    #[allow(dead_code)] // scheduled once the world's actors land (issue 6)
     World(crate::world::WorldTimer),
 }
 

@@ -214,8 +214,10 @@ fn messages_and_attributes_are_checked_on_send() {
         "InvalidParameterValue"
     );
     assert_eq!(fails(&mut sim, "SendMessage", json!({"QueueUrl": "q", "MessageBody": "x", "MessageAttributes": {"n": {"DataType": "Number", "StringValue": "abc"}}})).code, "InvalidParameterValue");
+    // MessageDeduplicationId is for FIFO queues only.
     assert_eq!(
-        fails(&mut sim, "SendMessage", json!({"QueueUrl": "q", "MessageBody": "x", "MessageGroupId": "g"})).code,
+        fails(&mut sim, "SendMessage", json!({"QueueUrl": "q", "MessageBody": "x", "MessageDeduplicationId": "d"}))
+            .code,
         "InvalidParameterValue"
     );
     let r = ok(
@@ -228,6 +230,8 @@ fn messages_and_attributes_are_checked_on_send() {
     let m = receive(&mut sim, "q", 1).remove(0);
     assert_eq!(m["MessageAttributes"]["k"]["StringValue"], "v");
     assert_eq!(m["MD5OfBody"], "900150983cd24fb0d6963f7d28e17f72");
+    // Standard queues take MessageGroupId (fair queues, per the current SQS quotas page).
+    ok(&mut sim, "SendMessage", json!({"QueueUrl": "q", "MessageBody": "x", "MessageGroupId": "g"}));
 }
 
 #[test]

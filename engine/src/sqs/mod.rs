@@ -223,8 +223,10 @@ impl Sim {
         let name = self.queue_ref(p.str("QueueUrl")?)?;
         let mut queue = self.queues.remove(&name).expect("invariant: resolved queue exists");
         let lost = queue.clear(&mut self.timers);
-        for task in self.move_tasks.values_mut().filter(|t| t.is_running() && t.source == name) {
-            task.fail("AWS.SimpleQueueService.NonExistentQueue");
+        let orphaned: Vec<u64> =
+            self.move_tasks.values().filter(|t| t.is_running() && t.source == name).map(|t| t.number).collect();
+        for task in orphaned {
+            self.end_task(task, "FAILED", Some("AWS.SimpleQueueService.NonExistentQueue".into()));
         }
         self.deleted_queues.insert(name.clone(), self.now);
         self.emit(EventKind::QueueDeleted { queue: name, messages_lost: lost });

@@ -37,11 +37,6 @@ impl MoveTask {
         self.status == "RUNNING"
     }
 
-    pub fn fail(&mut self, reason: &str) {
-        self.status = "FAILED";
-        self.failure = Some(reason.to_string());
-    }
-
     fn interval_ms(&self) -> u64 {
         (SECOND / u64::from(self.rate.unwrap_or(DEFAULT_RATE))).max(1)
     }
@@ -142,7 +137,7 @@ impl Sim {
         self.timers.schedule(next_at, Timer::MoveTaskTick { task: number });
     }
 
-    fn end_task(&mut self, number: u64, status: &'static str, reason: Option<String>) {
+    pub(crate) fn end_task(&mut self, number: u64, status: &'static str, reason: Option<String>) {
         let Some(task) = self.move_tasks.get_mut(&number) else { return };
         task.status = status;
         task.failure = reason.clone();

@@ -82,7 +82,7 @@ impl Comparison {
 
 /// `TreatMissingData`: what a period without a datapoint counts as (default `missing`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Missing {
+pub(crate) enum TreatMissing {
     Missing,
     NotBreaching,
     Breaching,
@@ -102,7 +102,7 @@ pub(crate) struct Alarm {
     pub datapoints_to_alarm: u32,
     pub threshold: f64,
     pub comparison: Comparison,
-    pub missing: Missing,
+    pub missing: TreatMissing,
     pub actions_enabled: bool,
     pub alarm_actions: Vec<String>,
     pub ok_actions: Vec<String>,
@@ -136,10 +136,10 @@ impl Alarm {
             "Threshold": self.threshold,
             "ComparisonOperator": self.comparison.as_str(),
             "TreatMissingData": match self.missing {
-                Missing::Missing => "missing",
-                Missing::NotBreaching => "notBreaching",
-                Missing::Breaching => "breaching",
-                Missing::Ignore => "ignore",
+                TreatMissing::Missing => "missing",
+                TreatMissing::NotBreaching => "notBreaching",
+                TreatMissing::Breaching => "breaching",
+                TreatMissing::Ignore => "ignore",
             },
         })
     }
@@ -208,8 +208,9 @@ impl Sim {
                 "Period {period_s} must be 10, 20, 30 or a multiple of 60, and a multiple of the metric resolution ({res_s} s)"
             )));
         }
-        let evaluation_periods =
-            p.opt_int("EvaluationPeriods", 1, 100_000)?.ok_or_else(|| Service::Sim.missing("EvaluationPeriods"))? as u32;
+        let evaluation_periods = p
+            .opt_int("EvaluationPeriods", 1, 100_000)?
+            .ok_or_else(|| Service::Sim.missing("EvaluationPeriods"))? as u32;
         let limit = if period_s < 3_600 { 86_400 } else { 604_800 };
         if period_s * u64::from(evaluation_periods) > limit {
             return Err(invalid(format!(
@@ -219,10 +220,10 @@ impl Sim {
         let datapoints_to_alarm =
             p.opt_int("DatapointsToAlarm", 1, i64::from(evaluation_periods))?.map_or(evaluation_periods, |n| n as u32);
         let missing = match p.opt_str("TreatMissingData")?.unwrap_or("missing") {
-            "missing" => Missing::Missing,
-            "notBreaching" => Missing::NotBreaching,
-            "breaching" => Missing::Breaching,
-            "ignore" => Missing::Ignore,
+            "missing" => TreatMissing::Missing,
+            "notBreaching" => TreatMissing::NotBreaching,
+            "breaching" => TreatMissing::Breaching,
+            "ignore" => TreatMissing::Ignore,
             other => {
                 return Err(invalid(format!(
                     "TreatMissingData \"{other}\" is not one of missing, notBreaching, breaching, ignore"
@@ -308,9 +309,10 @@ impl Sim {
             if now.0 % period != 0 {
                 continue;
             }
-            let series = alarm.dimension.as_ref().and_then(|(dn, dv)| {
-                self.world.metrics.find(&alarm.namespace, &alarm.metric, dn, dv)
-            });
+            let series = alarm
+                .dimension
+                .as_ref()
+                .and_then(|(dn, dv)| self.world.metrics.find(&alarm.namespace, &alarm.metric, dn, dv));
             let (mut breaching, mut counted, mut values) = (0u32, 0u32, Vec::new());
             for i in 0..u64::from(alarm.evaluation_periods) {
                 let until = SimTime(now.0.saturating_sub(i * period));
@@ -321,8 +323,10 @@ impl Sim {
                         values.push(format!("{v}"));
                         breaching += u32::from(alarm.comparison.breaches(v, alarm.threshold));
                     }
-                    None if alarm.missing == Missing::Breaching => (counted, breaching) = (counted + 1, breaching + 1),
-                    None if alarm.missing == Missing::NotBreaching => counted += 1,
+                    None if alarm.missing == TreatMissing::Breaching => {
+                        (counted, breaching) = (counted + 1, breaching + 1)
+                    }
+                    None if alarm.missing == TreatMissing::NotBreaching => counted += 1,
                     None => {}
                 }
             }
@@ -330,7 +334,7 @@ impl Sim {
                 AlarmState::Alarm
             } else if counted > 0 {
                 AlarmState::Ok
-            } else if alarm.missing == Missing::Ignore {
+            } else if alarm.missing == TreatMissing::Ignore {
                 alarm.state
             } else {
                 AlarmState::InsufficientData

@@ -2,7 +2,7 @@
 //! capacity, and the retry strategies callers use against them: none, fixed, exponential, and
 //! exponential with full jitter, `sleep = random(0, min(cap, base * 2^attempt))`.
 
-use super::spec::{self, invalid, opt_duration, opt_probability, Span};
+use super::spec::{self, has, invalid, opt_duration, opt_probability, Span};
 use crate::error::{ApiResult, Service};
 use crate::event::{EventKind, Name};
 use crate::params::Params;
@@ -55,7 +55,9 @@ impl RetryPolicy {
         let default_attempts = if strategy == Strategy::None { 1 } else { 3 };
         let max_attempts = p.opt_int("MaxAttempts", 1, 20)?.map_or(default_attempts, |n| n as u32);
         if strategy == Strategy::None && max_attempts > 1 {
-            return Err(invalid("Retry.MaxAttempts above 1 needs a Strategy (Fixed, Exponential or ExponentialJitter)"));
+            return Err(invalid(
+                "Retry.MaxAttempts above 1 needs a Strategy (Fixed, Exponential or ExponentialJitter)",
+            ));
         }
         let base_ms = opt_duration(&p, "Base")?.unwrap_or(100);
         let cap_ms = opt_duration(&p, "Cap")?.unwrap_or(20_000);
@@ -153,14 +155,23 @@ fn parse_window(value: &Value) -> ApiResult<Window> {
     let end = match (opt_duration(&p, "End")?, opt_duration(&p, "Duration")?) {
         (Some(end), None) => SimTime(end),
         (None, Some(d)) => start.plus_ms(d),
-        _ => return Err(invalid("each Schedule entry needs End or Duration (not both), e.g. {\"Start\": \"10m\", \"Duration\": \"40m\"}")),
+        _ => return Err(invalid(
+            "each Schedule entry needs End or Duration (not both), e.g. {\"Start\": \"10m\", \"Duration\": \"40m\"}",
+        )),
     };
     if end <= start {
         return Err(invalid("a Schedule entry must end after it starts"));
     }
     let latency = p.raw("Latency").map(|v| Span::parse(v, "Latency")).transpose()?;
     let capacity = p.opt_int("Capacity", 1, 1_000_000)?.map(|n| n as u32);
-    Ok(Window { start, end, latency, error_ppm: opt_probability(&p, "ErrorRate")?, down: p.opt_bool("Down")?, capacity })
+    Ok(Window {
+        start,
+        end,
+        latency,
+        error_ppm: opt_probability(&p, "ErrorRate")?,
+        down: p.opt_bool("Down")?,
+        capacity,
+    })
 }
 
 impl Sim {
@@ -196,7 +207,7 @@ impl Sim {
         let updated = configured(dep.clone(), &p)?;
         let key = updated.name.clone();
         self.world.dependencies.insert(key.clone(), updated);
-        let settings = DEPENDENCY_KEYS[1..].iter().filter(|k| p.has(k)).map(|k| k.to_string()).collect();
+        let settings = DEPENDENCY_KEYS[1..].iter().filter(|k| has(&p, k)).map(|k| k.to_string()).collect();
         self.emit(EventKind::World(super::WorldEvent::DependencyUpdated { dependency: key, settings }));
         Ok(json!({}))
     }
@@ -241,7 +252,12 @@ impl Sim {
             dep.stats.throttled += 1;
             self.world.metrics.count(key("Errors"), 1);
             self.world.metrics.count(key("Throttles"), 1);
-            return CallPlan { finish_at: now, ok: false, reason: "throttled: over capacity".into(), holds_slot_until: None };
+            return CallPlan {
+                finish_at: now,
+                ok: false,
+                reason: "throttled: over capacity".into(),
+                holds_slot_until: None,
+            };
         }
         let latency = c.latency.draw(&mut self.rng);
         let failed = c.down || self.rng.chance_ppm(c.error_ppm);
@@ -290,11 +306,11 @@ fn configured(mut dep: Dependency, p: &Params) -> ApiResult<Dependency> {
     if let Some(down) = p.opt_bool("Down")? {
         dep.base.down = down;
     }
-    if p.has("Capacity") {
+    if has(p, "Capacity") {
         // 0 means unlimited, as when it is absent.
         dep.base.capacity = p.opt_int("Capacity", 0, 1_000_000)?.filter(|n| *n > 0).map(|n| n as u32);
     }
-    if p.has("Schedule") {
+    if has(p, "Schedule") {
         let entries = p.object_list("Schedule")?;
         if entries.len() > 50 {
             return Err(invalid("Schedule takes at most 50 entries"));
@@ -311,7 +327,13 @@ mod tests {
     #[test]
     fn backoff_grows_to_the_cap_and_jitter_stays_under_it() {
         let mut rng = Pcg32::new(1);
-        let p = RetryPolicy { strategy: Strategy::Exponential, max_attempts: 9, base_ms: 100, cap_ms: 1_000, timeout_ms: None };
+        let p = RetryPolicy {
+            strategy: Strategy::Exponential,
+            max_attempts: 9,
+            base_ms: 100,
+            cap_ms: 1_000,
+            timeout_ms: None,
+        };
         let sleeps: Vec<u64> = (0..6).map(|r| p.backoff_ms(r, &mut rng)).collect();
         assert_eq!(sleeps, vec![100, 200, 400, 800, 1_000, 1_000]);
         let j = RetryPolicy { strategy: Strategy::ExponentialJitter, ..p };

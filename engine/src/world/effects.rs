@@ -203,7 +203,12 @@ impl Sim {
         if let Some(reason) = skip {
             ledger.skipped += 1;
             self.world.metrics.count(job_key("DuplicatesSkipped"), 1);
-            let event = WorldEvent::SideEffectSkipped { job: spec.job.clone(), event_id: id.clone(), actor: actor.clone(), reason };
+            let event = WorldEvent::SideEffectSkipped {
+                job: spec.job.clone(),
+                event_id: id.clone(),
+                actor: actor.clone(),
+                reason,
+            };
             self.emit(EventKind::World(event));
             return Effect { performed: false };
         }
@@ -251,7 +256,8 @@ impl Sim {
         if ids.len() > 100 {
             return Err(spec::invalid("EventIds takes at most 100 ids"));
         }
-        let by_event: Map<String, Value> = ids.iter().map(|id| (id.to_string(), json!(ledger.counts.get(id)))).collect();
+        let by_event: Map<String, Value> =
+            ids.iter().map(|id| (id.to_string(), json!(ledger.counts.get(id)))).collect();
         Ok(json!({
             "Job": name,
             "Effect": &*ledger.effect,

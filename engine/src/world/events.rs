@@ -24,47 +24,170 @@ pub struct BatchResponse {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event")]
 pub enum WorldEvent {
-    WorkerCreated { worker: Name, queue: Name },
-    WorkerUpdated { worker: Name, settings: Vec<String> },
-    WorkerPaused { worker: Name },
-    WorkerResumed { worker: Name },
+    WorkerCreated {
+        worker: Name,
+        queue: Name,
+    },
+    WorkerUpdated {
+        worker: Name,
+        settings: Vec<String>,
+    },
+    WorkerPaused {
+        worker: Name,
+    },
+    WorkerResumed {
+        worker: Name,
+    },
     /// The worker will crash right after its next side effect, before it commits.
-    WorkerCrashArmed { worker: Name, point: &'static str },
+    WorkerCrashArmed {
+        worker: Name,
+        point: &'static str,
+    },
     /// The worker died holding `held` (received, not deleted): they return when their visibility timeout runs out.
-    WorkerCrashed { worker: Name, queue: Name, point: &'static str, held: Vec<MsgId> },
-    WorkerRestarted { worker: Name },
-    WorkerStopped { worker: Name, reason: String },
-    WorkerDeleted { worker: Name, held: Vec<MsgId> },
+    WorkerCrashed {
+        worker: Name,
+        queue: Name,
+        point: &'static str,
+        held: Vec<MsgId>,
+    },
+    WorkerRestarted {
+        worker: Name,
+    },
+    WorkerStopped {
+        worker: Name,
+        reason: String,
+    },
+    WorkerDeleted {
+        worker: Name,
+        held: Vec<MsgId>,
+    },
     /// A heartbeat: ChangeMessageVisibility on every message the worker still holds.
-    HeartbeatSent { worker: Name, queue: Name, messages: usize, visible_again_at: SimTime },
-    ProcessingFailed { actor: Name, queue: Name, message_id: Option<MsgId>, event_id: Arc<str>, reason: String },
+    HeartbeatSent {
+        worker: Name,
+        queue: Name,
+        messages: usize,
+        visible_again_at: SimTime,
+    },
+    ProcessingFailed {
+        actor: Name,
+        queue: Name,
+        message_id: Option<MsgId>,
+        event_id: Arc<str>,
+        reason: String,
+    },
     /// A job's visible side effect happened; `times` above 1 is a duplicate a learner can see.
-    SideEffectPerformed { job: Name, effect: Name, event_id: Arc<str>, times: u32, actor: Name },
-    SideEffectSkipped { job: Name, event_id: Arc<str>, actor: Name, reason: String },
-    DependencyCreated { dependency: Name },
-    DependencyUpdated { dependency: Name, settings: Vec<String> },
-    DependencyCallFailed { dependency: Name, caller: Name, event_id: Arc<str>, attempt: u32, reason: String, retry_in_ms: Option<u64> },
-    FunctionCreated { function: Name },
-    FunctionUpdated { function: Name, settings: Vec<String> },
-    FunctionDeleted { function: Name },
-    EventSourceMappingCreated { uuid: String, function: Name, queue: Name },
-    EventSourceMappingUpdated { uuid: String, settings: Vec<String> },
-    EventSourceMappingDeleted { uuid: String },
-    EventSourceMappingDisabled { uuid: String, reason: String },
-    FunctionInvoked { function: Name, uuid: String, invocation: u64, message_ids: Vec<MsgId> },
+    SideEffectPerformed {
+        job: Name,
+        effect: Name,
+        event_id: Arc<str>,
+        times: u32,
+        actor: Name,
+    },
+    SideEffectSkipped {
+        job: Name,
+        event_id: Arc<str>,
+        actor: Name,
+        reason: String,
+    },
+    DependencyCreated {
+        dependency: Name,
+    },
+    DependencyUpdated {
+        dependency: Name,
+        settings: Vec<String>,
+    },
+    DependencyCallFailed {
+        dependency: Name,
+        caller: Name,
+        event_id: Arc<str>,
+        attempt: u32,
+        reason: String,
+        retry_in_ms: Option<u64>,
+    },
+    FunctionCreated {
+        function: Name,
+    },
+    FunctionUpdated {
+        function: Name,
+        settings: Vec<String>,
+    },
+    FunctionDeleted {
+        function: Name,
+    },
+    EventSourceMappingCreated {
+        uuid: String,
+        function: Name,
+        queue: Name,
+    },
+    EventSourceMappingUpdated {
+        uuid: String,
+        settings: Vec<String>,
+    },
+    EventSourceMappingDeleted {
+        uuid: String,
+    },
+    EventSourceMappingDisabled {
+        uuid: String,
+        reason: String,
+    },
+    FunctionInvoked {
+        function: Name,
+        uuid: String,
+        invocation: u64,
+        message_ids: Vec<MsgId>,
+    },
     /// The function returned normally; with ReportBatchItemFailures its failures come back alone.
-    FunctionReturned { function: Name, uuid: String, invocation: u64, response: BatchResponse, deleted: usize },
+    FunctionReturned {
+        function: Name,
+        uuid: String,
+        invocation: u64,
+        response: BatchResponse,
+        deleted: usize,
+    },
     /// The invocation failed as a whole: every record of the batch returns to the queue.
-    FunctionFailed { function: Name, uuid: String, invocation: u64, error: String, records_returned: usize },
-    ProducerCreated { producer: Name, design: &'static str },
-    ProducerFinished { producer: Name, produced: u64 },
-    ProducerStopped { producer: Name, reason: String },
+    FunctionFailed {
+        function: Name,
+        uuid: String,
+        invocation: u64,
+        error: String,
+        records_returned: usize,
+    },
+    ProducerCreated {
+        producer: Name,
+        design: &'static str,
+    },
+    ProducerFinished {
+        producer: Name,
+        produced: u64,
+    },
+    ProducerStopped {
+        producer: Name,
+        reason: String,
+    },
     /// A checkout request of the coupled design: every service called in turn on the request path.
-    RequestCompleted { producer: Name, event_id: Arc<str>, outcome: &'static str, failed_at: Option<Name>, latency_ms: u64 },
-    MetricsConfigured { resolution_ms: u64 },
-    AlarmPut { alarm: Name },
-    AlarmDeleted { alarm: Name },
-    AlarmStateChanged { alarm: Name, from: &'static str, to: &'static str, reason: String, actions: Vec<String> },
+    RequestCompleted {
+        producer: Name,
+        event_id: Arc<str>,
+        outcome: &'static str,
+        failed_at: Option<Name>,
+        latency_ms: u64,
+    },
+    MetricsConfigured {
+        resolution_ms: u64,
+    },
+    AlarmPut {
+        alarm: Name,
+    },
+    AlarmDeleted {
+        alarm: Name,
+    },
+    AlarmStateChanged {
+        alarm: Name,
+        from: &'static str,
+        to: &'static str,
+        reason: String,
+        actions: Vec<String>,
+    },
 }
 
 fn ids(list: &[MsgId]) -> String {
@@ -153,9 +276,13 @@ impl WorldEvent {
             }
             SideEffectSkipped { job, event_id, reason, .. } => format!("{job}: {event_id} skipped ({reason})"),
             DependencyCreated { dependency } => format!("dependency {dependency} created"),
-            DependencyUpdated { dependency, settings } => format!("dependency {dependency}: set {}", settings.join(", ")),
+            DependencyUpdated { dependency, settings } => {
+                format!("dependency {dependency}: set {}", settings.join(", "))
+            }
             DependencyCallFailed { dependency, caller, event_id, attempt, reason, retry_in_ms } => match retry_in_ms {
-                Some(ms) => format!("{caller} → {dependency} for {event_id}, attempt {attempt}: {reason}; retry in {ms}ms"),
+                Some(ms) => {
+                    format!("{caller} → {dependency} for {event_id}, attempt {attempt}: {reason}; retry in {ms}ms")
+                }
                 None => format!("{caller} → {dependency} for {event_id}, attempt {attempt}: {reason}; giving up"),
             },
             FunctionCreated { function } => format!("function {function} created"),
@@ -186,7 +313,8 @@ impl WorldEvent {
             AlarmPut { alarm } => format!("alarm {alarm} set"),
             AlarmDeleted { alarm } => format!("alarm {alarm} deleted"),
             AlarmStateChanged { alarm, from, to, actions, .. } => {
-                let paged = if actions.is_empty() { String::new() } else { format!("; notified {}", actions.join(", ")) };
+                let paged =
+                    if actions.is_empty() { String::new() } else { format!("; notified {}", actions.join(", ")) };
                 format!("alarm {alarm}: {from} → {to}{paged}")
             }
         }
@@ -195,7 +323,9 @@ impl WorldEvent {
     pub fn resources(&self) -> Vec<&str> {
         use WorldEvent::*;
         match self {
-            WorkerCreated { worker, queue } | WorkerCrashed { worker, queue, .. } | HeartbeatSent { worker, queue, .. } => {
+            WorkerCreated { worker, queue }
+            | WorkerCrashed { worker, queue, .. }
+            | HeartbeatSent { worker, queue, .. } => {
                 vec![worker, queue]
             }
             WorkerUpdated { worker, .. }

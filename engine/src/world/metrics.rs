@@ -248,7 +248,9 @@ impl Metrics {
     pub fn find(&self, namespace: &str, metric: &str, dimension: &str, value: &str) -> Option<&Series> {
         self.series
             .iter()
-            .find(|(k, _)| k.namespace == namespace && k.metric == metric && k.dimension == dimension && &*k.value == value)
+            .find(|(k, _)| {
+                k.namespace == namespace && k.metric == metric && k.dimension == dimension && &*k.value == value
+            })
             .map(|(_, s)| s)
     }
 }
@@ -272,8 +274,11 @@ fn time_param(p: &Params, name: &str) -> ApiResult<Option<SimTime>> {
     }
 }
 
+/// A metric as a query or an alarm names it: namespace, metric name, and its one dimension.
+pub(crate) type Target = (String, String, Option<(String, String)>);
+
 /// Reads `Namespace`, `MetricName` and one `Dimensions` entry.
-pub(crate) fn metric_target(p: &Params) -> ApiResult<(String, String, Option<(String, String)>)> {
+pub(crate) fn metric_target(p: &Params) -> ApiResult<Target> {
     let namespace = p.str("Namespace")?.to_string();
     let metric = p.str("MetricName")?.to_string();
     let dims = p.object_list("Dimensions")?;
@@ -333,6 +338,14 @@ impl Sim {
         if ms % SECOND != 0 || !valid_period(ms / SECOND) {
             return Err(invalid("Resolution must be 1s, 5s, 10s, 30s or a multiple of 60s"));
         }
+        if let Some(a) = self.world.alarms.values().find(|a| (a.period_s * SECOND) % ms != 0) {
+            return Err(invalid(format!(
+                "alarm {} has a Period of {} s, which is not a multiple of {} s",
+                a.name,
+                a.period_s,
+                ms / SECOND
+            )));
+        }
         if self.world.metrics.ticks > 0 {
             return Err(invalid(
                 "the metrics already have datapoints; set Resolution first, before the first period ends",
@@ -352,8 +365,9 @@ impl Sim {
         let names = ["Namespace", "MetricName", "Dimensions", "StartTime", "EndTime", "Period", "Statistics", "Unit"];
         let p = Params::new(Service::Sim, "GetMetricStatistics", p, &names)?;
         let (namespace, metric, dim) = metric_target(&p)?;
-        let period_s = p.opt_int("Period", 1, (MAX_DURATION_MS / SECOND) as i64)?.ok_or_else(|| Service::Sim.missing("Period"))?
-            as u64;
+        let period_s = p
+            .opt_int("Period", 1, (MAX_DURATION_MS / SECOND) as i64)?
+            .ok_or_else(|| Service::Sim.missing("Period"))? as u64;
         let res = self.world.metrics.resolution_ms;
         if !valid_period(period_s) || (period_s * SECOND) % res != 0 {
             return Err(invalid(format!(

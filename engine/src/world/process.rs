@@ -127,8 +127,8 @@ impl Run {
 enum Flow {
     Wait(SimTime),
     Finished,
-    /// The worker crashes right after a side effect, before its commit.
-    Crash,
+    /// The worker crashes right after a side effect, at this point of its commit.
+    Crash(&'static str),
 }
 
 impl Sim {
@@ -183,10 +183,10 @@ impl Sim {
                 put_back(self, run);
                 self.finish_run(owner);
             }
-            Flow::Crash => {
+            Flow::Crash(point) => {
                 put_back(self, run);
                 if let Owner::Worker(w) = owner {
-                    self.crash_worker_now(w, super::worker::AFTER_EFFECT);
+                    self.crash_worker_now(w, point);
                 }
             }
         }
@@ -257,8 +257,8 @@ impl Sim {
                         if let Some(flow) = self.start_call(run, j, 0) {
                             return flow;
                         }
-                    } else if self.effect(owner, run, j) {
-                        return Flow::Crash;
+                    } else if let Some(point) = self.effect(owner, run, j) {
+                        return Flow::Crash(point);
                     } else {
                         run.phase = Phase::Job(j + 1);
                     }
@@ -266,15 +266,16 @@ impl Sim {
                 Phase::AfterCall { job, attempt, ok, reason } => {
                     self.abandon_call(run);
                     if ok {
-                        if self.effect(owner, run, job) {
-                            return Flow::Crash;
+                        if let Some(point) = self.effect(owner, run, job) {
+                            return Flow::Crash(point);
                         }
                         run.phase = Phase::Job(job + 1);
                         continue;
                     }
                     let spec = &b.jobs[job];
                     let dep = spec.dependency.clone().unwrap_or_default();
-                    let sleep = (attempt + 1 < spec.retry.max_attempts).then(|| spec.retry.backoff_ms(attempt, &mut self.rng));
+                    let sleep =
+                        (attempt + 1 < spec.retry.max_attempts).then(|| spec.retry.backoff_ms(attempt, &mut self.rng));
                     self.emit(EventKind::World(WorldEvent::DependencyCallFailed {
                         dependency: dep.clone(),
                         caller: run.actor.clone(),
@@ -317,8 +318,8 @@ impl Sim {
         (plan.finish_at > self.now).then_some(Flow::Wait(plan.finish_at))
     }
 
-    /// Job `j`'s side effect for the current record; true when the worker must crash now.
-    fn effect(&mut self, owner: &Owner, run: &mut Run, j: usize) -> bool {
+    /// Job `j`'s side effect for the current record; the crash point when the worker must crash now.
+    fn effect(&mut self, owner: &Owner, run: &mut Run, j: usize) -> Option<&'static str> {
         let b = run.behavior.clone();
         let armed = matches!(owner, Owner::Worker(w) if self.world.workers.get(w).is_some_and(|w| w.crash_armed));
         let rec = &run.records[run.next];
@@ -327,7 +328,11 @@ impl Sim {
         if done.performed {
             run.effects += 1;
         }
-        done.performed && armed
+        (done.performed && armed).then_some(match b.idempotency {
+            Idempotency::CheckThenAct => super::worker::AFTER_EFFECT_BEFORE_RECORD,
+            Idempotency::None => super::worker::AFTER_EFFECT_BEFORE_DELETE,
+            Idempotency::Atomic | Idempotency::LatestVersionWins => super::worker::AFTER_COMMIT_BEFORE_DELETE,
+        })
     }
 
     fn record_failed(&mut self, owner: &Owner, run: &mut Run, reason: String) {

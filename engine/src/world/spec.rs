@@ -26,6 +26,11 @@ pub(crate) fn conflict(kind: &str, name: &str) -> ApiError {
     ApiError::new("ResourceConflictException", format!("{kind} already exists: {name}. Choose another name."))
 }
 
+/// Whether a parameter is present (and not null).
+pub(crate) fn has(p: &Params, name: &str) -> bool {
+    p.raw(name).is_some()
+}
+
 /// A duration given as text (`"500ms"`, `"1.5s"`, `"40m"`).
 pub(crate) fn duration(value: &Value, name: &str) -> ApiResult<u64> {
     let Value::String(text) = value else {
@@ -113,7 +118,7 @@ impl Poison {
         let names = ["BodyContains", "Field", "Missing", "LengthBelow", "Equals"];
         let p = Params::new(Service::Sim, "Poison", value, &names)?;
         if let Some(text) = p.opt_str("BodyContains")? {
-            if p.has("Field") {
+            if has(&p, "Field") {
                 return Err(invalid("Poison takes BodyContains or Field, not both"));
             }
             return Ok(Poison::BodyContains(text.to_string()));
@@ -121,7 +126,7 @@ impl Poison {
         let field = p.opt_str("Field")?.ok_or_else(|| {
             invalid("Poison needs BodyContains, or Field with Missing, LengthBelow or Equals (e.g. {\"Field\": \"data.phone\", \"LengthBelow\": 13})")
         })?;
-        let tests = [p.has("Missing"), p.has("LengthBelow"), p.has("Equals")].iter().filter(|b| **b).count();
+        let tests = [has(&p, "Missing"), has(&p, "LengthBelow"), has(&p, "Equals")].iter().filter(|b| **b).count();
         if tests != 1 {
             return Err(invalid("Poison with a Field takes exactly one of Missing, LengthBelow or Equals"));
         }
@@ -141,7 +146,9 @@ impl Poison {
         match self {
             Poison::BodyContains(s) => text.contains(s.as_str()),
             Poison::FieldMissing(f) => field(event, f).is_none_or(Value::is_null),
-            Poison::FieldLengthBelow(f, n) => field(event, f).is_some_and(|v| (value_text(v).chars().count() as u64) < *n),
+            Poison::FieldLengthBelow(f, n) => {
+                field(event, f).is_some_and(|v| (value_text(v).chars().count() as u64) < *n)
+            }
             Poison::FieldEquals(f, want) => field(event, f).is_some_and(|v| value_text(v) == *want),
         }
     }
@@ -317,14 +324,17 @@ impl Behavior {
             Some(v) => b.poison = Some(Poison::parse(v)?),
             None => {}
         }
-        let single = ["Job", "Effect", "Dependency", "Retry"].iter().any(|k| p.has(k));
+        let single = ["Job", "Effect", "Dependency", "Retry"].iter().any(|k| has(p, k));
         if let Some(list) = p.raw("Jobs") {
             if single {
                 return Err(invalid("give Jobs, or Job/Effect/Dependency/Retry for a single job, not both"));
             }
             let items = p.object_list("Jobs")?;
             if items.is_empty() || items.len() > 10 {
-                return Err(invalid(format!("Jobs must list 1 to 10 jobs, not {}", list.as_array().map_or(0, Vec::len))));
+                return Err(invalid(format!(
+                    "Jobs must list 1 to 10 jobs, not {}",
+                    list.as_array().map_or(0, Vec::len)
+                )));
             }
             b.jobs = items.into_iter().map(|v| JobSpec::parse(v, deps)).collect::<ApiResult<_>>()?;
         } else if single {

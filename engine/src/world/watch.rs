@@ -1,13 +1,13 @@
 //! Long polling in virtual time. A consumer whose receive finds nothing waits on its queue, up to
-//! its WaitTimeSeconds, and is woken as soon as a message can be visible there: when a message
-//! the world's actors received runs out its visibility timeout, when a producer's message lands,
-//! or when any world timer finds the queue non-empty. Messages sent by hand while the whole world
-//! sleeps are found at the next poll, at most WaitTimeSeconds later. One wake timer per queue.
+//! its WaitTimeSeconds, and is woken as soon as a message can be visible there: exactly when a
+//! message the world's actors received runs out its visibility timeout or a producer's message
+//! lands (one wake timer per queue), and otherwise at the next whole second, when a sweep that runs
+//! only while someone waits looks for queues with visible messages (a message sent by hand).
 
 use super::WorldTimer;
 use crate::event::Name;
 use crate::sim::Sim;
-use crate::time::SimTime;
+use crate::time::{SimTime, SECOND};
 use crate::timers::{Timer, TimerKey};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -31,6 +31,24 @@ impl Sim {
     pub(crate) fn wait_on(&mut self, queue: &Name, waiter: Waiter) {
         self.world.watch.entry(queue.clone()).or_default().waiters.insert(waiter);
         self.arm_wake(queue);
+        self.arm_sweep();
+    }
+
+    /// Schedules the sweep for the next whole second, unless it is scheduled already.
+    fn arm_sweep(&mut self) {
+        if self.world.sweep.is_none() {
+            let at = SimTime((self.now.0 / SECOND + 1) * SECOND);
+            self.world.sweep = Some(self.timers.schedule(at, Timer::World(WorldTimer::Sweep)));
+        }
+    }
+
+    /// Once a second while anyone waits: wake the waiters of queues with visible messages.
+    pub(crate) fn on_sweep(&mut self) {
+        self.world.sweep = None;
+        self.wake_ready();
+        if self.world.watch.values().any(|w| !w.waiters.is_empty()) {
+            self.arm_sweep();
+        }
     }
 
     pub(crate) fn stop_waiting(&mut self, queue: &Name, waiter: &Waiter) {
@@ -100,8 +118,8 @@ impl Sim {
         }
     }
 
-    /// After any world timer: wakes waiters of every queue that has visible messages now (sent by
-    /// hand, say). Cheap: only queues with waiters are looked at.
+    /// Wakes the waiters of every queue that has visible messages now (sent by hand, say).
+    /// Cheap: only queues with waiters are looked at.
     pub(crate) fn wake_ready(&mut self) {
         let ready: Vec<Name> = self
             .world

@@ -3,25 +3,30 @@
 //! another, and deletes each message that succeeded. A learner can pause, resume, slow down,
 //! make it fail, crash it (now, or right after its next side effect), and restart it.
 
-use super::process::{records_from, Owner, Run};
-use super::spec::{self, invalid, Behavior, BEHAVIOR_KEYS};
+use super::process::Run;
+use super::spec::{self, has, invalid, Behavior, BEHAVIOR_KEYS};
 use super::watch::Waiter;
-use super::{WorldEvent, WorldTimer};
+use super::WorldEvent;
 use crate::error::{ApiResult, Service};
 use crate::event::{EventKind, Name};
 use crate::ids::{self, MsgId};
 use crate::params::Params;
 use crate::sim::Sim;
 use crate::time::SECOND;
-use crate::timers::{Timer, TimerKey};
+use crate::timers::TimerKey;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
 pub(crate) const NOW: &str = "now";
-pub(crate) const AFTER_EFFECT: &str = "after its side effect, before the commit";
+/// Where `CrashWorker` with `When: AfterSideEffect` strikes: right after the next side effect.
+pub(crate) const ARMED: &str = "right after its next side effect, before the commit";
+pub(crate) const AFTER_EFFECT_BEFORE_RECORD: &str = "after its side effect, before recording the event id";
+pub(crate) const AFTER_EFFECT_BEFORE_DELETE: &str = "after its side effect, before DeleteMessage";
+pub(crate) const AFTER_COMMIT_BEFORE_DELETE: &str =
+    "after committing its side effect with the event id (one transaction), before DeleteMessage";
 
 /// With WaitTimeSeconds 0 (short polling), an idle worker polls again after this long.
-const SHORT_POLL_SLEEP_MS: u64 = SECOND;
+pub(crate) const SHORT_POLL_SLEEP_MS: u64 = SECOND;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum WorkerState {
@@ -62,8 +67,8 @@ pub(crate) struct Worker {
     pub crash_armed: bool,
     pub pause_requested: bool,
     pub stop_reason: Option<String>,
-    wait_timer: Option<TimerKey>,
-    heartbeat_timer: Option<TimerKey>,
+    pub(crate) wait_timer: Option<TimerKey>,
+    pub(crate) heartbeat_timer: Option<TimerKey>,
     pub stats: WorkerStats,
 }
 
@@ -119,8 +124,8 @@ impl Sim {
         if let Some(n) = p.opt_int("WaitTimeSeconds", 0, 20)? {
             w.wait_seconds = n as u32;
         }
-        if let Some(v) = p.raw("VisibilityTimeout") {
-            w.visibility_timeout = if v.is_null() { None } else { p.opt_int("VisibilityTimeout", 0, 43_200)?.map(|n| n as u32) };
+        if let Some(v) = p.opt_int("VisibilityTimeout", 0, 43_200)? {
+            w.visibility_timeout = Some(v as u32);
         }
         if let Some(v) = p.raw("Heartbeat") {
             w.heartbeat = parse_heartbeat(v)?;
@@ -136,7 +141,9 @@ impl Sim {
         let p = Params::new(Service::Sim, "CreateWorker", p, &keys)?;
         let name = p.str("WorkerName")?;
         if !ids::valid_resource_name(name, 80) {
-            return Err(invalid(format!("WorkerName \"{name}\": use 1 to 80 letters, digits, hyphens and underscores")));
+            return Err(invalid(format!(
+                "WorkerName \"{name}\": use 1 to 80 letters, digits, hyphens and underscores"
+            )));
         }
         if self.world.workers.contains_key(name) {
             return Err(spec::conflict("Worker", name));
@@ -181,8 +188,8 @@ impl Sim {
         let mut w = self.world.workers[&name].clone();
         w.behavior = Arc::new(w.behavior.updated(&p, &self.deps_exist())?);
         Self::poll_settings(&p, &mut w)?;
-        let settings: Vec<String> = keys[1..].iter().filter(|k| p.has(k)).map(|k| k.to_string()).collect();
-        let restart_heartbeat = p.has("Heartbeat") && w.run.is_some();
+        let settings: Vec<String> = keys[1..].iter().filter(|k| has(&p, k)).map(|k| k.to_string()).collect();
+        let restart_heartbeat = has(&p, "Heartbeat") && w.run.is_some();
         self.declare_jobs(&w.behavior.jobs.clone());
         self.world.workers.insert(name.clone(), w);
         if restart_heartbeat {
@@ -247,7 +254,7 @@ impl Sim {
             "Now" => self.crash_worker_now(&name, NOW),
             "AfterSideEffect" => {
                 self.world.workers.get_mut(&name).expect("invariant: resolved worker exists").crash_armed = true;
-                self.emit(EventKind::World(WorldEvent::WorkerCrashArmed { worker: name, point: AFTER_EFFECT }));
+                self.emit(EventKind::World(WorldEvent::WorkerCrashArmed { worker: name, point: ARMED }));
             }
             other => return Err(invalid(format!("When \"{other}\" is not Now or AfterSideEffect"))),
         }
@@ -309,166 +316,5 @@ impl Sim {
                 "Heartbeats": w.stats.heartbeats,
             },
         }))
-    }
-
-    /// Cancels everything a worker has pending and drops what it holds (the messages stay in
-    /// flight until their visibility timeout). Returns nothing; the caller logs why.
-    fn silence_worker(&mut self, name: &Name) {
-        let Some(w) = self.world.workers.get_mut(name) else { return };
-        let timers: Vec<TimerKey> = [w.wait_timer.take(), w.heartbeat_timer.take()].into_iter().flatten().collect();
-        let run = w.run.take();
-        let queue = w.queue.clone();
-        for t in timers {
-            self.timers.cancel(t);
-        }
-        if let Some(mut run) = run {
-            self.abandon_run(&mut run);
-        }
-        self.stop_waiting(&queue, &Waiter::Worker(name.clone()));
-    }
-
-    pub(crate) fn crash_worker_now(&mut self, name: &Name, point: &'static str) {
-        let Some(w) = self.world.workers.get(name) else { return };
-        let (held, queue) = (w.held(), w.queue.clone());
-        self.silence_worker(name);
-        let w = self.world.workers.get_mut(name).expect("invariant: checked above");
-        w.state = WorkerState::Crashed;
-        w.crash_armed = false;
-        w.pause_requested = false;
-        w.stats.crashes += 1;
-        self.emit(EventKind::World(WorldEvent::WorkerCrashed { worker: name.clone(), queue, point, held }));
-    }
-
-    fn stop_worker(&mut self, name: &Name, reason: String) {
-        self.silence_worker(name);
-        if let Some(w) = self.world.workers.get_mut(name) {
-            w.state = WorkerState::Stopped;
-            w.stop_reason = Some(reason.clone());
-        }
-        self.emit(EventKind::World(WorldEvent::WorkerStopped { worker: name.clone(), reason }));
-    }
-
-    /// One turn of the poll loop: receive; process what came, or wait for more.
-    pub(crate) fn worker_poll(&mut self, name: &Name) {
-        let Some(w) = self.world.workers.get_mut(name) else { return };
-        if !matches!(w.state, WorkerState::Waiting | WorkerState::Processing) || w.run.is_some() {
-            return;
-        }
-        if w.pause_requested {
-            w.pause_requested = false;
-            w.state = WorkerState::Paused;
-            return;
-        }
-        let timer = w.wait_timer.take();
-        let queue = w.queue.clone();
-        let mut params = json!({
-            "QueueUrl": &*queue,
-            "MaxNumberOfMessages": w.max_messages,
-            "AttributeNames": ["ApproximateReceiveCount", "SentTimestamp"],
-        });
-        if let Some(v) = w.visibility_timeout {
-            params["VisibilityTimeout"] = json!(v);
-        }
-        let wait_ms = if w.wait_seconds == 0 { SHORT_POLL_SLEEP_MS } else { u64::from(w.wait_seconds) * SECOND };
-        let behavior = w.behavior.clone();
-        let visibility = w.visibility_timeout;
-        if let Some(t) = timer {
-            self.timers.cancel(t);
-        }
-        self.stop_waiting(&queue, &Waiter::Worker(name.clone()));
-        let previous = std::mem::replace(&mut self.cause, "Worker");
-        let response = self.receive_message(&params);
-        self.cause = previous;
-        let response = match response {
-            Ok(r) => r,
-            Err(e) => return self.stop_worker(name, format!("ReceiveMessage failed: {}: {}", e.code, e.message)),
-        };
-        let records = records_from(&response, &behavior);
-        let now = self.now;
-        if records.is_empty() {
-            self.world.metrics.count(super::metrics::MetricKey::queue("NumberOfEmptyReceives", &queue), 1);
-            let key = self.timers.schedule(now.plus_ms(wait_ms), Timer::World(WorldTimer::WorkerWait(name.clone())));
-            let w = self.world.workers.get_mut(name).expect("invariant: checked above");
-            w.stats.empty_receives += 1;
-            w.state = WorkerState::Waiting;
-            w.wait_timer = Some(key);
-            self.wait_on(&queue, Waiter::Worker(name.clone()));
-            return;
-        }
-        let timeout_s = visibility.or_else(|| self.queues.get(&queue).map(|q| q.config.visibility_timeout)).unwrap_or(30);
-        self.note_visible_at(&queue, now.plus_secs(u64::from(timeout_s)));
-        let w = self.world.workers.get_mut(name).expect("invariant: checked above");
-        w.stats.received += records.len() as u64;
-        w.state = WorkerState::Processing;
-        let run = Run::new(name.clone(), queue, behavior, records, now);
-        self.schedule_heartbeat(name);
-        self.start_run(&Owner::Worker(name.clone()), run);
-    }
-
-    pub(crate) fn on_worker_wait(&mut self, name: &Name) {
-        if let Some(w) = self.world.workers.get_mut(name) {
-            w.wait_timer = None;
-        }
-        self.worker_poll(name);
-    }
-
-    pub(crate) fn worker_run_finished(&mut self, name: &Name) {
-        let Some(w) = self.world.workers.get_mut(name) else { return };
-        w.run = None;
-        if let Some(t) = w.heartbeat_timer.take() {
-            self.timers.cancel(t);
-        }
-        self.worker_poll(name);
-    }
-
-    /// Deletes a message the worker finished (the receipt handle of its own receive).
-    pub(crate) fn worker_delete(&mut self, name: &Name, queue: &Name, handle: &str) {
-        let params = json!({ "QueueUrl": &**queue, "ReceiptHandle": handle });
-        // The queue may have been deleted meanwhile; the worker carries on.
-        let _ = self.delete_message(&params);
-        if let Some(w) = self.world.workers.get_mut(name) {
-            w.stats.succeeded += 1;
-        }
-    }
-
-    fn schedule_heartbeat(&mut self, name: &Name) {
-        let now = self.now;
-        let Some(w) = self.world.workers.get_mut(name) else { return };
-        if let Some(t) = w.heartbeat_timer.take() {
-            self.timers.cancel(t);
-        }
-        if let Some(hb) = w.heartbeat {
-            let timer = Timer::World(WorldTimer::Heartbeat(name.clone()));
-            let key = self.timers.schedule(now.plus_ms(hb.interval_ms), timer);
-            if let Some(w) = self.world.workers.get_mut(name) {
-                w.heartbeat_timer = Some(key);
-            }
-        }
-    }
-
-    /// ChangeMessageVisibility on every message the worker still holds: "I'm still working on it".
-    pub(crate) fn on_heartbeat(&mut self, name: &Name) {
-        let Some(w) = self.world.workers.get_mut(name) else { return };
-        w.heartbeat_timer = None;
-        let (Some(hb), Some(run)) = (w.heartbeat, w.run.as_ref()) else { return };
-        let handles: Vec<String> = run.held().iter().map(|r| r.receipt_handle.clone()).collect();
-        let queue = w.queue.clone();
-        let mut extended = 0;
-        for handle in handles {
-            let params = json!({ "QueueUrl": &*queue, "ReceiptHandle": handle, "VisibilityTimeout": hb.visibility_timeout });
-            extended += usize::from(self.change_message_visibility(&params).is_ok());
-        }
-        let until = self.now.plus_secs(u64::from(hb.visibility_timeout));
-        if let Some(w) = self.world.workers.get_mut(name) {
-            w.stats.heartbeats += 1;
-        }
-        self.note_visible_at(&queue, until);
-        self.emit(EventKind::World(WorldEvent::HeartbeatSent {
-            worker: name.clone(),
-            queue,
-            messages: extended,
-            visible_again_at: until,
-        }));
-        self.schedule_heartbeat(name);
     }
 }

@@ -1,0 +1,184 @@
+//! AWS Lambda functions in the AWS shapes: `CreateFunction` (with a playground-only `Behavior`
+//! for what the handler does), `UpdateFunctionConfiguration`, `DeleteFunction`. The event source
+//! mappings that invoke them live in `mapping`, their poller in `poller`.
+
+use super::mapping::uuid;
+use super::spec::{self, has, Behavior, BEHAVIOR_KEYS};
+use super::WorldEvent;
+use crate::error::{ApiError, ApiResult, Service};
+use crate::event::{EventKind, Name};
+use crate::ids::{ACCOUNT, REGION};
+use crate::params::Params;
+use crate::sim::Sim;
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct FunctionStats {
+    pub invocations: u64,
+    pub errors: u64,
+    pub timeouts: u64,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Function {
+    pub name: Name,
+    pub runtime: String,
+    pub handler: String,
+    pub role: String,
+    pub timeout_s: u32,
+    pub memory_mb: u32,
+    pub behavior: Arc<Behavior>,
+    pub running: u32,
+    pub stats: FunctionStats,
+}
+
+impl Function {
+    pub(crate) fn arn(&self) -> String {
+        format!("arn:aws:lambda:{REGION}:{ACCOUNT}:function:{}", self.name)
+    }
+
+    fn json(&self) -> Value {
+        json!({
+            "FunctionName": &*self.name,
+            "FunctionArn": self.arn(),
+            "Runtime": self.runtime,
+            "Role": self.role,
+            "Handler": self.handler,
+            "Timeout": self.timeout_s,
+            "MemorySize": self.memory_mb,
+            "State": "Active",
+            "LastUpdateStatus": "Successful",
+            "PackageType": "Zip",
+        })
+    }
+}
+
+/// Lambda spells parameter errors `InvalidParameterValueException`.
+pub(crate) fn lambda_error(e: ApiError) -> ApiError {
+    match e.code.as_str() {
+        "InvalidParameterValue" | "MissingParameter" => ApiError::new("InvalidParameterValueException", e.message),
+        _ => e,
+    }
+}
+
+pub(crate) fn function_name(reference: &str) -> &str {
+    reference.rsplit_once(":function:").map_or(reference, |(_, n)| n)
+}
+
+const FUNCTION_KEYS: &[&str] = &[
+    "FunctionName",
+    "Runtime",
+    "Role",
+    "Handler",
+    "Code",
+    "Description",
+    "Timeout",
+    "MemorySize",
+    "Publish",
+    "Environment",
+    "Architectures",
+    "Behavior",
+];
+
+impl Sim {
+    pub(crate) fn create_function(&mut self, p: &Value) -> ApiResult<Value> {
+        self.create_function_checked(p).map_err(lambda_error)
+    }
+
+    fn create_function_checked(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sim, "CreateFunction", p, FUNCTION_KEYS)?;
+        let name = p.str("FunctionName")?;
+        let valid = !name.is_empty()
+            && name.len() <= 64
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !valid {
+            return Err(spec::invalid(format!(
+                "FunctionName \"{name}\": use 1 to 64 letters, digits, hyphens and underscores"
+            )));
+        }
+        if self.world.functions.contains_key(name) {
+            return Err(ApiError::new("ResourceConflictException", format!("Function already exist: {name}")));
+        }
+        let function = Function {
+            name: name.into(),
+            runtime: "python3.12".into(),
+            handler: "app.handler".into(),
+            role: format!("arn:aws:iam::{ACCOUNT}:role/playground-lambda"),
+            timeout_s: 3,
+            memory_mb: 128,
+            behavior: Arc::new(Behavior::new(name)?),
+            running: 0,
+            stats: FunctionStats::default(),
+        };
+        let function = self.configured_function(function, &p)?;
+        let out = function.json();
+        self.declare_jobs(&function.behavior.jobs.clone());
+        self.world.functions.insert(function.name.clone(), function);
+        self.ensure_ticking();
+        self.emit(EventKind::World(WorldEvent::FunctionCreated { function: name.into() }));
+        Ok(out)
+    }
+
+    fn configured_function(&self, mut f: Function, p: &Params) -> ApiResult<Function> {
+        for (key, slot) in [("Runtime", &mut f.runtime), ("Handler", &mut f.handler), ("Role", &mut f.role)] {
+            if let Some(v) = p.opt_str(key)? {
+                *slot = v.to_string();
+            }
+        }
+        if let Some(t) = p.opt_int("Timeout", 1, 900)? {
+            f.timeout_s = t as u32;
+        }
+        if let Some(m) = p.opt_int("MemorySize", 128, 10_240)? {
+            f.memory_mb = m as u32;
+        }
+        if let Some(b) = p.raw("Behavior") {
+            let bp = Params::new(Service::Sim, "Behavior", b, BEHAVIOR_KEYS)?;
+            f.behavior = Arc::new(f.behavior.updated(&bp, &|d| self.world.dependencies.contains_key(d))?);
+        }
+        Ok(f)
+    }
+
+    pub(crate) fn update_function_configuration(&mut self, p: &Value) -> ApiResult<Value> {
+        let checked = (|| {
+            let p = Params::new(Service::Sim, "UpdateFunctionConfiguration", p, FUNCTION_KEYS)?;
+            let name = function_name(p.str("FunctionName")?);
+            let f = self.world.functions.get(name).ok_or_else(|| function_not_found(name))?.clone();
+            let settings = FUNCTION_KEYS[1..].iter().filter(|k| has(&p, k)).map(|k| k.to_string()).collect();
+            Ok((self.configured_function(f, &p)?, settings))
+        })();
+        let (f, settings) = checked.map_err(lambda_error)?;
+        let out = f.json();
+        self.declare_jobs(&f.behavior.jobs.clone());
+        let name = f.name.clone();
+        self.world.functions.insert(name.clone(), f);
+        self.emit(EventKind::World(WorldEvent::FunctionUpdated { function: name, settings }));
+        Ok(out)
+    }
+
+    pub(crate) fn delete_function(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sim, "DeleteFunction", p, &["FunctionName", "Qualifier"]).map_err(lambda_error)?;
+        let name = function_name(p.str("FunctionName").map_err(lambda_error)?);
+        let key =
+            self.world.functions.get_key_value(name).map(|(k, _)| k.clone()).ok_or_else(|| function_not_found(name))?;
+        if let Some(m) = self.world.mappings.values().find(|m| m.function == key) {
+            return Err(ApiError::new(
+                "ResourceConflictException",
+                format!(
+                    "Function {name} is used by event source mapping {}; delete it first (DeleteEventSourceMapping).",
+                    uuid(m.id)
+                ),
+            ));
+        }
+        self.world.functions.remove(&key);
+        self.emit(EventKind::World(WorldEvent::FunctionDeleted { function: key }));
+        Ok(json!({}))
+    }
+}
+
+pub(crate) fn function_not_found(name: &str) -> ApiError {
+    ApiError::new(
+        "ResourceNotFoundException",
+        format!("Function not found: arn:aws:lambda:{REGION}:{ACCOUNT}:function:{name}"),
+    )
+}

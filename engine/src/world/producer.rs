@@ -1,0 +1,326 @@
+//! Producers: a checkout that emits the same deterministic stream of order events (`evt-4401`,
+//! order 4401, …) in one of three designs, so the designs compare number for number:
+//! - `FanOut`: publish once to a topic; each consumer's queue and workers do their own job.
+//! - `SingleQueue`: send to one queue, where one worker does every job (one failure retries all).
+//! - `Chain`: the coupled design: call every service in turn on the request path. Latency is the
+//!   sum of the calls; the request succeeds only if every call does (availability is the product).
+
+use super::effects::Histogram;
+use super::process::{Owner, Record, Run};
+use super::spec::{self, has, invalid, Behavior, EventInfo, Span};
+use super::{WorldEvent, WorldTimer};
+use crate::error::{ApiResult, Service};
+use crate::event::{EventKind, Name};
+use crate::params::Params;
+use crate::sim::Sim;
+use crate::timers::{Timer, TimerKey};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+#[derive(Clone, Debug)]
+pub(crate) enum Design {
+    FanOut { topic: Name },
+    SingleQueue { queue: Name },
+    Chain { behavior: Arc<Behavior>, timeout_ms: Option<u64> },
+}
+
+impl Design {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Design::FanOut { .. } => "FanOut",
+            Design::SingleQueue { .. } => "SingleQueue",
+            Design::Chain { .. } => "Chain",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ProducerStats {
+    pub produced: u64,
+    /// Publishes or sends the service accepted: the checkout answered the customer.
+    pub accepted: u64,
+    pub rejected: u64,
+    pub requests: u64,
+    pub succeeded: u64,
+    pub failed: u64,
+    /// Failed after at least one service did its part: charged, but no slip.
+    pub half_done: u64,
+    pub latency: Histogram,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Producer {
+    pub name: Name,
+    pub design: Design,
+    pub interval_ms: u64,
+    pub count: u64,
+    pub first_order: u64,
+    pub poison_every: u64,
+    pub duplicate_every: u64,
+    pub event_type: String,
+    timer: Option<TimerKey>,
+    pub requests: BTreeMap<u64, Option<Run>>,
+    next_request: u64,
+    pub stopped: Option<String>,
+    pub stats: ProducerStats,
+}
+
+const KEYS: &[&str] = &[
+    "ProducerName",
+    "Design",
+    "TopicArn",
+    "QueueUrl",
+    "Jobs",
+    "RequestTimeout",
+    "Interval",
+    "Count",
+    "StartAfter",
+    "FirstOrderId",
+    "PoisonEvery",
+    "DuplicateEvery",
+    "EventType",
+];
+
+impl Producer {
+    /// Event `n` (from 1): the same for every design and every run.
+    fn event(&self, n: u64, now_ms: u64) -> (String, Value) {
+        let order = self.first_order + n - 1;
+        let poison = self.poison_every > 0 && n % self.poison_every == 0;
+        // A phone number missing a digit is the poison message of the seeds' SMS consumer.
+        let phone = if poison { "+91987654321" } else { "+919876543210" };
+        let body = json!({
+            "event_id": format!("evt-{order}"),
+            "event_type": self.event_type,
+            "order_id": order,
+            "version": 1,
+            "occurred_at_ms": now_ms,
+            "data": { "phone": phone, "amount": 500 + order % 97 * 25 },
+        });
+        (format!("evt-{order}"), body)
+    }
+}
+
+impl Sim {
+    pub(crate) fn create_producer(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sim, "CreateProducer", p, KEYS)?;
+        let name = p.str("ProducerName")?;
+        if !crate::ids::valid_resource_name(name, 80) {
+            return Err(invalid(format!(
+                "ProducerName \"{name}\": use 1 to 80 letters, digits, hyphens and underscores"
+            )));
+        }
+        if self.world.producers.contains_key(name) {
+            return Err(spec::conflict("Producer", name));
+        }
+        let design = match p.str("Design")? {
+            "FanOut" => Design::FanOut { topic: self.topic_ref(p.str("TopicArn")?)? },
+            "SingleQueue" => Design::SingleQueue { queue: self.queue_ref(p.str("QueueUrl")?)? },
+            "Chain" => {
+                if !has(&p, "Jobs") {
+                    return Err(Service::Sim.missing("Jobs"));
+                }
+                let deps = |d: &str| self.world.dependencies.contains_key(d);
+                let mut behavior = Behavior::new(name)?.updated(&p, &deps)?;
+                behavior.processing = Span::fixed(0);
+                Design::Chain { behavior: Arc::new(behavior), timeout_ms: spec::opt_duration(&p, "RequestTimeout")? }
+            }
+            other => return Err(invalid(format!("Design \"{other}\" is not one of FanOut, SingleQueue, Chain"))),
+        };
+        let chain_only = ["Jobs", "RequestTimeout"];
+        if let (false, Some(k)) = (matches!(design, Design::Chain { .. }), chain_only.iter().find(|k| has(&p, k))) {
+            return Err(invalid(format!("{k} is for the Chain design only")));
+        }
+        let interval_ms = spec::opt_duration(&p, "Interval")?.unwrap_or(1_000).max(1);
+        let start_after = spec::opt_duration(&p, "StartAfter")?.unwrap_or(0);
+        let mut producer = Producer {
+            name: name.into(),
+            design,
+            interval_ms,
+            count: p.opt_int("Count", 1, 10_000_000)?.unwrap_or(100) as u64,
+            first_order: p.opt_int("FirstOrderId", 0, 1_000_000_000_000)?.unwrap_or(4401) as u64,
+            poison_every: p.opt_int("PoisonEvery", 0, 1_000_000)?.unwrap_or(0) as u64,
+            duplicate_every: p.opt_int("DuplicateEvery", 0, 1_000_000)?.unwrap_or(0) as u64,
+            event_type: p.opt_str("EventType")?.unwrap_or("OrderPlaced").to_string(),
+            timer: None,
+            requests: BTreeMap::new(),
+            next_request: 0,
+            stopped: None,
+            stats: ProducerStats::default(),
+        };
+        if let Design::Chain { behavior, .. } = &producer.design {
+            self.declare_jobs(&behavior.jobs.clone());
+        }
+        let at = self.now.plus_ms(start_after);
+        producer.timer = Some(self.timers.schedule(at, Timer::World(WorldTimer::ProducerTick(producer.name.clone()))));
+        let design = producer.design.name();
+        self.world.producers.insert(producer.name.clone(), producer);
+        self.ensure_ticking();
+        self.emit(EventKind::World(WorldEvent::ProducerCreated { producer: name.into(), design }));
+        Ok(json!({ "ProducerName": name }))
+    }
+
+    pub(crate) fn stop_producer(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sim, "StopProducer", p, &["ProducerName"])?;
+        let name = p.str("ProducerName")?;
+        let producer = self.world.producers.get_mut(name).ok_or_else(|| spec::not_found("Producer", name))?;
+        if let Some(t) = producer.timer.take() {
+            self.timers.cancel(t);
+            producer.stopped = Some("stopped by StopProducer".into());
+            let key = producer.name.clone();
+            self.emit(EventKind::World(WorldEvent::ProducerStopped { producer: key, reason: "StopProducer".into() }));
+        }
+        Ok(json!({}))
+    }
+
+    pub(crate) fn describe_producer(&mut self, p: &Value) -> ApiResult<Value> {
+        let p = Params::new(Service::Sim, "DescribeProducer", p, &["ProducerName"])?;
+        let name = p.str("ProducerName")?;
+        let pr = self.world.producers.get(name).ok_or_else(|| spec::not_found("Producer", name))?;
+        let s = &pr.stats;
+        let (ok, all) = match pr.design {
+            Design::Chain { .. } => (s.succeeded, s.requests),
+            _ => (s.accepted, s.produced),
+        };
+        let ppm = (ok * 1_000_000).checked_div(all).unwrap_or(0);
+        Ok(json!({
+            "ProducerName": name,
+            "Design": pr.design.name(),
+            "Produced": s.produced,
+            "Count": pr.count,
+            "Finished": pr.timer.is_none(),
+            "InFlightRequests": pr.requests.len(),
+            "Accepted": s.accepted,
+            "Rejected": s.rejected,
+            "Requests": s.requests,
+            "Succeeded": s.succeeded,
+            "Failed": s.failed,
+            "HalfDone": s.half_done,
+            "AvailabilityPpm": ppm,
+            "Availability": format!("{}.{:02}%", ppm / 10_000, ppm % 10_000 / 100),
+            "Latency": s.latency.json(),
+        }))
+    }
+
+    pub(crate) fn on_producer_tick(&mut self, name: &Name) {
+        let now = self.now;
+        let Some(pr) = self.world.producers.get_mut(name) else { return };
+        pr.timer = None;
+        pr.stats.produced += 1;
+        let n = pr.stats.produced;
+        let (event_id, body) = pr.event(n, now.0);
+        let copies = if pr.duplicate_every > 0 && n % pr.duplicate_every == 0 { 2 } else { 1 };
+        let (design, event_type) = (pr.design.clone(), pr.event_type.clone());
+        if n < pr.count {
+            let key =
+                self.timers.schedule(now.plus_ms(pr.interval_ms), Timer::World(WorldTimer::ProducerTick(name.clone())));
+            self.world.producers.get_mut(name).expect("invariant: looked up above").timer = Some(key);
+        }
+        for _ in 0..copies {
+            self.produce(name, &design, &event_id, &body, &event_type);
+        }
+        let pr = self.world.producers.get_mut(name).expect("invariant: looked up above");
+        if pr.timer.is_none() && pr.stopped.is_none() {
+            pr.stopped = Some("finished".into());
+            let produced = pr.stats.produced;
+            self.emit(EventKind::World(WorldEvent::ProducerFinished { producer: name.clone(), produced }));
+        }
+    }
+
+    fn produce(&mut self, name: &Name, design: &Design, event_id: &str, body: &Value, event_type: &str) {
+        let text = body.to_string();
+        let result = match design {
+            Design::FanOut { topic } => {
+                let attrs = json!({ "event_type": { "DataType": "String", "StringValue": event_type } });
+                let r = self.publish(&json!({ "TopicArn": &**topic, "Message": text, "MessageAttributes": attrs }));
+                self.note_topic_delivery(topic);
+                r
+            }
+            Design::SingleQueue { queue } => {
+                let r = self.send_message(&json!({ "QueueUrl": &**queue, "MessageBody": text }));
+                self.note_visible_at(queue, self.now);
+                r
+            }
+            Design::Chain { behavior, timeout_ms } => {
+                return self.start_request(name, behavior.clone(), *timeout_ms, event_id, body);
+            }
+        };
+        let pr = self.world.producers.get_mut(name).expect("invariant: a producing producer exists");
+        match result {
+            Ok(_) => pr.stats.accepted += 1,
+            Err(e) => {
+                pr.stats.rejected += 1;
+                let reason = format!("{}: {}", e.code, e.message);
+                if let Some(t) = pr.timer.take() {
+                    self.timers.cancel(t);
+                }
+                pr.stopped = Some(reason.clone());
+                self.emit(EventKind::World(WorldEvent::ProducerStopped { producer: name.clone(), reason }));
+            }
+        }
+    }
+
+    fn start_request(
+        &mut self,
+        name: &Name,
+        behavior: Arc<Behavior>,
+        timeout_ms: Option<u64>,
+        event_id: &str,
+        body: &Value,
+    ) {
+        let now = self.now;
+        let pr = self.world.producers.get_mut(name).expect("invariant: a producing producer exists");
+        pr.next_request += 1;
+        pr.stats.requests += 1;
+        let r = pr.next_request;
+        pr.requests.insert(r, None);
+        let info = EventInfo {
+            event_id: event_id.into(),
+            entity: body.get("order_id").map(|o| o.to_string().into()),
+            version: Some(1),
+            occurred_at: Some(now),
+            poison: false,
+        };
+        let record = Record { message_id: None, receipt_handle: String::new(), receive_count: 1, sent_at: now, info };
+        let mut run = Run::new(name.clone(), "".into(), behavior, vec![record], now);
+        run.stop_on_failure = true;
+        run.deadline = timeout_ms.map(|t| now.plus_ms(t));
+        run.timeout_message = "timed out".into();
+        self.world.metrics.count(super::metrics::MetricKey::producer("Requests", name), 1);
+        self.start_run(&Owner::Request(name.clone(), r), run);
+    }
+
+    pub(crate) fn request_finished(&mut self, name: &Name, r: u64) {
+        let now = self.now;
+        let Some(pr) = self.world.producers.get_mut(name) else { return };
+        let Some(run) = pr.requests.remove(&r).flatten() else { return };
+        let latency = now.0 - run.started_at.0;
+        pr.stats.latency.record(latency);
+        let ok = run.aborted.is_none() && run.failures.is_empty();
+        let outcome = match (ok, run.effects) {
+            (true, _) => "succeeded",
+            (false, 0) => "failed",
+            (false, _) => "half done",
+        };
+        if ok {
+            pr.stats.succeeded += 1;
+        } else {
+            pr.stats.failed += 1;
+            pr.stats.half_done += u64::from(run.effects > 0);
+            self.world.metrics.count(super::metrics::MetricKey::producer("FailedRequests", name), 1);
+        }
+        self.world.metrics.sample(super::metrics::MetricKey::producer("RequestLatency", name), latency);
+        let failed_at = match &run.aborted {
+            Some(reason) if *reason == run.timeout_message => Some("(timeout)".into()),
+            _ => run.failed_job.clone(),
+        };
+        let event_id = run.records[0].info.event_id.clone();
+        self.emit(EventKind::World(WorldEvent::RequestCompleted {
+            producer: name.clone(),
+            event_id,
+            outcome,
+            failed_at: if ok { None } else { failed_at },
+            latency_ms: latency,
+        }));
+    }
+}

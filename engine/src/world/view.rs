@@ -1,0 +1,218 @@
+//! The world's actors as the snapshot shows them: plain, serialisable, comparable.
+
+use super::dependency::Dependency;
+use crate::ids::MsgId;
+use crate::sim::Sim;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct WorldView {
+    /// The period of every metric series, in milliseconds.
+    pub metric_resolution_ms: u64,
+    pub workers: Vec<WorkerView>,
+    pub functions: Vec<FunctionView>,
+    pub event_source_mappings: Vec<MappingView>,
+    pub dependencies: Vec<DependencyView>,
+    pub producers: Vec<ProducerView>,
+    pub jobs: Vec<JobView>,
+    pub alarms: Vec<AlarmView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WorkerView {
+    pub name: String,
+    pub queue: String,
+    /// Waiting, Processing, Pausing, Paused, Crashed or Stopped.
+    pub state: &'static str,
+    /// Received and not finished: what a crash would abandon.
+    pub held: Vec<MsgId>,
+    pub crash_armed: bool,
+    pub processing_time: String,
+    pub idempotency: &'static str,
+    pub jobs: Vec<String>,
+    pub received: u64,
+    pub succeeded: u64,
+    pub failed: u64,
+    pub crashes: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FunctionView {
+    pub name: String,
+    pub timeout_s: u32,
+    pub running: u32,
+    pub invocations: u64,
+    pub errors: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MappingView {
+    pub uuid: String,
+    pub queue: String,
+    pub function: String,
+    pub batch_size: u32,
+    pub batching_window_s: u32,
+    pub maximum_concurrency: Option<u32>,
+    pub report_batch_item_failures: bool,
+    pub state: &'static str,
+    pub concurrent_invocations: usize,
+    pub records_delivered: u64,
+    pub records_redelivered: u64,
+    pub records_deleted: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DependencyView {
+    pub name: String,
+    /// Conditions now, from the base and the schedule.
+    pub latency: String,
+    pub error_rate_ppm: u32,
+    pub down: bool,
+    pub capacity: Option<u32>,
+    pub in_flight: u32,
+    pub calls: u64,
+    pub errors: u64,
+    pub throttled: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProducerView {
+    pub name: String,
+    pub design: &'static str,
+    pub produced: u64,
+    pub count: u64,
+    pub requests_in_flight: usize,
+    pub succeeded: u64,
+    pub failed: u64,
+    pub half_done: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct JobView {
+    pub job: String,
+    pub effect: String,
+    pub side_effects: u64,
+    pub distinct_events: u64,
+    pub duplicates: u64,
+    pub skipped: u64,
+    pub end_to_end_mean_ms: u64,
+    pub end_to_end_max_ms: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AlarmView {
+    pub name: String,
+    pub metric: String,
+    pub state: &'static str,
+    pub reason: String,
+}
+
+fn dependency_view(d: &Dependency, sim: &Sim) -> DependencyView {
+    let c = d.at(sim.now);
+    DependencyView {
+        name: d.name.to_string(),
+        latency: c.latency.describe(),
+        error_rate_ppm: c.error_ppm,
+        down: c.down,
+        capacity: c.capacity,
+        in_flight: d.in_flight,
+        calls: d.stats.calls,
+        errors: d.stats.errors,
+        throttled: d.stats.throttled,
+    }
+}
+
+impl Sim {
+    pub(crate) fn world_view(&self) -> WorldView {
+        let w = &self.world;
+        WorldView {
+            metric_resolution_ms: w.metrics.resolution_ms,
+            workers: w
+                .workers
+                .values()
+                .map(|k| WorkerView {
+                    name: k.name.to_string(),
+                    queue: k.queue.to_string(),
+                    state: k.state_name(),
+                    held: k.held(),
+                    crash_armed: k.crash_armed,
+                    processing_time: k.behavior.processing.describe(),
+                    idempotency: k.behavior.idempotency.as_str(),
+                    jobs: k.behavior.jobs.iter().map(|j| j.job.to_string()).collect(),
+                    received: k.stats.received,
+                    succeeded: k.stats.succeeded,
+                    failed: k.stats.failed,
+                    crashes: k.stats.crashes,
+                })
+                .collect(),
+            functions: w
+                .functions
+                .values()
+                .map(|f| FunctionView {
+                    name: f.name.to_string(),
+                    timeout_s: f.timeout_s,
+                    running: f.running,
+                    invocations: f.stats.invocations,
+                    errors: f.stats.errors,
+                })
+                .collect(),
+            event_source_mappings: w
+                .mappings
+                .values()
+                .map(|m| MappingView {
+                    uuid: super::mapping::uuid(m.id),
+                    queue: m.queue.to_string(),
+                    function: m.function.to_string(),
+                    batch_size: m.batch_size,
+                    batching_window_s: m.window_s,
+                    maximum_concurrency: m.max_concurrency,
+                    report_batch_item_failures: m.report_failures,
+                    state: m.state,
+                    concurrent_invocations: m.invocations.len(),
+                    records_delivered: m.stats.records,
+                    records_redelivered: m.stats.redelivered,
+                    records_deleted: m.stats.deleted,
+                })
+                .collect(),
+            dependencies: w.dependencies.values().map(|d| dependency_view(d, self)).collect(),
+            producers: w
+                .producers
+                .values()
+                .map(|p| ProducerView {
+                    name: p.name.to_string(),
+                    design: p.design.name(),
+                    produced: p.stats.produced,
+                    count: p.count,
+                    requests_in_flight: p.requests.len(),
+                    succeeded: p.stats.succeeded,
+                    failed: p.stats.failed,
+                    half_done: p.stats.half_done,
+                })
+                .collect(),
+            jobs: w
+                .ledger
+                .iter()
+                .map(|(job, l)| JobView {
+                    job: job.to_string(),
+                    effect: l.effect.to_string(),
+                    side_effects: l.effects,
+                    distinct_events: l.events,
+                    duplicates: l.duplicates,
+                    skipped: l.skipped,
+                    end_to_end_mean_ms: l.end_to_end.mean(),
+                    end_to_end_max_ms: l.end_to_end.max,
+                })
+                .collect(),
+            alarms: w
+                .alarms
+                .values()
+                .map(|a| AlarmView {
+                    name: a.name.to_string(),
+                    metric: format!("{} {}", a.namespace, a.metric),
+                    state: a.state.as_str(),
+                    reason: a.reason.clone(),
+                })
+                .collect(),
+        }
+    }
+}

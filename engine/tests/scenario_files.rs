@@ -1,0 +1,88 @@
+//! Every scenario file shipped with the playground (`public/scenarios/`) and every lesson file of
+//! the test suite (`engine/tests/scenarios/`) runs to its end with all its expectations met.
+use engine::scenario::{Run, Scenario};
+use std::path::{Path, PathBuf};
+
+fn scenario_files(dir: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|entry| entry.expect("a readable directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no scenario files in {}", dir.display());
+    files
+}
+
+fn load(path: &Path) -> Result<Scenario, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    Scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Every way a run fell short, one line per failing step, naming the file and the step.
+fn failures(path: &Path, run: &Run) -> Vec<String> {
+    let mut out = Vec::new();
+    for o in &run.outcomes {
+        if let Some(diffs) = o.check.as_ref().filter(|d| !d.is_empty()) {
+            out.push(format!("{}: step {} ({}): {}", path.display(), o.step, o.label, diffs.join("; ")));
+        }
+    }
+    if let Some(stop) = &run.stopped {
+        out.push(format!("{}: stopped at {stop}", path.display()));
+    }
+    out
+}
+
+fn check_all(dir: &str) -> usize {
+    let mut problems = Vec::new();
+    let mut expectations = 0;
+    for path in scenario_files(dir) {
+        match load(&path) {
+            Ok(scenario) => {
+                let run = scenario.run();
+                expectations += run.passed();
+                problems.extend(failures(&path, &run));
+            }
+            Err(e) => problems.push(e),
+        }
+    }
+    assert!(problems.is_empty(), "{} scenario problem(s):\n{}", problems.len(), problems.join("\n"));
+    expectations
+}
+
+#[test]
+fn shipped_scenarios_run_with_every_expectation_met() {
+    // The scenarios the app offers parse, run to the end and meet each of their expectations.
+    check_all("../public/scenarios");
+}
+
+#[test]
+fn lesson_scenarios_run_with_every_expectation_met() {
+    // The classic cases in engine/tests/scenarios prove their claims through `expect`/`expect_error`.
+    let expectations = check_all("tests/scenarios");
+    assert!(expectations >= 10, "only {expectations} expectations checked in tests/scenarios");
+}
+
+#[test]
+fn each_lesson_scenario_explains_itself_and_checks_something() {
+    // A lesson file without a description or without a single expectation teaches nothing provable.
+    for path in scenario_files("tests/scenarios") {
+        let scenario = load(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(scenario.description.len() > 80, "{}: the description should say what it teaches", path.display());
+        let run = scenario.run();
+        let checked = run.outcomes.iter().filter(|o| o.check.is_some()).count();
+        assert!(checked > 0, "{}: no step has an expect or expect_error", path.display());
+    }
+}
+
+#[test]
+fn scenario_runs_are_reproducible() {
+    // The same file and seed give the same event log, byte for byte.
+    for path in scenario_files("tests/scenarios").into_iter().chain(scenario_files("../public/scenarios")) {
+        let scenario = load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let first = engine::event_log_jsonl(scenario.run().events());
+        let second = engine::event_log_jsonl(scenario.run().events());
+        assert!(first == second, "{}: two runs gave different event logs", path.display());
+    }
+}
