@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 /// The built-in scenarios, as data files in `public/scenarios/`: (id, file contents).
 pub const SCENARIOS: &[(&str, &str)] = &[
     ("quilt-store", include_str!("../../public/scenarios/quilt-store.json")),
+    ("workers", include_str!("../../public/scenarios/workers.json")),
     ("poison-dlq", include_str!("../../public/scenarios/poison-dlq.json")),
     ("crash-visibility", include_str!("../../public/scenarios/crash-visibility.json")),
     ("duplicates", include_str!("../../public/scenarios/duplicates.json")),
@@ -183,6 +184,44 @@ impl Playground {
         self.set_queue_attribute(&q.name, "RedrivePolicy", &policy)
     }
 
+    /// Adds a worker (a competing consumer) to a queue: it long-polls, takes two seconds per
+    /// message, does its job's side effect and deletes. An SMS worker fails on a phone number
+    /// that is too short (the poison order).
+    pub fn add_worker(&mut self, queue: &str) -> Result<Value, ApiError> {
+        let snapshot = self.history.sim().snapshot_limited(0);
+        let stem: String = queue.trim_end_matches(".fifo").chars().map(|c| if c == '.' { '-' } else { c }).collect();
+        let n = (1..).find(|n| !snapshot.world.workers.iter().any(|w| w.name == format!("{stem}-w{n}"))).unwrap_or(1);
+        let effect = match stem.as_str() {
+            s if s.contains("billing") => "invoice written",
+            s if s.contains("sms") => "SMS sent",
+            s if s.contains("packing") => "slip printed",
+            _ => "work done",
+        };
+        let mut params = json!({
+            "WorkerName": format!("{stem}-w{n}"),
+            "QueueUrl": queue,
+            "WaitTimeSeconds": 20,
+            "ProcessingTime": "2s",
+            "Job": stem,
+            "Effect": effect,
+        });
+        if stem.contains("sms") {
+            params["Poison"] = json!({"Field": "data.phone", "LengthBelow": 15});
+        }
+        self.history.apply("CreateWorker", &params)
+    }
+
+    /// `CrashWorker`, `RestartWorker`, `PauseWorker`, `ResumeWorker` or `DeleteWorker`.
+    pub fn worker(&mut self, action: &str, name: &str) -> Result<Value, ApiError> {
+        self.history.apply(action, &json!({"WorkerName": name}))
+    }
+
+    /// Slows a worker down to 20 s a message, or back to 2 s.
+    pub fn set_worker_slow(&mut self, name: &str, slow: bool) -> Result<Value, ApiError> {
+        let time = if slow { "20s" } else { "2s" };
+        self.history.apply("UpdateWorker", &json!({"WorkerName": name, "ProcessingTime": time}))
+    }
+
     pub fn set_filter_policy(&mut self, subscription_arn: &str, policy: &str) -> Result<Value, ApiError> {
         let params =
             json!({"SubscriptionArn": subscription_arn, "AttributeName": "FilterPolicy", "AttributeValue": policy});
@@ -251,6 +290,23 @@ mod tests {
         assert!(check_filter_policy("", "MessageAttributes").is_ok());
         let e = check_filter_policy(r#"{"event_type": [{"prefx": "Order"}]}"#, "MessageAttributes").unwrap_err();
         assert!(e.contains("event_type"), "{e}");
+    }
+
+    #[test]
+    fn workers_consume_and_a_crash_keeps_the_message_in_flight() {
+        let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).unwrap();
+        pg.add_worker("packing").unwrap();
+        pg.publish("OrderPlaced").unwrap();
+        let packing = |pg: &Playground| pg.snapshot().queues.into_iter().find(|q| q.name == "packing").unwrap();
+        // A long-polling worker finds a message published by hand within a second (simplified).
+        pg.history.advance_to(pg.now().plus_ms(1_000));
+        assert_eq!(packing(&pg).in_flight, 1, "the worker took it");
+        pg.worker("CrashWorker", "packing-w1").unwrap();
+        pg.history.advance_to(pg.now().plus_ms(29_000));
+        assert_eq!(packing(&pg).in_flight, 1, "still hidden after the crash");
+        pg.history.advance_to(pg.now().plus_ms(1_000));
+        assert_eq!(packing(&pg).visible, 1, "back after the 30 s visibility timeout");
+        assert!(pg.worker("NoSuchAction", "x").is_err());
     }
 
     #[test]

@@ -119,3 +119,23 @@ test('the phone-size layout fits 375 px and still publishes', async () => {
   await waitText(page, 'queue-packing-visible', '1');
   assert.deepEqual(await finish(page, problems, 'phone-layout'), []);
 });
+
+test('a crashed worker holds its message until the visibility timeout; restart brings it back', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  await page.getByTestId('queue-packing-add-worker').click();
+  await page.getByTestId('worker-packing-w1').waitFor();
+  await page.getByTestId('publish').click();
+  // The worker long-polls: it takes the message within a virtual second.
+  await page.getByTestId('step').click();
+  await waitText(page, 'queue-packing-inflight', '1');
+  await page.getByTestId('worker-packing-w1-crash').click();
+  await page.getByTestId('worker-packing-w1-restart').waitFor();
+  await page.getByTestId('speed').selectOption({ label: '64×' });
+  await page.getByTestId('play-pause').click();
+  await waitText(page, 'queue-packing-visible', '1');
+  await page.getByTestId('play-pause').click();
+  assert.match(await textOf(page, 'event-log'), /visible again in packing/);
+  await page.getByTestId('worker-packing-w1-restart').click();
+  await page.getByTestId('worker-packing-w1-crash').waitFor();
+  assert.deepEqual(await finish(page, problems, 'worker-crash'), []);
+});

@@ -99,6 +99,7 @@ fn Stage(pg: Playground) -> impl IntoView {
                         <topology::Topology />
                     </section>
                     <queues::Queues />
+                    <queues::Effects />
                     <controls::Subscriptions />
                 </div>
                 <aside class="side-col">

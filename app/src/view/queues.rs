@@ -8,6 +8,30 @@ use engine::sqs::MsgState;
 use engine::SimTime;
 use leptos::prelude::*;
 
+/// Side effects per job: what the learner sees of duplicates (two slips for one order).
+#[component]
+pub fn Effects() -> impl IntoView {
+    let ctx = use_ctx();
+    let jobs = Memo::new(move |_| ctx.snapshot.with(|s| s.world.jobs.clone()));
+    view! {
+        <Show when=move || jobs.with(|j| !j.is_empty())>
+            <section class="effects" aria-label="Side effects" data-testid="side-effects">
+                <h2>"Side effects"</h2>
+                <ul>
+                    {move || jobs.get().into_iter().map(|j| view! {
+                        <li class:dup=j.duplicates != 0>
+                            <strong>{format!("{}: {} {}", j.job, j.side_effects, j.effect)}</strong>
+                            <span>{format!(" for {} events", j.distinct_events)}</span>
+                            {(j.duplicates != 0).then(|| view! { <span class="warn">{format!(" · {} duplicate", j.duplicates)}</span> })}
+                            {(j.skipped != 0).then(|| view! { <span class="ok">{format!(" · {} skipped as already done", j.skipped)}</span> })}
+                        </li>
+                    }).collect_view()}
+                </ul>
+            </section>
+        </Show>
+    }
+}
+
 #[component]
 pub fn Queues() -> impl IntoView {
     let ctx = use_ctx();
@@ -74,7 +98,12 @@ fn QueueCard(name: String) -> impl IntoView {
                     parts.join(" · ")
                 }))}
             </p>
+            <Workers queue=name.clone() />
             <div class="actions">
+                <button data-testid=format!("{id}-add-worker") on:click={
+                    let name = name.clone();
+                    move |_| { ctx.act(|p| p.add_worker(&name)); }
+                } title="CreateWorker: a competing consumer that long-polls, works 2 s a message and deletes">"+ Worker"</button>
                 <button data-testid=format!("{id}-receive") on:click=receive title="ReceiveMessage, up to 10, without deleting">"Receive"</button>
                 <Show when=is_dlq>
                     <button data-testid=format!("queue-{name}-redrive") on:click=redrive title="StartMessageMoveTask back to the source queues">"Redrive"</button>
@@ -82,6 +111,69 @@ fn QueueCard(name: String) -> impl IntoView {
                 <button class="quiet" data-testid=format!("{id}-purge") on:click=purge title="PurgeQueue">"Purge"</button>
             </div>
         </article>
+    }
+}
+
+/// The workers consuming from one queue, with their controls.
+#[component]
+fn Workers(queue: String) -> impl IntoView {
+    let ctx = use_ctx();
+    let workers = Memo::new(move |_| {
+        ctx.snapshot.with(|s| s.world.workers.iter().filter(|w| w.queue == queue).cloned().collect::<Vec<_>>())
+    });
+    view! {
+        <ul class="workers">
+            <For each=move || workers.get() key=|w| (w.name.clone(), w.state, w.held.clone(), w.processing_time.clone(), w.succeeded, w.failed) let:w>
+                <WorkerRow w=w />
+            </For>
+        </ul>
+    }
+}
+
+#[component]
+fn WorkerRow(w: engine::world::WorkerView) -> impl IntoView {
+    let ctx = use_ctx();
+    let id = format!("worker-{}", w.name);
+    let name = w.name.clone();
+    let act = move |action: &'static str| {
+        let name = name.clone();
+        move |_| {
+            ctx.act(|p| p.worker(action, &name));
+        }
+    };
+    let crashed = w.state == "Crashed";
+    let paused = w.state == "Paused";
+    let slow = w.processing_time == "20000ms";
+    let slow_name = w.name.clone();
+    let toggle_slow = move |_| {
+        ctx.act(|p| p.set_worker_slow(&slow_name, !slow));
+    };
+    let held = if w.held.is_empty() {
+        String::new()
+    } else {
+        format!(" holding {}", w.held.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", "))
+    };
+    view! {
+        <li class="worker" class:crashed=crashed class:paused=paused data-testid=id.clone()>
+            <span class="state" title=w.state>{match w.state { "Crashed" => "✕", "Paused" => "Ⅱ", "Processing" => "●", _ => "○" }}</span>
+            <span class="who">{w.name.clone()}</span>
+            <span class="what">{format!("{}{held} · {} ok, {} failed", w.state.to_lowercase(), w.succeeded, w.failed)}</span>
+            <span class="buttons">
+                {if crashed {
+                    view! { <button data-testid=format!("{id}-restart") on:click=act("RestartWorker")>"Restart"</button> }.into_any()
+                } else {
+                    view! { <button data-testid=format!("{id}-crash") class="danger" on:click=act("CrashWorker") title="The worker dies holding its messages">"Crash"</button> }.into_any()
+                }}
+                {if paused {
+                    view! { <button data-testid=format!("{id}-resume") on:click=act("ResumeWorker")>"Resume"</button> }.into_any()
+                } else {
+                    view! { <button data-testid=format!("{id}-pause") on:click=act("PauseWorker") disabled=crashed>"Pause"</button> }.into_any()
+                }}
+                <button data-testid=format!("{id}-slow") aria-pressed=slow.to_string() on:click=toggle_slow disabled=crashed
+                    title="Slow down: 20 s a message instead of 2 s">{if slow { "Speed up" } else { "Slow" }}</button>
+                <button data-testid=format!("{id}-remove") class="quiet" on:click=act("DeleteWorker") aria-label=format!("Remove {}", w.name)>"×"</button>
+            </span>
+        </li>
     }
 }
 
