@@ -4,6 +4,7 @@
 mod controls;
 mod inspector;
 mod log;
+mod metrics;
 mod queues;
 mod topology;
 mod transport;
@@ -100,6 +101,7 @@ fn Stage(pg: Playground) -> impl IntoView {
                     </section>
                     <queues::Queues />
                     <queues::Effects />
+                    <metrics::Metrics />
                     <controls::Subscriptions />
                 </div>
                 <aside class="side-col">

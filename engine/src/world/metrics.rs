@@ -296,6 +296,16 @@ pub(crate) fn metric_target(p: &Params) -> ApiResult<Target> {
 }
 
 impl Sim {
+    /// One queue metric's datapoints for a chart: (end of period, maximum), oldest first.
+    /// Empty until the metrics tick runs (it starts with the first worker, function, alarm…).
+    pub fn queue_metric_points(&self, metric: &str, queue: &str) -> Vec<(SimTime, u64)> {
+        self.world
+            .metrics
+            .find("AWS/SQS", metric, "QueueName", queue)
+            .map(|s| s.iter().map(|(end, d)| (*end, d.max)).collect())
+            .unwrap_or_default()
+    }
+
     /// Starts the metrics tick if it is not running: the world has something to measure.
     pub(crate) fn ensure_ticking(&mut self) {
         if self.world.metrics.timer.is_none() {

@@ -105,6 +105,10 @@ pub struct AlarmView {
     pub metric: String,
     pub state: &'static str,
     pub reason: String,
+    /// The metric's name alone, the dimension value it watches, and its threshold, for charts.
+    pub metric_name: String,
+    pub dimension_value: Option<String>,
+    pub threshold: f64,
 }
 
 fn dependency_view(d: &Dependency, sim: &Sim) -> DependencyView {
@@ -211,6 +215,9 @@ impl Sim {
                     metric: format!("{} {}", a.namespace, a.metric),
                     state: a.state.as_str(),
                     reason: a.reason.clone(),
+                    metric_name: a.metric.clone(),
+                    dimension_value: a.dimension.as_ref().map(|(_, v)| v.clone()),
+                    threshold: a.threshold,
                 })
                 .collect(),
         }
