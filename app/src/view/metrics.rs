@@ -9,6 +9,7 @@ const W: f64 = 260.0;
 const H: f64 = 64.0;
 
 /// One line: its CSS class, its label, and its points.
+#[derive(Clone, PartialEq)]
 struct Line {
     class: &'static str,
     label: &'static str,
@@ -46,14 +47,9 @@ pub fn Metrics() -> impl IntoView {
                         .filter(|a| a.metric_name.contains("NumberOfMessages"))
                         .map(|a| (a.threshold, a.name.clone(), a.state))
                         .collect();
-                    (
-                        q.name.clone(),
-                        lines.into_iter().map(|l| (l.class, l.label, l.points)).collect::<Vec<_>>(),
-                        age,
-                        alarms,
-                    )
+                    (q.name.clone(), lines, age, alarms)
                 })
-                .filter(|(_, lines, _, _)| lines.iter().any(|(_, _, p)| !p.is_empty()))
+                .filter(|(_, lines, _, _)| lines.iter().any(|l| !l.points.is_empty()))
                 .collect::<Vec<_>>()
         })
     });
@@ -70,20 +66,15 @@ pub fn Metrics() -> impl IntoView {
     }
 }
 
-fn chart(
-    name: String,
-    lines: Vec<(&'static str, &'static str, Vec<(SimTime, u64)>)>,
-    age: Option<u64>,
-    alarms: Vec<(f64, String, &'static str)>,
-) -> impl IntoView {
-    let all = lines.iter().flat_map(|(_, _, p)| p.iter());
+fn chart(name: String, lines: Vec<Line>, age: Option<u64>, alarms: Vec<(f64, String, &'static str)>) -> impl IntoView {
+    let all = lines.iter().flat_map(|l| l.points.iter());
     let (t0, t1) = all.clone().fold((u64::MAX, 0), |(a, b), (t, _)| (a.min(t.ms()), b.max(t.ms())));
     let top = all.map(|(_, v)| *v).chain(alarms.iter().map(|(t, _, _)| t.ceil() as u64 + 1)).max().unwrap_or(1).max(1);
     let x = move |t: SimTime| if t1 > t0 { (t.ms() - t0) as f64 / (t1 - t0) as f64 * W } else { W };
     let y = move |v: f64| H - 4.0 - v / top as f64 * (H - 8.0);
     let paths = lines
         .iter()
-        .map(|(class, _, points)| {
+        .map(|Line { class, points, .. }| {
             let d: Vec<String> = points.iter().map(|(t, v)| format!("{:.1},{:.1}", x(*t), y(*v as f64))).collect();
             view! { <polyline class=format!("series {class}") points=d.join(" ") /> }
         })
@@ -100,13 +91,13 @@ fn chart(
             }
         })
         .collect_view();
-    let last = |i: usize| lines.get(i).and_then(|(_, _, p)| p.last()).map_or(0, |p| p.1);
+    let last = |i: usize| lines.get(i).and_then(|l| l.points.last()).map_or(0, |p| p.1);
     view! {
         <figure class="chart" data-testid=format!("metrics-{name}")>
             <figcaption>
                 <strong>{name.clone()}</strong>
-                <span class="legend visible">{format!("visible {}", last(0))}</span>
-                <span class="legend inflight">{format!("in flight {}", last(1))}</span>
+                <span class="legend visible">{format!("{} {}", lines.first().map_or("", |l| l.label), last(0))}</span>
+                <span class="legend inflight">{format!("{} {}", lines.get(1).map_or("", |l| l.label), last(1))}</span>
                 {age.map(|a| view! { <span class="legend">{format!("oldest {a} s")}</span> })}
             </figcaption>
             <svg viewBox=format!("0 0 {W} {H}") role="img" aria-label=format!("Queue depth of {name} over time")>
