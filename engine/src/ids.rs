@@ -7,6 +7,9 @@ use std::fmt;
 pub const REGION: &str = "us-east-1";
 pub const ACCOUNT: &str = "000000000000";
 
+/// Every queue ARN starts with this (region us-east-1, account 000000000000).
+const QUEUE_ARN_PREFIX: &str = "arn:aws:sqs:us-east-1:000000000000:";
+
 pub fn queue_arn(name: &str) -> String {
     format!("arn:aws:sqs:{REGION}:{ACCOUNT}:{name}")
 }
@@ -22,8 +25,8 @@ pub fn topic_arn(name: &str) -> String {
 /// The queue name in a name, a queue ARN or a queue URL; `None` when it is an ARN or URL of
 /// something else (another service, region or account).
 pub fn queue_name_from(reference: &str) -> Option<&str> {
-    if let Some(rest) = reference.strip_prefix("arn:") {
-        return rest.strip_prefix(&format!("aws:sqs:{REGION}:{ACCOUNT}:")[..]);
+    if reference.starts_with("arn:") {
+        return reference.strip_prefix(QUEUE_ARN_PREFIX);
     }
     if reference.starts_with("http://") || reference.starts_with("https://") {
         let (_, path) = reference.split_once("://")?;
@@ -90,6 +93,7 @@ mod tests {
 
     #[test]
     fn queues_resolve_by_name_arn_and_url() {
+        assert_eq!(QUEUE_ARN_PREFIX, format!("arn:aws:sqs:{REGION}:{ACCOUNT}:"));
         assert_eq!(queue_name_from("sms"), Some("sms"));
         assert_eq!(queue_name_from(&queue_arn("sms")), Some("sms"));
         assert_eq!(queue_name_from(&queue_url("sms")), Some("sms"));

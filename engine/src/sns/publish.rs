@@ -31,6 +31,8 @@ pub(crate) struct Delivery {
     pub message: Arc<str>,
     pub subject: Option<String>,
     pub attributes: Arc<MessageAttributes>,
+    /// The MD5 of `message`, once per publish, for every raw copy.
+    pub md5: Arc<str>,
     pub published_at: SimTime,
     /// From a FIFO topic: passed to FIFO queues (a standard queue gets no group id).
     pub group: Option<Name>,
@@ -199,12 +201,19 @@ impl Sim {
             subscriptions: subscriptions.len(),
         });
         let message: Arc<str> = checked.message.into();
+        let md5: Arc<str> = crate::sqs::md5::md5_hex(&message).into();
         let attributes = Arc::new(checked.attributes);
         let due = self.now.plus_ms(self.settings.sns_delivery_latency_ms);
         for arn in subscriptions {
             let sub = self.subscriptions.get_mut(&arn).expect("invariant: a topic lists live subscriptions");
             if let Some(filter) = &sub.filter {
-                if let Verdict::NoMatch(why) = filter.policy.evaluate(&attributes, &message) {
+                // The fast check first; the reason is built only for a message that does not match.
+                let verdict = if filter.policy.matches(&attributes, &message) {
+                    Verdict::Match
+                } else {
+                    filter.policy.evaluate(&attributes, &message)
+                };
+                if let Verdict::NoMatch(why) = verdict {
                     sub.filtered_out += 1;
                     let endpoint = sub.endpoint.clone();
                     self.emit(EventKind::FilteredOut {
@@ -225,6 +234,7 @@ impl Sim {
                 message: message.clone(),
                 subject: checked.subject.clone(),
                 attributes: attributes.clone(),
+                md5: md5.clone(),
                 published_at: self.now,
                 group: checked.group.as_deref().map(Name::from),
                 dedup: checked.dedup.as_deref().map(Name::from),
@@ -253,6 +263,9 @@ impl Sim {
         let attributes = if raw { d.attributes.clone() } else { Arc::new(MessageAttributes::new()) };
         let mut incoming = Incoming::new(body, attributes, ids::topic_arn(&d.topic).into());
         incoming.sns_id = Some(d.sns_id);
+        if raw {
+            incoming.md5 = Some(d.md5.clone());
+        }
         if queue.as_ref().is_some_and(|q| self.queues[q].fifo.is_some()) {
             incoming.group = d.group.clone();
             incoming.dedup_id = d.dedup.clone();

@@ -31,6 +31,8 @@ pub const MAX_BATCH_ENTRIES: usize = 10;
 /// A message about to be stored in a queue, from whichever path brought it.
 pub(crate) struct Incoming {
     pub body: Arc<str>,
+    /// The body's MD5 when the sender already has it (one publish, many raw copies).
+    pub md5: Option<Arc<str>>,
     pub attributes: Arc<MessageAttributes>,
     pub sender: Name,
     pub sns_id: Option<SnsId>,
@@ -51,6 +53,7 @@ impl Incoming {
     pub fn new(body: Arc<str>, attributes: Arc<MessageAttributes>, sender: Name) -> Self {
         Incoming {
             body,
+            md5: None,
             attributes,
             sender,
             sns_id: None,
@@ -132,6 +135,7 @@ impl Sim {
         let copies =
             if standard && incoming.id.is_none() && self.rng.chance_ppm(self.settings.duplicate_ppm) { 2 } else { 1 };
         let now = self.now;
+        let md5: Arc<str> = incoming.md5.clone().unwrap_or_else(|| md5::md5_hex(&incoming.body).into());
         for copy in 0..copies {
             self.counters.copy += 1;
             let key = self.counters.copy;
@@ -144,6 +148,7 @@ impl Sim {
                 key,
                 id,
                 body: incoming.body.clone(),
+                md5: md5.clone(),
                 attributes: incoming.attributes.clone(),
                 sent_at: incoming.sent_at.unwrap_or(now),
                 first_receive_at: incoming.first_receive_at,
@@ -426,7 +431,10 @@ impl Sim {
     }
 
     fn send_checked(&mut self, queue: &Name, incoming: Incoming) -> Value {
-        let mut out = json!({ "MD5OfMessageBody": md5::md5_hex(&incoming.body) });
+        let digest: Arc<str> = md5::md5_hex(&incoming.body).into();
+        let mut out = json!({ "MD5OfMessageBody": &*digest });
+        let mut incoming = incoming;
+        incoming.md5 = Some(digest);
         if let Some(m) = md5::md5_of_attributes(&incoming.attributes) {
             out["MD5OfMessageAttributes"] = json!(m);
         }

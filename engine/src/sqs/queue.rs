@@ -33,6 +33,8 @@ pub struct Message {
     pub key: u64,
     pub id: MsgId,
     pub body: Arc<str>,
+    /// `MD5OfBody`, computed once.
+    pub md5: Arc<str>,
     pub attributes: Arc<MessageAttributes>,
     /// `SentTimestamp`: when the message entered the queue. A standard dead-letter queue keeps the
     /// source queue's value, so retention keeps counting from the first send.
@@ -93,7 +95,8 @@ pub struct Queue {
     pub config: QueueConfig,
     pub created_at: SimTime,
     pub modified_at: SimTime,
-    pub messages: BTreeMap<u64, Message>,
+    /// Boxed, so that the map's nodes move pointers rather than whole messages.
+    pub messages: BTreeMap<u64, Box<Message>>,
     /// Visible messages as (order, key): the first entry is the next one a receive returns.
     pub(crate) visible: BTreeSet<(u64, u64)>,
     /// Every message as (enqueue time, key): the first entry is the oldest.
@@ -180,13 +183,13 @@ impl Queue {
             fifo.enter(group, msg.state, msg.order, key);
         }
         self.by_sent.insert((msg.sent_at, key));
-        self.messages.insert(key, msg);
+        self.messages.insert(key, Box::new(msg));
         self.schedule_retention(timers);
     }
 
     /// Takes a copy out of the queue whatever its state, cancelling its timer.
     pub(crate) fn remove(&mut self, key: u64, timers: &mut Timers) -> Option<Message> {
-        let msg = self.messages.remove(&key)?;
+        let msg = *self.messages.remove(&key)?;
         self.leave_state(key, msg.state, msg.order, msg.state_timer, msg.group.as_ref(), timers);
         self.by_sent.remove(&(msg.sent_at, key));
         Some(msg)

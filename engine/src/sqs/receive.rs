@@ -1,7 +1,7 @@
 //! ReceiveMessage, DeleteMessage and ChangeMessageVisibility (single and batch), and the timers
 //! that move messages between states: visibility timeout, delay, retention.
 
-use super::md5::{md5_hex, md5_of_attributes};
+use super::md5::md5_of_attributes;
 use super::{batch_entries, queue::parse_receipt_handle, Incoming, Message, MsgState, Queue};
 use crate::error::{ApiError, ApiResult, Service};
 use crate::event::{EventKind, Name};
@@ -189,6 +189,7 @@ impl Sim {
         q.schedule_retention(timers);
         let receive_count = msg.receive_count;
         let mut incoming = Incoming::new(msg.body, msg.attributes, msg.sender);
+        incoming.md5 = Some(msg.md5);
         // A standard queue's dead-letter queue keeps the message id and its original enqueue
         // time, so retention keeps counting from the first send. A FIFO dead-letter queue resets
         // the enqueue time, and the deduplication id becomes the message id.
@@ -223,14 +224,17 @@ impl Sim {
         q.set_state(key, MsgState::InFlight { since: now, until }, timers);
         let msg = &self.queues[name].messages[&key];
         let out = message_json(msg, system, user);
-        let (id, receive_count, receipt_handle) = (msg.id, msg.receive_count, msg.receipt_handle());
-        self.emit(EventKind::Received {
-            queue: name.clone(),
-            message_id: id,
-            receive_count,
-            receipt_handle,
-            visible_again_at: until,
-        });
+        if self.record_events {
+            let (id, receive_count) = (msg.id, msg.receive_count);
+            let receipt_handle = out["ReceiptHandle"].as_str().unwrap_or_default().to_string();
+            self.emit(EventKind::Received {
+                queue: name.clone(),
+                message_id: id,
+                receive_count,
+                receipt_handle,
+                visible_again_at: until,
+            });
+        }
         out
     }
 
@@ -473,7 +477,7 @@ fn message_json(msg: &Message, system: &[&str], user: &[&str]) -> Value {
     let mut out = json!({
         "MessageId": msg.id,
         "ReceiptHandle": msg.receipt_handle(),
-        "MD5OfBody": md5_hex(&msg.body),
+        "MD5OfBody": &*msg.md5,
         "Body": &*msg.body,
     });
     if !attrs.is_empty() {
