@@ -37,6 +37,8 @@ pub(crate) struct Delivery {
     /// From a FIFO topic: passed to FIFO queues (a standard queue gets no group id).
     pub group: Option<Name>,
     pub dedup: Option<Name>,
+    /// `SenderId` of the stored copy: the topic ARN, built once per publish.
+    pub sender: Name,
 }
 
 /// A checked Publish, ready to fan out.
@@ -195,6 +197,7 @@ impl Sim {
             f.sequence += 1;
         }
         let subscriptions = t.subscriptions.clone();
+        let record_events = self.record_events;
         self.emit(EventKind::Published {
             topic: topic.clone(),
             sns_message_id: id,
@@ -204,14 +207,17 @@ impl Sim {
         let md5: Arc<str> = crate::sqs::md5::md5_hex(&message).into();
         let attributes = Arc::new(checked.attributes);
         let due = self.now.plus_ms(self.settings.sns_delivery_latency_ms);
+        let sender: Name = ids::topic_arn(topic).into();
         for arn in subscriptions {
             let sub = self.subscriptions.get_mut(&arn).expect("invariant: a topic lists live subscriptions");
             if let Some(filter) = &sub.filter {
-                // The fast check first; the reason is built only for a message that does not match.
-                let verdict = if filter.policy.matches(&attributes, &message) {
+                // The reason for a no-match is built only when the event log will record it.
+                let verdict = if record_events {
+                    filter.policy.evaluate(&attributes, &message)
+                } else if filter.policy.matches(&attributes, &message) {
                     Verdict::Match
                 } else {
-                    filter.policy.evaluate(&attributes, &message)
+                    Verdict::NoMatch(crate::filter::NoMatch { key: String::new(), reason: String::new() })
                 };
                 if let Verdict::NoMatch(why) = verdict {
                     sub.filtered_out += 1;
@@ -238,6 +244,7 @@ impl Sim {
                 published_at: self.now,
                 group: checked.group.as_deref().map(Name::from),
                 dedup: checked.dedup.as_deref().map(Name::from),
+                sender: sender.clone(),
             };
             self.timers.schedule(due, Timer::SnsDelivery(Box::new(delivery)));
         }
@@ -248,7 +255,6 @@ impl Sim {
     pub(crate) fn deliver(&mut self, d: Delivery) {
         // Unsubscribed while the copy was on its way: nothing to deliver to.
         let Some(sub) = self.subscriptions.get(&d.subscription) else { return };
-        let endpoint = short_endpoint(&sub.endpoint);
         let queue = sub.queue_name().and_then(|n| self.queue_ref(n).ok());
         let raw = sub.raw;
         let failure = match &queue {
@@ -261,7 +267,7 @@ impl Sim {
         };
         let body: Arc<str> = if raw { d.message.clone() } else { envelope(&d).into() };
         let attributes = if raw { d.attributes.clone() } else { Arc::new(MessageAttributes::new()) };
-        let mut incoming = Incoming::new(body, attributes, ids::topic_arn(&d.topic).into());
+        let mut incoming = Incoming::new(body, attributes, d.sender.clone());
         incoming.sns_id = Some(d.sns_id);
         if raw {
             incoming.md5 = Some(d.md5.clone());
@@ -292,6 +298,7 @@ impl Sim {
             (_, reason) => {
                 let reason = reason.unwrap_or_default();
                 let sub = self.subscriptions.get_mut(&d.subscription).expect("invariant: checked above");
+                let endpoint = short_endpoint(&sub.endpoint);
                 sub.failed += 1;
                 let dlq = sub
                     .dead_letter_arn

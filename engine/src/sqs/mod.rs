@@ -144,7 +144,7 @@ impl Sim {
             let q = self.queues.get_mut(queue).expect("invariant: store targets an existing queue");
             let sequence = q.fifo.as_mut().map(|f| f.next_sequence());
             let order = q.take_order().saturating_sub(jump * 4 + 2 * u64::from(jump > 0));
-            let msg = Message {
+            let msg = Box::new(Message {
                 key,
                 id,
                 body: incoming.body.clone(),
@@ -163,7 +163,7 @@ impl Sim {
                 group: incoming.group.clone(),
                 dedup_id: incoming.dedup_id.clone(),
                 sequence,
-            };
+            });
             let visible_at = now.plus_secs(u64::from(incoming.delay_seconds));
             q.insert(msg, now, visible_at, &mut self.timers);
             if copy > 0 {

@@ -62,7 +62,29 @@ pub struct Message {
 impl Message {
     /// The handle of the current (latest) receive: `rh-<copy>-<receive number>`.
     pub fn receipt_handle(&self) -> String {
-        format!("rh-{}-{}", self.key, self.receive_count)
+        let mut out = String::with_capacity(3 + 20 + 1 + 10);
+        out.push_str("rh-");
+        push_decimal(&mut out, self.key);
+        out.push('-');
+        push_decimal(&mut out, u64::from(self.receive_count));
+        out
+    }
+}
+
+/// Appends `n` in decimal, as `format!("{n}")` would, without the formatting machinery.
+fn push_decimal(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
     }
 }
 
@@ -169,7 +191,7 @@ impl Queue {
     }
 
     /// Stores a new copy, delayed until `visible_at` if that is later than `now`.
-    pub(crate) fn insert(&mut self, mut msg: Message, now: SimTime, visible_at: SimTime, timers: &mut Timers) {
+    pub(crate) fn insert(&mut self, mut msg: Box<Message>, now: SimTime, visible_at: SimTime, timers: &mut Timers) {
         let key = msg.key;
         if visible_at > now {
             msg.state = MsgState::Delayed { since: now, until: visible_at };
@@ -183,7 +205,7 @@ impl Queue {
             fifo.enter(group, msg.state, msg.order, key);
         }
         self.by_sent.insert((msg.sent_at, key));
-        self.messages.insert(key, Box::new(msg));
+        self.messages.insert(key, msg);
         self.schedule_retention(timers);
     }
 
@@ -221,9 +243,22 @@ impl Queue {
 
     /// Moves a stored copy to a new state, keeping counts, indexes and timers in step.
     pub(crate) fn set_state(&mut self, key: u64, state: MsgState, timers: &mut Timers) {
-        let Some(msg) = self.messages.get(&key) else { return };
-        let (old_state, order, old_timer, group) = (msg.state, msg.order, msg.state_timer, msg.group.clone());
-        self.leave_state(key, old_state, order, old_timer, group.as_ref(), timers);
+        let Some(msg) = self.messages.get_mut(&key) else { return };
+        let (old_state, order) = (msg.state, msg.order);
+        // Leaving the old state: the same steps, in the same order, as `leave_state`.
+        match old_state {
+            MsgState::Visible => {
+                self.visible.remove(&(order, key));
+            }
+            MsgState::InFlight { .. } => self.inflight -= 1,
+            MsgState::Delayed { .. } => self.delayed -= 1,
+        }
+        if let Some(t) = msg.state_timer {
+            timers.cancel(t);
+        }
+        if let (Some(fifo), Some(group)) = (&mut self.fifo, &msg.group) {
+            fifo.leave(group, old_state, order, key);
+        }
         let timer = match state {
             MsgState::Visible => {
                 self.visible.insert((order, key));
@@ -238,13 +273,11 @@ impl Queue {
                 Some(timers.schedule(until, Timer::DelayEnds { queue: self.name.clone(), key }))
             }
         };
-        if let (Some(fifo), Some(group)) = (&mut self.fifo, &group) {
+        if let (Some(fifo), Some(group)) = (&mut self.fifo, &msg.group) {
             fifo.enter(group, state, order, key);
         }
-        if let Some(msg) = self.messages.get_mut(&key) {
-            msg.state = state;
-            msg.state_timer = timer;
-        }
+        msg.state = state;
+        msg.state_timer = timer;
     }
 
     /// (Re)arms the one retention timer for the oldest message.

@@ -97,6 +97,35 @@ impl Sim {
         }
         let messages = if self.queues[&name].fifo.is_some() {
             self.receive_fifo(&name, max, timeout_ms, &system, &user, attempt)
+        } else if self.queues[&name].config.redrive_policy.is_none() {
+            // No redrive policy: nothing can move to a dead-letter queue during this receive, so
+            // the queue is looked up once and the events are written after the loop (in order).
+            let now = self.now;
+            let until = now.plus_ms(timeout_ms);
+            let record = self.record_events;
+            let (q, timers) = self.queue_parts(&name);
+            let mut messages = Vec::with_capacity(max.min(q.visible.len()));
+            let mut received = Vec::new();
+            while messages.len() < max {
+                let Some(&(_, key)) = q.visible.first() else { break };
+                let out = receive_in(q, timers, key, now, until, &system, &user);
+                if record {
+                    let msg = &q.messages[&key];
+                    let handle = out["ReceiptHandle"].as_str().unwrap_or_default().to_string();
+                    received.push((msg.id, msg.receive_count, handle));
+                }
+                messages.push(out);
+            }
+            for (message_id, receive_count, receipt_handle) in received {
+                self.emit(EventKind::Received {
+                    queue: name.clone(),
+                    message_id,
+                    receive_count,
+                    receipt_handle,
+                    visible_again_at: until,
+                });
+            }
+            messages
         } else {
             let mut messages = Vec::new();
             while messages.len() < max {
@@ -108,7 +137,9 @@ impl Sim {
             }
             messages
         };
-        Ok(json!({ "Messages": messages }))
+        let mut out = Map::new();
+        out.insert("Messages".into(), Value::Array(messages));
+        Ok(Value::Object(out))
     }
 
     /// FIFO: serves whole message groups in the order of their oldest message. A group with a
@@ -217,14 +248,9 @@ impl Sim {
         let now = self.now;
         let until = now.plus_ms(timeout_ms);
         let (q, timers) = self.queue_parts(name);
-        q.stats.received += 1;
-        let msg = q.messages.get_mut(&key).expect("invariant: visible message exists");
-        msg.receive_count += 1;
-        msg.first_receive_at.get_or_insert(now);
-        q.set_state(key, MsgState::InFlight { since: now, until }, timers);
-        let msg = &self.queues[name].messages[&key];
-        let out = message_json(msg, system, user);
+        let out = receive_in(q, timers, key, now, until, system, user);
         if self.record_events {
+            let msg = &self.queues[name].messages[&key];
             let (id, receive_count) = (msg.id, msg.receive_count);
             let receipt_handle = out["ReceiptHandle"].as_str().unwrap_or_default().to_string();
             self.emit(EventKind::Received {
@@ -296,7 +322,7 @@ impl Sim {
         let entries = batch_entries(&p, "Entries")?;
         self.fifo_quota(&name, "Delete", None)?;
         self.count_call(&name, "Delete", None);
-        let mut successful = Vec::new();
+        let mut successful = Vec::with_capacity(entries.len());
         let mut failed = Vec::new();
         for (id, entry) in entries {
             let resolved = Params::new(Service::Sqs, "DeleteMessageBatch entry", entry, &["Id", "ReceiptHandle"])
@@ -304,12 +330,17 @@ impl Sim {
             match resolved {
                 Ok(handle) => {
                     self.delete_resolved(&name, handle);
-                    successful.push(json!({ "Id": id }));
+                    let mut entry = Map::new();
+                    entry.insert("Id".into(), Value::String(id.to_string()));
+                    successful.push(Value::Object(entry));
                 }
                 Err(e) => failed.push(json!({"Id": id, "SenderFault": true, "Code": e.code, "Message": e.message})),
             }
         }
-        Ok(json!({ "Successful": successful, "Failed": failed }))
+        let mut out = Map::new();
+        out.insert("Successful".into(), Value::Array(successful));
+        out.insert("Failed".into(), Value::Array(failed));
+        Ok(Value::Object(out))
     }
 
     pub(crate) fn change_message_visibility(&mut self, p: &Value) -> ApiResult<Value> {
@@ -441,13 +472,32 @@ impl Sim {
     }
 }
 
+/// Receives one visible copy: counts it, puts it in flight until `until`, and answers its
+/// ReceiveMessage response shape.
+fn receive_in(
+    q: &mut Queue,
+    timers: &mut crate::timers::Timers,
+    key: u64,
+    now: crate::time::SimTime,
+    until: crate::time::SimTime,
+    system: &[&str],
+    user: &[&str],
+) -> Value {
+    q.stats.received += 1;
+    let msg = q.messages.get_mut(&key).expect("invariant: visible message exists");
+    msg.receive_count += 1;
+    msg.first_receive_at.get_or_insert(now);
+    q.set_state(key, MsgState::InFlight { since: now, until }, timers);
+    message_json(&q.messages[&key], system, user)
+}
+
 /// A received message in the ReceiveMessage response shape, with the requested attributes.
 fn message_json(msg: &Message, system: &[&str], user: &[&str]) -> Value {
     let all = system.contains(&"All");
     let want = |n: &str| all || system.contains(&n);
     let mut attrs = Map::new();
     if want("SenderId") {
-        attrs.insert("SenderId".into(), json!(msg.sender.to_string()));
+        attrs.insert("SenderId".into(), Value::String(String::from(&*msg.sender)));
     }
     if want("SentTimestamp") {
         attrs.insert("SentTimestamp".into(), json!(msg.sent_at.epoch_ms().to_string()));
@@ -461,27 +511,29 @@ fn message_json(msg: &Message, system: &[&str], user: &[&str]) -> Value {
         }
     }
     if let (true, Some(g)) = (want("MessageGroupId"), &msg.group) {
-        attrs.insert("MessageGroupId".into(), json!(g.to_string()));
+        attrs.insert("MessageGroupId".into(), Value::String(String::from(&**g)));
     }
     if let (true, Some(d)) = (want("MessageDeduplicationId"), &msg.dedup_id) {
-        attrs.insert("MessageDeduplicationId".into(), json!(d.to_string()));
+        attrs.insert("MessageDeduplicationId".into(), Value::String(String::from(&**d)));
     }
     if let (true, Some(n)) = (want("SequenceNumber"), msg.sequence) {
         attrs.insert("SequenceNumber".into(), json!(super::sequence_number(n)));
     }
     if want("DeadLetterQueueSourceArn") {
         if let Some(src) = &msg.dead_letter_source {
-            attrs.insert("DeadLetterQueueSourceArn".into(), json!(src.to_string()));
+            attrs.insert("DeadLetterQueueSourceArn".into(), Value::String(String::from(&**src)));
         }
     }
-    let mut out = json!({
-        "MessageId": msg.id,
-        "ReceiptHandle": msg.receipt_handle(),
-        "MD5OfBody": &*msg.md5,
-        "Body": &*msg.body,
-    });
+    let mut out = Map::new();
+    out.insert("MessageId".into(), Value::String(msg.id.to_string()));
+    out.insert("ReceiptHandle".into(), Value::String(msg.receipt_handle()));
+    out.insert("MD5OfBody".into(), Value::String(String::from(&*msg.md5)));
+    out.insert("Body".into(), Value::String(String::from(&*msg.body)));
     if !attrs.is_empty() {
-        out["Attributes"] = Value::Object(attrs);
+        out.insert("Attributes".into(), Value::Object(attrs));
+    }
+    if user.is_empty() || msg.attributes.is_empty() {
+        return Value::Object(out);
     }
     let selected: crate::attributes::MessageAttributes = msg
         .attributes
@@ -497,8 +549,8 @@ fn message_json(msg: &Message, system: &[&str], user: &[&str]) -> Value {
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     if let Some(md5) = md5_of_attributes(&selected) {
-        out["MD5OfMessageAttributes"] = json!(md5);
-        out["MessageAttributes"] = serde_json::to_value(&selected).unwrap_or_default();
+        out.insert("MD5OfMessageAttributes".into(), Value::String(md5));
+        out.insert("MessageAttributes".into(), serde_json::to_value(&selected).unwrap_or_default());
     }
-    out
+    Value::Object(out)
 }
