@@ -17,6 +17,8 @@ enum Token {
     /// Stopped at the subscription's filter, with the reason.
     Dropped(String),
     ToDlq,
+    /// Back from the dead-letter queue to its source by a move task.
+    Redriven,
 }
 
 fn edge_path(topic_y: f64, y: f64) -> String {
@@ -26,32 +28,13 @@ fn edge_path(topic_y: f64, y: f64) -> String {
 #[component]
 pub fn Topology() -> impl IntoView {
     let ctx = use_ctx();
-    move || {
+    let graph = move || {
         let s = ctx.snapshot.get();
         let subs: Vec<SubscriptionView> = s.topics.iter().flat_map(|t| t.subscriptions.clone()).collect();
         let rows = subs.len().max(1) as f64;
         let height = TOP * 2.0 + (rows - 1.0) * ROW;
         let topic_y = height / 2.0;
         let topic = s.topics.first().map(|t| t.name.clone()).unwrap_or_else(|| "no topic".into());
-        let row_of = |queue: &str| subs.iter().position(|sub| sub.queue.as_deref() == Some(queue));
-        let tokens = ctx.pg.with(|p| {
-            let events = p.history.sim().events();
-            let now = p.now().ms();
-            events
-                .iter()
-                .rev()
-                .take_while(|e| e.at.ms() + TOKEN_WINDOW_MS >= now)
-                .take(24)
-                .filter_map(|e| match &e.kind {
-                    EventKind::DeliveredToQueue { queue, .. } => row_of(queue).map(|r| (e.seq, r, Token::Delivered)),
-                    EventKind::FilteredOut { endpoint, reason, .. } => {
-                        row_of(endpoint).map(|r| (e.seq, r, Token::Dropped(reason.clone())))
-                    }
-                    EventKind::MovedToDeadLetterQueue { queue, .. } => row_of(queue).map(|r| (e.seq, r, Token::ToDlq)),
-                    _ => None,
-                })
-                .collect::<Vec<_>>()
-        });
         let edges = subs
             .iter()
             .enumerate()
@@ -104,24 +87,6 @@ pub fn Topology() -> impl IntoView {
                 }
             })
             .collect_view();
-        let token_views = tokens
-            .into_iter()
-            .map(|(seq, row, token)| {
-                let y = TOP + row as f64 * ROW;
-                let (class, path, title) = match token {
-                    Token::Delivered => ("token", edge_path(topic_y, y), None),
-                    Token::Dropped(reason) => {
-                        ("token dropped", format!("M 250 {topic_y} C 290 {topic_y}, 300 {y}, 324 {y}"), Some(reason))
-                    }
-                    Token::ToDlq => ("token dlq", format!("M 600 {y} L 680 {y}"), None),
-                };
-                view! {
-                    <circle class=class r="6" data-seq=seq style=format!("offset-path: path('{path}')")>
-                        {title.map(|t| view! { <title>{format!("Filtered out: {t}")}</title> })}
-                    </circle>
-                }
-            })
-            .collect_view();
         view! {
             <svg class="topology" viewBox=format!("0 0 830 {height}") role="img"
                  aria-label="The producer publishes to the topic, which fans out to one queue per consumer">
@@ -136,8 +101,73 @@ pub fn Topology() -> impl IntoView {
                     <text class="name small" x="210" y=topic_y + 10.0 text-anchor="middle">{topic}</text>
                 </g>
                 {edges}
-                {token_views}
             </svg>
         }
+    };
+    view! {
+        <div class="topology-wrap">
+            {graph}
+            <Tokens />
+        </div>
+    }
+}
+
+/// Tokens for recent deliveries, drops and DLQ moves, in their own layer keyed by event, so a
+/// token keeps its animation while the diagram under it re-renders.
+#[component]
+fn Tokens() -> impl IntoView {
+    let ctx = use_ctx();
+    let tokens = Memo::new(move |_| {
+        let s = ctx.snapshot.get();
+        let subs: Vec<SubscriptionView> = s.topics.iter().flat_map(|t| t.subscriptions.clone()).collect();
+        let height = TOP * 2.0 + (subs.len().max(1) as f64 - 1.0) * ROW;
+        let topic_y = height / 2.0;
+        let row_of = |queue: &str| subs.iter().position(|sub| sub.queue.as_deref() == Some(queue));
+        let found = ctx.pg.with(|p| {
+            let events = p.history.sim().events();
+            let now = p.now().ms();
+            events
+                .iter()
+                .rev()
+                .take_while(|e| e.at.ms() + TOKEN_WINDOW_MS >= now)
+                .take(24)
+                .filter_map(|e| match &e.kind {
+                    EventKind::DeliveredToQueue { queue, .. } => row_of(queue).map(|r| (e.seq, r, Token::Delivered)),
+                    EventKind::FilteredOut { endpoint, reason, .. } => {
+                        row_of(endpoint).map(|r| (e.seq, r, Token::Dropped(reason.clone())))
+                    }
+                    EventKind::MovedToDeadLetterQueue { queue, .. } => row_of(queue).map(|r| (e.seq, r, Token::ToDlq)),
+                    EventKind::MessageMoved { destination, .. } => {
+                        row_of(destination).map(|r| (e.seq, r, Token::Redriven))
+                    }
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        });
+        let tokens: Vec<(u64, &'static str, String, Option<String>)> = found
+            .into_iter()
+            .map(|(seq, row, token)| {
+                let y = TOP + row as f64 * ROW;
+                let (class, path, title) = match token {
+                    Token::Delivered => ("token", edge_path(topic_y, y), None),
+                    Token::Dropped(reason) => {
+                        ("token dropped", format!("M 250 {topic_y} C 290 {topic_y}, 300 {y}, 324 {y}"), Some(reason))
+                    }
+                    Token::ToDlq => ("token dlq", format!("M 600 {y} L 680 {y}"), None),
+                    Token::Redriven => ("token redriven", format!("M 680 {y} L 600 {y}"), None),
+                };
+                (seq, class, path, title)
+            })
+            .collect();
+        (height, tokens)
+    });
+    view! {
+        <svg class="topology tokens" viewBox=move || format!("0 0 830 {}", tokens.with(|t| t.0)) aria-hidden="true">
+            <For each=move || tokens.with(|t| t.1.clone()) key=|t| t.0 let:t>
+                <circle class=t.1 r="6" data-seq=t.0 style=format!("offset-path: path('{}')", t.2)>
+                    {t.3.map(|r| view! { <title>{format!("Filtered out: {r}")}</title> })}
+                </circle>
+            </For>
+        </svg>
     }
 }
