@@ -17,7 +17,9 @@
 //! - [`scenario`]: scenario files, expectations, saved values; [`history`]: time travel by
 //!   checkpoint and replay.
 //! - [`world`]: the playground's own actors — workers, Lambda, dependencies, metrics, alarms.
-//! - [`time`], [`rng`], [`ids`], [`attributes`], [`error`]: the small pieces everything uses.
+//! - [`time`], [`rng`], [`ids`], [`attributes`], [`error`]: the small pieces everything uses;
+//!   `params` reads action parameters, `timers` is the timer table, `throttle` counts calls per
+//!   virtual second for the FIFO quotas.
 
 pub mod attributes;
 pub mod error;
