@@ -139,3 +139,20 @@ test('a crashed worker holds its message until the visibility timeout; restart b
   await page.getByTestId('worker-packing-w1-crash').waitFor();
   assert.deepEqual(await finish(page, problems, 'worker-crash'), []);
 });
+
+test('the workers scenario draws metrics, and an event explains the AWS rule behind it', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  await pick(page, 'workers');
+  await page.getByTestId('publish').click();
+  await page.getByTestId('speed').selectOption({ label: '64×' });
+  await page.getByTestId('play-pause').click();
+  await page.getByTestId('metrics-packing').waitFor({ timeout: 5_000 });
+  await page.getByTestId('play-pause').click();
+  assert.match(await textOf(page, 'side-effects'), /slip printed/);
+  await page.getByTestId('log-filter').selectOption('sms');
+  const event = page.locator('[data-testid="event-log"] .event', { hasText: 'Received' }).first();
+  await event.click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="inspector"] .fidelity a')?.href.startsWith('https://docs.aws.amazon.com/'));
+  assert.match(await textOf(page, 'inspector'), /visibility timeout/);
+  assert.deepEqual(await finish(page, problems, 'metrics-and-fidelity'), []);
+});
