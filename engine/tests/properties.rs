@@ -955,10 +955,9 @@ fn seed_sweep_with_duplicates_and_reordering_keeps_every_invariant() {
     }
 }
 
-#[test]
-fn deleting_a_move_tasks_destination_does_not_panic() {
-    // Regression: a move task whose DestinationArn queue is deleted while it runs fails instead of
-    // panicking (store() expected the destination to exist); its message stays in the DLQ.
+/// The small world the regression tests start from: `work` redriving to `dlq` after one
+/// receive, `plain` beside it, set up and ready.
+fn regression_sim() -> Sim {
     let world = World {
         visibility: 1,
         max_receive: 1,
@@ -974,6 +973,14 @@ fn deleting_a_move_tasks_destination_does_not_panic() {
         let Step::Apply(action, params) = step else { continue };
         sim.apply(&action, &params).unwrap_or_else(|e| panic!("{action}: {e}"));
     }
+    sim
+}
+
+#[test]
+fn deleting_a_move_tasks_destination_does_not_panic() {
+    // Regression: a move task whose DestinationArn queue is deleted while it runs fails instead of
+    // panicking (store() expected the destination to exist); its message stays in the DLQ.
+    let mut sim = regression_sim();
     let move_to_plain = json!({"SourceArn": format!("{ARN}dlq"), "DestinationArn": format!("{ARN}plain"), "MaxNumberOfMessagesPerSecond": 1});
     let steps = [
         ("SendMessage", json!({"QueueUrl": "work", "MessageBody": "m"})),
@@ -1032,21 +1039,7 @@ fn a_queue_that_is_its_own_dead_letter_queue_still_answers_a_receive() {
 fn deleting_a_move_tasks_source_logs_the_task_as_failed() {
     // The event log tells the whole story: a move task that fails because its source queue was
     // deleted ends with a MoveTaskEnded event (FAILED), as one whose destination was deleted does.
-    let world = World {
-        visibility: 1,
-        max_receive: 1,
-        retention: 600,
-        dlq_retention: 600,
-        with_sms: false,
-        body_scope: false,
-        raw: true,
-        fifo: false,
-    };
-    let mut sim = Sim::new(1);
-    for step in world.setup() {
-        let Step::Apply(action, params) = step else { continue };
-        sim.apply(&action, &params).unwrap_or_else(|e| panic!("{action}: {e}"));
-    }
+    let mut sim = regression_sim();
     let move_back = json!({"SourceArn": format!("{ARN}dlq"), "MaxNumberOfMessagesPerSecond": 1});
     let steps = [
         ("SendMessage", json!({"QueueUrl": "work", "MessageBody": "m1"})),
