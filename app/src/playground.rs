@@ -97,20 +97,21 @@ impl Playground {
         self.history.sim().now()
     }
 
-    fn topic_arn(&self) -> Result<(String, bool), ApiError> {
+    /// The scenario's topic to publish to: its ARN, whether it is FIFO, and how many messages
+    /// it has had.
+    fn topic(&self) -> Result<(String, bool, u64), ApiError> {
         let snapshot = self.history.sim().snapshot_limited(0);
         let topic = snapshot
             .topics
             .first()
             .ok_or_else(|| ApiError::new("NotFound", "This scenario has no topic to publish to."))?;
-        Ok((topic.arn.clone(), topic.fifo))
+        Ok((topic.arn.clone(), topic.fifo, topic.published))
     }
 
     /// Publishes one order event to the scenario's topic, carrying what consumers need
     /// (event-carried state transfer) and `event_type` as a message attribute for filters.
     pub fn publish(&mut self, kind: &str) -> Result<Value, ApiError> {
-        let (arn, fifo) = self.topic_arn()?;
-        let published: u64 = self.history.sim().snapshot_limited(0).topics.iter().map(|t| t.published).sum();
+        let (arn, fifo, published) = self.topic()?;
         let n = published + 1;
         let order_id = 4416 + n;
         let (event_type, phone) =
@@ -137,7 +138,7 @@ impl Playground {
     /// Publishes a body and attributes written by the learner. `attributes` is the Publish
     /// shape's `MessageAttributes` object, as JSON text (empty for none).
     pub fn publish_custom(&mut self, body: &str, attributes: &str, group: &str) -> Result<Value, ApiError> {
-        let (arn, fifo) = self.topic_arn()?;
+        let (arn, fifo, _) = self.topic()?;
         let attributes: Value = if attributes.trim().is_empty() {
             json!({})
         } else {

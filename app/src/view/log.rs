@@ -18,9 +18,11 @@ pub fn EventLog() -> impl IntoView {
             r
         })
     });
+    // The list changes only when events are added or the story moves back: not on a bare tick.
+    let count = Memo::new(move |_| ctx.snapshot.with(|s| s.events));
     let lines = move || {
         let f = filter.get();
-        ctx.snapshot.track();
+        count.track();
         ctx.pg.with(|p| {
             p.history
                 .sim()

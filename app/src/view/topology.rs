@@ -2,7 +2,7 @@
 //! Tokens travel the edges for recent deliveries and drop at a filter that rejected them.
 
 use super::{use_ctx, Selection};
-use engine::snapshot::SubscriptionView;
+use engine::snapshot::{Snapshot, SubscriptionView};
 use engine::EventKind;
 use leptos::prelude::*;
 
@@ -25,29 +25,76 @@ fn edge_path(topic_y: f64, y: f64) -> String {
     format!("M 250 {topic_y} C 330 {topic_y}, 330 {y}, 410 {y}")
 }
 
+/// What the diagram draws, without the clock: it changes only when a count or the topology does,
+/// so the diagram is not rebuilt on every tick of the clock.
+#[derive(Clone, PartialEq)]
+struct Layout {
+    topic: String,
+    rows: Vec<Row>,
+}
+
+#[derive(Clone, PartialEq)]
+struct Row {
+    sub: SubscriptionView,
+    visible: usize,
+    inflight: usize,
+    /// The queue's dead-letter queue and how many messages it holds.
+    dlq: Option<(String, usize)>,
+}
+
+impl Layout {
+    fn of(s: &Snapshot) -> Layout {
+        let depth = |name: &str| s.queues.iter().find(|q| q.name == name);
+        let rows = s
+            .topics
+            .iter()
+            .flat_map(|t| t.subscriptions.iter())
+            .map(|sub| {
+                let queue = sub.queue.as_deref().and_then(depth);
+                let dlq = queue.and_then(|q| q.dead_letter_queue.clone()).map(|d| {
+                    let n = depth(&d).map_or(0, |q| q.visible + q.in_flight + q.delayed);
+                    (d, n)
+                });
+                Row {
+                    sub: sub.clone(),
+                    visible: queue.map_or(0, |q| q.visible),
+                    inflight: queue.map_or(0, |q| q.in_flight),
+                    dlq,
+                }
+            })
+            .collect();
+        Layout { topic: s.topics.first().map(|t| t.name.clone()).unwrap_or_else(|| "no topic".into()), rows }
+    }
+
+    fn height(&self) -> f64 {
+        TOP * 2.0 + (self.rows.len().max(1) as f64 - 1.0) * ROW
+    }
+
+    fn topic_y(&self) -> f64 {
+        self.height() / 2.0
+    }
+
+    fn row_of(&self, queue: &str) -> Option<usize> {
+        self.rows.iter().position(|r| r.sub.queue.as_deref() == Some(queue))
+    }
+}
+
 #[component]
 pub fn Topology() -> impl IntoView {
     let ctx = use_ctx();
+    let layout = Memo::new(move |_| ctx.snapshot.with(Layout::of));
     let graph = move || {
-        let s = ctx.snapshot.get();
-        let subs: Vec<SubscriptionView> = s.topics.iter().flat_map(|t| t.subscriptions.clone()).collect();
-        let rows = subs.len().max(1) as f64;
-        let height = TOP * 2.0 + (rows - 1.0) * ROW;
-        let topic_y = height / 2.0;
-        let topic = s.topics.first().map(|t| t.name.clone()).unwrap_or_else(|| "no topic".into());
-        let edges = subs
+        let layout = layout.get();
+        let height = layout.height();
+        let topic_y = layout.topic_y();
+        let topic = layout.topic.clone();
+        let edges = layout
+            .rows
             .iter()
             .enumerate()
-            .map(|(i, sub)| {
+            .map(|(i, Row { sub, visible, inflight, dlq })| {
                 let y = TOP + i as f64 * ROW;
-                let queue = s.queues.iter().find(|q| Some(&q.name) == sub.queue.as_ref());
                 let name = sub.queue.clone().unwrap_or_else(|| sub.endpoint.clone());
-                let (visible, inflight) = queue.map_or((0, 0), |q| (q.visible, q.in_flight));
-                let dlq = queue.and_then(|q| q.dead_letter_queue.clone());
-                let dlq_count = dlq
-                    .as_ref()
-                    .and_then(|d| s.queues.iter().find(|q| &q.name == d))
-                    .map_or(0, |q| q.visible + q.in_flight + q.delayed);
                 let arn = sub.arn.clone();
                 let select_sub = move |_| ctx.selected.set(Some(Selection::Subscription(arn.clone())));
                 let qname = name.clone();
@@ -77,7 +124,7 @@ pub fn Topology() -> impl IntoView {
                         <text class="name" x="424" y=y - 4.0>{sub.queue.clone().unwrap_or_else(|| sub.endpoint.clone())}</text>
                         <text class="stat" x="424" y=y + 14.0>{format!("{visible} visible · {inflight} in flight")}</text>
                     </g>
-                    {dlq.map(|d| view! {
+                    {dlq.clone().map(|(d, dlq_count)| view! {
                         <g class="edge dlq"><path d=format!("M 610 {y} L 660 {y}") /></g>
                         <g class="node dlq">
                             <rect x="660" y=y - 18.0 width="160" height="36" rx="8" />
@@ -107,7 +154,7 @@ pub fn Topology() -> impl IntoView {
     view! {
         <div class="topology-wrap">
             {graph}
-            <Tokens />
+            <Tokens layout=layout />
         </div>
     }
 }
@@ -115,14 +162,13 @@ pub fn Topology() -> impl IntoView {
 /// Tokens for recent deliveries, drops and DLQ moves, in their own layer keyed by event, so a
 /// token keeps its animation while the diagram under it re-renders.
 #[component]
-fn Tokens() -> impl IntoView {
+fn Tokens(layout: Memo<Layout>) -> impl IntoView {
     let ctx = use_ctx();
     let tokens = Memo::new(move |_| {
-        let s = ctx.snapshot.get();
-        let subs: Vec<SubscriptionView> = s.topics.iter().flat_map(|t| t.subscriptions.clone()).collect();
-        let height = TOP * 2.0 + (subs.len().max(1) as f64 - 1.0) * ROW;
-        let topic_y = height / 2.0;
-        let row_of = |queue: &str| subs.iter().position(|sub| sub.queue.as_deref() == Some(queue));
+        ctx.snapshot.track();
+        let layout = layout.get();
+        let (height, topic_y) = (layout.height(), layout.topic_y());
+        let row_of = |queue: &str| layout.row_of(queue);
         let found = ctx.pg.with(|p| {
             let events = p.history.sim().events();
             let now = p.now().ms();
