@@ -2,7 +2,6 @@
 //! `{"DataType": "String" | "Number" | "Binary" | "String.Array" | "<type>.<label>", "StringValue": "...", "BinaryValue": "..."}`.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// One message attribute value, as in `Publish`'s and `SendMessage`'s `MessageAttributes`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,4 +36,4 @@ impl MessageAttributeValue {
 }
 
 /// Attributes by name; a `BTreeMap` so that every walk over them is in one fixed order.
-pub type MessageAttributes = BTreeMap<String, MessageAttributeValue>;
+pub type MessageAttributes = crate::vecmap::VecMap<String, MessageAttributeValue>;

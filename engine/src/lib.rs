@@ -37,6 +37,7 @@ pub mod sqs;
 mod throttle;
 pub mod time;
 mod timers;
+pub mod vecmap;
 pub mod world;
 
 pub use error::ApiError;

@@ -3,8 +3,8 @@
 
 use crate::attributes::{MessageAttributeValue, MessageAttributes};
 use crate::error::{ApiError, ApiResult, Service};
+use crate::vecmap::VecMap;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 
 static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
 
@@ -96,8 +96,8 @@ impl<'a> Params<'a> {
 
     /// A string-to-string map such as `Attributes`. AWS attribute values are strings; a JSON
     /// number or boolean is accepted and turned into its text, as the AWS CLI does.
-    pub fn string_map(&self, name: &str) -> ApiResult<BTreeMap<String, String>> {
-        let Some(value) = self.raw(name) else { return Ok(BTreeMap::new()) };
+    pub fn string_map(&self, name: &str) -> ApiResult<VecMap<String, String>> {
+        let Some(value) = self.raw(name) else { return Ok(VecMap::new()) };
         let Value::Object(map) = value else { return Err(self.wrong_type(name, "an object of strings", value)) };
         map.iter()
             .map(|(k, v)| {
@@ -136,7 +136,7 @@ impl<'a> Params<'a> {
     pub fn message_attributes(&self, name: &str) -> ApiResult<MessageAttributes> {
         let Some(value) = self.raw(name) else { return Ok(MessageAttributes::new()) };
         let Value::Object(map) = value else { return Err(self.wrong_type(name, "an object", value)) };
-        let mut out = BTreeMap::new();
+        let mut out = MessageAttributes::new();
         for (key, v) in map {
             let attr: MessageAttributeValue = serde_json::from_value(v.clone()).map_err(|e| {
                 self.service

@@ -10,8 +10,8 @@ use crate::sns::{Subscription, Topic};
 use crate::sqs::{MoveTask, Queue};
 use crate::time::SimTime;
 use crate::timers::{Timer, Timers};
+use crate::vecmap::VecMap;
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 /// Settings of the simulated world that AWS leaves to chance or to the network.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -46,13 +46,13 @@ pub struct Sim {
     pub(crate) cause: &'static str,
     pub(crate) counters: Counters,
     pub(crate) settings: Settings,
-    pub(crate) topics: BTreeMap<Name, Topic>,
+    pub(crate) topics: VecMap<Name, Topic>,
     /// Subscriptions by ARN.
-    pub(crate) subscriptions: BTreeMap<Name, Subscription>,
-    pub(crate) queues: BTreeMap<Name, Queue>,
+    pub(crate) subscriptions: VecMap<Name, Subscription>,
+    pub(crate) queues: VecMap<Name, Queue>,
     /// When each deleted queue name was freed (a name can be reused only 60 s later).
-    pub(crate) deleted_queues: BTreeMap<Name, SimTime>,
-    pub(crate) move_tasks: BTreeMap<u64, MoveTask>,
+    pub(crate) deleted_queues: VecMap<Name, SimTime>,
+    pub(crate) move_tasks: VecMap<u64, MoveTask>,
     pub(crate) record_events: bool,
     /// The playground's actors: workers, Lambda functions, dependencies, alarms.
     pub(crate) world: crate::world::World,
@@ -108,11 +108,11 @@ impl Sim {
             cause: "",
             counters: Counters::default(),
             settings: Settings::default(),
-            topics: BTreeMap::new(),
-            subscriptions: BTreeMap::new(),
-            queues: BTreeMap::new(),
-            deleted_queues: BTreeMap::new(),
-            move_tasks: BTreeMap::new(),
+            topics: VecMap::new(),
+            subscriptions: VecMap::new(),
+            queues: VecMap::new(),
+            deleted_queues: VecMap::new(),
+            move_tasks: VecMap::new(),
             record_events: true,
             world: crate::world::World::default(),
         }

@@ -6,8 +6,8 @@ use crate::ids::{self, MsgId, SnsId};
 use crate::sim::Sim;
 use crate::sqs::{MsgState, Queue, QueueStats};
 use crate::time::{SimTime, SECOND};
+use crate::vecmap::VecMap;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Snapshot {
@@ -141,7 +141,7 @@ impl Sim {
                     .collect(),
             })
             .collect();
-        let mut sources: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut sources: VecMap<String, Vec<String>> = VecMap::new();
         for q in self.queues.values() {
             if let Some(dlq) =
                 q.config.redrive_policy.as_ref().and_then(|r| ids::queue_name_from(&r.dead_letter_target_arn))

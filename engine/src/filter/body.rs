@@ -12,8 +12,8 @@
 
 use super::number::Decimal;
 use super::values::Leaf;
+use crate::vecmap::VecMap;
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 #[derive(Debug)]
 pub(crate) enum Node {
@@ -21,7 +21,7 @@ pub(crate) enum Node {
     Num(Decimal),
     Bool(bool),
     Null,
-    Obj(BTreeMap<String, Vec<usize>>),
+    Obj(VecMap<String, Vec<usize>>),
     Arr(Vec<usize>),
 }
 
@@ -61,7 +61,7 @@ impl Doc {
                 self.push(Node::Arr(ids))
             }
             Value::Object(map) => {
-                let id = self.push(Node::Obj(BTreeMap::new()));
+                let id = self.push(Node::Obj(VecMap::new()));
                 for (key, item) in map {
                     let child = self.add(item);
                     self.file_under(id, &key, child);
@@ -81,7 +81,7 @@ impl Doc {
             current = match existing {
                 Some(id) => id,
                 None => {
-                    let id = self.push(Node::Obj(BTreeMap::new()));
+                    let id = self.push(Node::Obj(VecMap::new()));
                     self.attach(current, segment, id);
                     id
                 }

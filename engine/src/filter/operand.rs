@@ -20,8 +20,8 @@ use super::cidr::Cidr;
 use super::number::{Decimal, MAX_POLICY_FRACTION_DIGITS, MAX_POLICY_MAGNITUDE};
 use super::values::{AnythingBut, Matcher, NumRange};
 use super::wildcard::Wildcard;
+use crate::vecmap::VecSet;
 use serde_json::{Map, Value};
-use std::collections::BTreeSet;
 
 /// The operator names. SNS docs, "AND/OR logic": `$or` is only an OR when none of the objects in
 /// its array has a field name that is a reserved keyword (a nested `$or` is not such a name: the
@@ -197,11 +197,11 @@ fn compile_numeric(items: &[Value]) -> Result<NumRange, String> {
 fn compile_anything_but(operand: &Value) -> Result<AnythingBut, String> {
     const MIXED: &str = "Inside anything but list, either all values are number or string, mixed type is not supported";
     match operand {
-        Value::String(s) => Ok(AnythingBut::Strings(BTreeSet::from([s.clone()]))),
-        Value::Number(_) => Ok(AnythingBut::Numbers(BTreeSet::from([bounded_number(operand, "anything-but")?]))),
+        Value::String(s) => Ok(AnythingBut::Strings(VecSet::from_iter([s.clone()]))),
+        Value::Number(_) => Ok(AnythingBut::Numbers(VecSet::from_iter([bounded_number(operand, "anything-but")?]))),
         Value::Array(items) => {
-            let mut strings = BTreeSet::new();
-            let mut numbers = BTreeSet::new();
+            let mut strings = VecSet::new();
+            let mut numbers = VecSet::new();
             for item in items {
                 match item {
                     Value::String(s) => {

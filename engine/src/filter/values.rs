@@ -18,7 +18,7 @@
 use super::cidr::Cidr;
 use super::number::Decimal;
 use super::wildcard::Wildcard;
-use std::collections::BTreeSet;
+use crate::vecmap::VecSet;
 
 /// One scalar message value, borrowed from the message.
 #[derive(Clone, Copy, Debug)]
@@ -44,8 +44,8 @@ impl Leaf<'_> {
 /// Strings looked up by every distinct length at which the set holds one: `O(lengths × log n)`.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Affixes {
-    set: BTreeSet<String>,
-    lengths: BTreeSet<usize>,
+    set: VecSet<String>,
+    lengths: VecSet<usize>,
 }
 
 impl Affixes {
@@ -93,8 +93,8 @@ impl NumRange {
 /// An `anything-but` condition: it matches any present value that does not match its operand.
 #[derive(Clone, Debug)]
 pub(crate) enum AnythingBut {
-    Strings(BTreeSet<String>),
-    Numbers(BTreeSet<Decimal>),
+    Strings(VecSet<String>),
+    Numbers(VecSet<Decimal>),
     Prefix(String),
     Suffix(String),
     Wildcard(Wildcard),
@@ -117,15 +117,15 @@ impl AnythingBut {
 /// Everything one policy key asks for. The conditions are ORed together.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Matcher {
-    pub(crate) strings: BTreeSet<String>,
-    pub(crate) numbers: BTreeSet<Decimal>,
+    pub(crate) strings: VecSet<String>,
+    pub(crate) numbers: VecSet<Decimal>,
     pub(crate) match_true: bool,
     pub(crate) match_false: bool,
     pub(crate) match_null: bool,
     pub(crate) prefixes: Affixes,
     pub(crate) suffixes: Affixes,
     /// Lower-cased operands of `equals-ignore-case`.
-    pub(crate) ignore_case: BTreeSet<String>,
+    pub(crate) ignore_case: VecSet<String>,
     pub(crate) wildcards: Vec<Wildcard>,
     pub(crate) ranges: Vec<NumRange>,
     pub(crate) cidrs: Vec<Cidr>,

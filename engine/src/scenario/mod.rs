@@ -11,8 +11,8 @@ use crate::error::ApiError;
 use crate::event::Event;
 use crate::sim::Sim;
 use crate::time::parse_duration;
+use crate::vecmap::VecMap;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
@@ -189,7 +189,7 @@ fn placeholders(text: &str) -> Result<Vec<&str>, String> {
     Ok(out)
 }
 
-fn substitute(value: &Value, vars: &BTreeMap<String, String>) -> Value {
+fn substitute(value: &Value, vars: &VecMap<String, String>) -> Value {
     match value {
         Value::String(s) if s.contains("${") => {
             let mut out = s.clone();
@@ -245,7 +245,7 @@ impl Scenario {
     pub fn run(&self) -> Run {
         let mut sim = Sim::new(self.seed);
         let mut outcomes = Vec::new();
-        let mut vars = BTreeMap::new();
+        let mut vars = VecMap::new();
         for (i, step) in self.steps.iter().enumerate() {
             let first = sim.events().len();
             let mut outcome = match step {

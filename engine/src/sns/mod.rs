@@ -14,15 +14,15 @@ use crate::sim::Sim;
 use crate::sqs::fifo::Dedup;
 use crate::throttle::RateWindows;
 use crate::time::SimTime;
+use crate::vecmap::VecMap;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 
 #[derive(Clone, Debug)]
 pub struct Topic {
     pub name: Name,
     pub arn: Name,
     /// Attributes as given (`DisplayName`, `Policy`, …).
-    pub attributes: BTreeMap<String, String>,
+    pub attributes: VecMap<String, String>,
     pub created_at: SimTime,
     /// Subscription ARNs in the order they were made: the order copies are handed out.
     pub subscriptions: Vec<Name>,
@@ -46,7 +46,7 @@ pub struct TopicFifo {
 impl TopicFifo {
     /// Reads `FifoTopic`, `ContentBasedDeduplication` and `FifoThroughputScope`; a FIFO topic's
     /// name ends in `.fifo`, and only a FIFO topic's.
-    fn from_attributes(name: &str, attributes: &BTreeMap<String, String>) -> ApiResult<Option<TopicFifo>> {
+    fn from_attributes(name: &str, attributes: &VecMap<String, String>) -> ApiResult<Option<TopicFifo>> {
         let flag = |key: &str| -> ApiResult<bool> {
             match attributes.get(key).map(String::as_str) {
                 None | Some("false") => Ok(false),
@@ -125,8 +125,8 @@ impl Subscription {
         ids::queue_name_from(&self.endpoint).filter(|_| self.endpoint.starts_with("arn:"))
     }
 
-    fn attributes(&self) -> BTreeMap<String, String> {
-        let mut m = BTreeMap::new();
+    fn attributes(&self) -> VecMap<String, String> {
+        let mut m = VecMap::new();
         m.insert("SubscriptionArn".into(), self.arn.to_string());
         m.insert("TopicArn".into(), ids::topic_arn(&self.topic));
         m.insert("Owner".into(), ACCOUNT.into());

@@ -2,9 +2,9 @@
 
 use crate::error::{ApiError, ApiResult};
 use crate::ids;
+use crate::vecmap::VecMap;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 /// `RedrivePolicy`: where a message goes after `maxReceiveCount` receives without a delete.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -84,7 +84,7 @@ pub struct QueueConfig {
     pub redrive_policy: Option<RedrivePolicy>,
     pub redrive_allow: Option<RedriveAllow>,
     /// `Policy`, `KmsMasterKeyId`, `SqsManagedSseEnabled`, …: kept and returned, not enforced.
-    pub passthrough: BTreeMap<String, String>,
+    pub passthrough: VecMap<String, String>,
     /// Set for FIFO queues (`FifoQueue` "true"), fixed when the queue is created.
     pub fifo: Option<FifoConfig>,
 }
@@ -99,7 +99,7 @@ impl Default for QueueConfig {
             receive_wait_time: 0,
             redrive_policy: None,
             redrive_allow: None,
-            passthrough: BTreeMap::new(),
+            passthrough: VecMap::new(),
             fifo: None,
         }
     }
@@ -145,7 +145,7 @@ impl QueueConfig {
     /// `dlq_lookup` finds a dead-letter target by name: its RedriveAllowPolicy and whether it is FIFO.
     pub fn with_attributes(
         &self,
-        attributes: &BTreeMap<String, String>,
+        attributes: &VecMap<String, String>,
         queue_arn: &str,
         dlq_lookup: &DlqLookup,
     ) -> ApiResult<QueueConfig> {
@@ -230,8 +230,8 @@ impl QueueConfig {
     }
 
     /// The attributes as GetQueueAttributes returns them (all values are strings).
-    pub fn to_attributes(&self) -> BTreeMap<String, String> {
-        let mut m = BTreeMap::new();
+    pub fn to_attributes(&self) -> VecMap<String, String> {
+        let mut m = VecMap::new();
         m.insert("VisibilityTimeout".into(), self.visibility_timeout.to_string());
         m.insert("DelaySeconds".into(), self.delay_seconds.to_string());
         m.insert("MessageRetentionPeriod".into(), self.retention_period.to_string());

@@ -19,8 +19,8 @@ use crate::ids::{self, MsgId, SnsId};
 use crate::params::Params;
 use crate::sim::Sim;
 use crate::time::SimTime;
+use crate::vecmap::VecMap;
 use serde_json::{json, Map, Value};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// At most 10 message attributes per SQS message.
@@ -218,7 +218,7 @@ impl Sim {
         Ok(json!({ "QueueUrl": url }))
     }
 
-    fn config_with(&self, base: &QueueConfig, attrs: &BTreeMap<String, String>, arn: &str) -> ApiResult<QueueConfig> {
+    fn config_with(&self, base: &QueueConfig, attrs: &VecMap<String, String>, arn: &str) -> ApiResult<QueueConfig> {
         let lookup = |dlq: &str| self.queues.get(dlq).map(|q| (q.config.redrive_allow.clone(), q.fifo.is_some()));
         base.with_attributes(attrs, arn, &lookup)
     }
@@ -273,7 +273,7 @@ impl Sim {
     }
 
     /// Every attribute GetQueueAttributes can return for a queue, as strings.
-    pub(crate) fn queue_attributes(&self, q: &Queue) -> BTreeMap<String, String> {
+    pub(crate) fn queue_attributes(&self, q: &Queue) -> VecMap<String, String> {
         let mut m = q.config.to_attributes();
         m.insert("ApproximateNumberOfMessages".into(), q.visible_count().to_string());
         m.insert("ApproximateNumberOfMessagesNotVisible".into(), q.inflight.to_string());

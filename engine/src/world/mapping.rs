@@ -15,8 +15,8 @@ use crate::params::Params;
 use crate::sim::Sim;
 use crate::time::SimTime;
 use crate::timers::TimerKey;
+use crate::vecmap::VecMap;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 
 /// What the playground counts for a mapping: the work delivered against the work finished.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -54,7 +54,7 @@ pub(crate) struct Mapping {
     pub(crate) scale_since: Option<SimTime>,
     pub(crate) window_timer: Option<TimerKey>,
     pub(crate) wait_timer: Option<TimerKey>,
-    pub invocations: BTreeMap<u64, Invocation>,
+    pub invocations: VecMap<u64, Invocation>,
     pub stats: MappingStats,
 }
 
@@ -119,7 +119,7 @@ impl Sim {
             scale_since: None,
             window_timer: None,
             wait_timer: None,
-            invocations: BTreeMap::new(),
+            invocations: VecMap::new(),
             stats: MappingStats::default(),
         };
         if let Err(e) = mapping_settings(&p, &mut m) {

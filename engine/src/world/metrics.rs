@@ -11,6 +11,7 @@ use crate::sim::Sim;
 use crate::sqs::QueueStats;
 use crate::time::{SimTime, EPOCH_MS, SECOND};
 use crate::timers::{Timer, TimerKey};
+use crate::vecmap::VecMap;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -195,9 +196,9 @@ pub(crate) struct Metrics {
     pub resolution_ms: u64,
     pub timer: Option<TimerKey>,
     pub ticks: u64,
-    pub series: BTreeMap<MetricKey, Series>,
-    current: BTreeMap<MetricKey, (Kind, Datapoint)>,
-    last_stats: BTreeMap<Name, QueueStats>,
+    pub series: VecMap<MetricKey, Series>,
+    current: VecMap<MetricKey, (Kind, Datapoint)>,
+    last_stats: VecMap<Name, QueueStats>,
 }
 
 impl Default for Metrics {
@@ -206,9 +207,9 @@ impl Default for Metrics {
             resolution_ms: 60 * SECOND,
             timer: None,
             ticks: 0,
-            series: BTreeMap::new(),
-            current: BTreeMap::new(),
-            last_stats: BTreeMap::new(),
+            series: VecMap::new(),
+            current: VecMap::new(),
+            last_stats: VecMap::new(),
         }
     }
 }

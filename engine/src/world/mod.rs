@@ -36,8 +36,8 @@ pub use view::{AlarmView, DependencyView, FunctionView, JobView, MappingView, Pr
 use crate::error::ApiResult;
 use crate::event::Name;
 use crate::sim::Sim;
+use crate::vecmap::VecMap;
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 /// The playground's own actions handled here, in the same validated style as the AWS ones.
 pub const ACTIONS: &[&str] = &[
@@ -85,15 +85,15 @@ pub(crate) struct Counters {
 #[derive(Clone, Debug, Default)]
 pub struct World {
     pub(crate) counters: Counters,
-    pub(crate) workers: BTreeMap<Name, worker::Worker>,
-    pub(crate) functions: BTreeMap<Name, lambda::Function>,
-    pub(crate) mappings: BTreeMap<u64, mapping::Mapping>,
-    pub(crate) dependencies: BTreeMap<Name, dependency::Dependency>,
-    pub(crate) producers: BTreeMap<Name, producer::Producer>,
+    pub(crate) workers: VecMap<Name, worker::Worker>,
+    pub(crate) functions: VecMap<Name, lambda::Function>,
+    pub(crate) mappings: VecMap<u64, mapping::Mapping>,
+    pub(crate) dependencies: VecMap<Name, dependency::Dependency>,
+    pub(crate) producers: VecMap<Name, producer::Producer>,
     /// Side effects and idempotency stores, by job.
-    pub(crate) ledger: BTreeMap<Name, effects::JobLedger>,
+    pub(crate) ledger: VecMap<Name, effects::JobLedger>,
     pub(crate) metrics: metrics::Metrics,
-    pub(crate) alarms: BTreeMap<Name, alarms::Alarm>,
+    pub(crate) alarms: VecMap<Name, alarms::Alarm>,
     pub(crate) watch: watch::Watches,
     /// The long-poll sweep, scheduled while any consumer waits.
     pub(crate) sweep: Option<crate::timers::TimerKey>,

@@ -14,8 +14,8 @@ use crate::event::{EventKind, Name};
 use crate::params::Params;
 use crate::sim::Sim;
 use crate::timers::{Timer, TimerKey};
+use crate::vecmap::VecMap;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 #[derive(Clone, Debug)]
@@ -60,7 +60,7 @@ pub(crate) struct Producer {
     pub duplicate_every: u64,
     pub event_type: String,
     timer: Option<TimerKey>,
-    pub requests: BTreeMap<u64, Option<Run>>,
+    pub requests: VecMap<u64, Option<Run>>,
     next_request: u64,
     pub stopped: Option<String>,
     pub stats: ProducerStats,
@@ -143,7 +143,7 @@ impl Sim {
             duplicate_every: p.opt_int("DuplicateEvery", 0, 1_000_000)?.unwrap_or(0) as u64,
             event_type: p.opt_str("EventType")?.unwrap_or("OrderPlaced").to_string(),
             timer: None,
-            requests: BTreeMap::new(),
+            requests: VecMap::new(),
             next_request: 0,
             stopped: None,
             stats: ProducerStats::default(),

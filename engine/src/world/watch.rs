@@ -9,7 +9,8 @@ use crate::event::Name;
 use crate::sim::Sim;
 use crate::time::{SimTime, SECOND};
 use crate::timers::{Timer, TimerKey};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::vecmap::VecMap;
+use crate::vecmap::VecSet;
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Waiter {
@@ -20,12 +21,12 @@ pub(crate) enum Waiter {
 /// One queue's waiting consumers and the moments a message may become visible there.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Watch {
-    waiters: BTreeSet<Waiter>,
-    pending: BTreeSet<SimTime>,
+    waiters: VecSet<Waiter>,
+    pending: VecSet<SimTime>,
     timer: Option<(SimTime, TimerKey)>,
 }
 
-pub(crate) type Watches = BTreeMap<Name, Watch>;
+pub(crate) type Watches = VecMap<Name, Watch>;
 
 impl Sim {
     pub(crate) fn wait_on(&mut self, queue: &Name, waiter: Waiter) {

@@ -1,0 +1,435 @@
+//! `VecMap` and `VecSet`: an ordered map and set kept as a sorted `Vec`, for the engine's small
+//! maps (resources by name, message attributes, settings, filter operands). They iterate in
+//! order like `BTreeMap`, so everything stays deterministic, but they are far smaller in the
+//! browser bundle: every distinct `BTreeMap<K, V>` instantiates its own node machinery (insert,
+//! split, merge, steal, clone — about 3–4 KB of wasm each), while a sorted `Vec` needs a binary
+//! search and a `memmove`. Lookups are O(log n), inserts and removes O(n): right for tens to a
+//! few thousand entries. Maps that grow with traffic (messages, timers, dedup windows) stay
+//! `BTreeMap`.
+
+use std::borrow::Borrow;
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct VecMap<K, V> {
+    entries: Vec<(K, V)>,
+}
+
+impl<K, V> Default for VecMap<K, V> {
+    fn default() -> Self {
+        VecMap { entries: Vec::new() }
+    }
+}
+
+impl<K, V> VecMap<K, V> {
+    pub const fn new() -> Self {
+        VecMap { entries: Vec::new() }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+
+    /// Entries in key order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&K, &V)> + ExactSizeIterator + Clone {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = (&K, &mut V)> + ExactSizeIterator {
+        self.entries.iter_mut().map(|(k, v)| (&*k, v))
+    }
+
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator + Clone {
+        self.entries.iter().map(|(k, _)| k)
+    }
+
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator + Clone {
+        self.entries.iter().map(|(_, v)| v)
+    }
+
+    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
+        self.entries.iter_mut().map(|(_, v)| v)
+    }
+
+    pub fn into_keys(self) -> impl DoubleEndedIterator<Item = K> + ExactSizeIterator {
+        self.entries.into_iter().map(|(k, _)| k)
+    }
+
+    pub fn into_values(self) -> impl DoubleEndedIterator<Item = V> + ExactSizeIterator {
+        self.entries.into_iter().map(|(_, v)| v)
+    }
+
+    pub fn first_key_value(&self) -> Option<(&K, &V)> {
+        self.entries.first().map(|(k, v)| (k, v))
+    }
+
+    pub fn last_key_value(&self) -> Option<(&K, &V)> {
+        self.entries.last().map(|(k, v)| (k, v))
+    }
+
+    /// Keeps the entries for which `keep` says true, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
+        self.entries.retain_mut(|(k, v)| keep(k, v));
+    }
+}
+
+impl<K: Ord, V> VecMap<K, V> {
+    fn find<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
+    where
+        K: Borrow<Q>,
+    {
+        self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
+    }
+
+    pub fn get<Q: Ord + ?Sized>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+    {
+        self.find(key).ok().map(|i| &self.entries[i].1)
+    }
+
+    pub fn get_key_value<Q: Ord + ?Sized>(&self, key: &Q) -> Option<(&K, &V)>
+    where
+        K: Borrow<Q>,
+    {
+        self.find(key).ok().map(|i| (&self.entries[i].0, &self.entries[i].1))
+    }
+
+    pub fn get_mut<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+    {
+        self.find(key).ok().map(|i| &mut self.entries[i].1)
+    }
+
+    pub fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
+        self.find(key).is_ok()
+    }
+
+    /// Inserts or replaces; returns the value that was there.
+    pub fn insert(&mut self, key: K, value: V) -> Option<V> {
+        match self.find(&key) {
+            Ok(i) => Some(std::mem::replace(&mut self.entries[i].1, value)),
+            Err(i) => {
+                self.entries.insert(i, (key, value));
+                None
+            }
+        }
+    }
+
+    pub fn remove<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+    {
+        self.find(key).ok().map(|i| self.entries.remove(i).1)
+    }
+
+    pub fn entry(&mut self, key: K) -> Entry<'_, K, V> {
+        match self.find(&key) {
+            Ok(index) => Entry { map: self, index, key: None },
+            Err(index) => Entry { map: self, index, key: Some(key) },
+        }
+    }
+}
+
+/// A place in a [`VecMap`], found by [`VecMap::entry`]: occupied when `key` is `None`.
+pub struct Entry<'a, K, V> {
+    map: &'a mut VecMap<K, V>,
+    index: usize,
+    key: Option<K>,
+}
+
+impl<'a, K, V> Entry<'a, K, V> {
+    pub fn or_insert_with(self, make: impl FnOnce() -> V) -> &'a mut V {
+        if let Some(key) = self.key {
+            self.map.entries.insert(self.index, (key, make()));
+        }
+        &mut self.map.entries[self.index].1
+    }
+
+    pub fn or_insert(self, value: V) -> &'a mut V {
+        self.or_insert_with(|| value)
+    }
+
+    pub fn or_default(self) -> &'a mut V
+    where
+        V: Default,
+    {
+        self.or_insert_with(V::default)
+    }
+
+    pub fn and_modify(self, change: impl FnOnce(&mut V)) -> Self {
+        if self.key.is_none() {
+            change(&mut self.map.entries[self.index].1);
+        }
+        self
+    }
+}
+
+impl<K: Ord, V> FromIterator<(K, V)> for VecMap<K, V> {
+    /// Later entries win over earlier ones with the same key, as with `BTreeMap`.
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
+        let mut map = VecMap::new();
+        map.extend(iter);
+        map
+    }
+}
+
+impl<K: Ord, V> Extend<(K, V)> for VecMap<K, V> {
+    fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, iter: I) {
+        for (k, v) in iter {
+            self.insert(k, v);
+        }
+    }
+}
+
+impl<K, V> IntoIterator for VecMap<K, V> {
+    type Item = (K, V);
+    type IntoIter = std::vec::IntoIter<(K, V)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.into_iter()
+    }
+}
+
+impl<'a, K, V> IntoIterator for &'a VecMap<K, V> {
+    type Item = (&'a K, &'a V);
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, (K, V)>, fn(&'a (K, V)) -> (&'a K, &'a V)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl<'a, K, V> IntoIterator for &'a mut VecMap<K, V> {
+    type Item = (&'a K, &'a mut V);
+    type IntoIter = std::iter::Map<std::slice::IterMut<'a, (K, V)>, fn(&'a mut (K, V)) -> (&'a K, &'a mut V)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.iter_mut().map(|(k, v)| (&*k, v))
+    }
+}
+
+impl<K: Ord + Borrow<Q>, Q: Ord + ?Sized, V> std::ops::Index<&Q> for VecMap<K, V> {
+    type Output = V;
+    /// Panics when the key is missing, as `BTreeMap` does: only for keys known to be there.
+    fn index(&self, key: &Q) -> &V {
+        self.get(key).expect("invariant: VecMap index with a key that is present")
+    }
+}
+
+impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for VecMap<K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<K: Serialize, V: Serialize> Serialize for VecMap<K, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+/// An ordered set kept as a sorted `Vec`: the set form of [`VecMap`], for small sets.
+#[derive(Clone, PartialEq, Eq)]
+pub struct VecSet<T> {
+    items: Vec<T>,
+}
+
+impl<T> Default for VecSet<T> {
+    fn default() -> Self {
+        VecSet { items: Vec::new() }
+    }
+}
+
+impl<T> VecSet<T> {
+    pub const fn new() -> Self {
+        VecSet { items: Vec::new() }
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Items in order.
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.items.iter()
+    }
+
+    pub fn first(&self) -> Option<&T> {
+        self.items.first()
+    }
+
+    pub fn pop_first(&mut self) -> Option<T> {
+        if self.items.is_empty() {
+            None
+        } else {
+            Some(self.items.remove(0))
+        }
+    }
+}
+
+impl<T: Ord> VecSet<T> {
+    fn find<Q: Ord + ?Sized>(&self, item: &Q) -> Result<usize, usize>
+    where
+        T: Borrow<Q>,
+    {
+        self.items.binary_search_by(|t| t.borrow().cmp(item))
+    }
+
+    pub fn contains<Q: Ord + ?Sized>(&self, item: &Q) -> bool
+    where
+        T: Borrow<Q>,
+    {
+        self.find(item).is_ok()
+    }
+
+    /// Adds the item; false when it was already there (the set keeps the first one).
+    pub fn insert(&mut self, item: T) -> bool {
+        match self.find(&item) {
+            Ok(_) => false,
+            Err(i) => {
+                self.items.insert(i, item);
+                true
+            }
+        }
+    }
+
+    pub fn remove<Q: Ord + ?Sized>(&mut self, item: &Q) -> bool
+    where
+        T: Borrow<Q>,
+    {
+        match self.find(item) {
+            Ok(i) => {
+                self.items.remove(i);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+}
+
+impl<T: Ord> FromIterator<T> for VecSet<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut set = VecSet::new();
+        set.extend(iter);
+        set
+    }
+}
+
+impl<T: Ord> Extend<T> for VecSet<T> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
+        for item in iter {
+            self.insert(item);
+        }
+    }
+}
+
+impl<'a, T> IntoIterator for &'a VecSet<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter()
+    }
+}
+
+impl<T> IntoIterator for VecSet<T> {
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.into_iter()
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for VecSet<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl<T: Serialize> Serialize for VecSet<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::VecMap;
+    use std::collections::BTreeMap;
+
+    /// The map must behave exactly as the BTreeMap it replaces, order included.
+    #[test]
+    fn agrees_with_btreemap_on_a_mixed_sequence() {
+        let mut ours = VecMap::new();
+        let mut theirs = BTreeMap::new();
+        let mut x: u32 = 7;
+        for step in 0..2_000u32 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let key = (x >> 16) % 97;
+            match step % 5 {
+                0 | 1 => assert_eq!(ours.insert(key, step), theirs.insert(key, step)),
+                2 => assert_eq!(ours.remove(&key), theirs.remove(&key)),
+                3 => *ours.entry(key).or_insert(0) += 1,
+                _ => assert_eq!(ours.get(&key), theirs.get(&key)),
+            }
+            if step % 5 == 3 {
+                *theirs.entry(key).or_insert(0) += 1;
+            }
+            assert_eq!(ours.len(), theirs.len());
+        }
+        assert!(ours.iter().eq(theirs.iter()));
+        ours.retain(|k, _| k % 2 == 0);
+        theirs.retain(|k, _| k % 2 == 0);
+        assert!(ours.iter().eq(theirs.iter()));
+        assert_eq!(ours.first_key_value(), theirs.first_key_value());
+        assert_eq!(ours.last_key_value(), theirs.last_key_value());
+    }
+
+    #[test]
+    fn the_set_agrees_with_btreeset() {
+        let mut ours = super::VecSet::new();
+        let mut theirs = std::collections::BTreeSet::new();
+        let mut x: u32 = 11;
+        for step in 0..2_000u32 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let item = (x >> 16) % 61;
+            match step % 4 {
+                0 | 1 => assert_eq!(ours.insert(item), theirs.insert(item)),
+                2 => assert_eq!(ours.remove(&item), theirs.remove(&item)),
+                _ => assert_eq!(ours.pop_first(), theirs.pop_first()),
+            }
+            assert_eq!(ours.contains(&item), theirs.contains(&item));
+            assert_eq!(ours.first(), theirs.first());
+        }
+        assert!(ours.iter().eq(theirs.iter()));
+    }
+
+    #[test]
+    fn serialises_as_a_json_object_in_key_order() {
+        let map: VecMap<String, u32> = [("b".to_string(), 2), ("a".to_string(), 1)].into_iter().collect();
+        assert_eq!(serde_json::to_string(&map).unwrap(), r#"{"a":1,"b":2}"#);
+    }
+
+    #[test]
+    fn and_modify_only_touches_an_existing_entry() {
+        let mut map: VecMap<&str, u32> = VecMap::new();
+        map.entry("a").and_modify(|v| *v += 1).or_insert(10);
+        map.entry("a").and_modify(|v| *v += 1).or_insert(10);
+        assert_eq!(map.get("a"), Some(&11));
+    }
+}
