@@ -178,6 +178,10 @@ fn alarms_and_metric_queries_are_validated_like_cloudwatch() {
     let mut missing = base.clone();
     missing.as_object_mut().unwrap().remove("Threshold");
     fails_with(&mut sim, "PutMetricAlarm", missing, "MissingParameter");
+    // A threshold may come as text, as the AWS CLI passes it; it is read as a number.
+    ok(&mut sim, "PutMetricAlarm", with("Threshold", json!(" 2.5 ")));
+    let described = ok(&mut sim, "DescribeAlarms", json!({"AlarmNames": ["a"]}));
+    assert_eq!(described["MetricAlarms"][0]["Threshold"], json!(2.5), "{described}");
     ok(&mut sim, "PutMetricAlarm", base.clone());
     assert_eq!(state(&mut sim, "a"), "INSUFFICIENT_DATA");
     fails_with(&mut sim, "DeleteAlarms", json!({"AlarmNames": ["b"]}), "ResourceNotFound");

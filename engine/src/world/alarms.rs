@@ -164,7 +164,9 @@ fn threshold(p: &Params) -> ApiResult<f64> {
     let value = p.raw("Threshold").ok_or_else(|| Service::Sim.missing("Threshold"))?;
     let parsed = match value {
         Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.trim().parse::<f64>().ok(),
+        // A number sent as text is read as a JSON number: the same reader as above, and it keeps
+        // core's float parser (and its 17 KB power-of-five table) out of the browser bundle.
+        Value::String(s) => serde_json::from_str::<f64>(s.trim()).ok(),
         _ => None,
     };
     parsed.filter(|t| t.is_finite()).ok_or_else(|| invalid("Threshold must be a number, such as 0 or 500"))
