@@ -121,8 +121,9 @@ pub struct Queue {
     pub messages: BTreeMap<u64, Box<Message>>,
     /// Visible messages as (order, key): the first entry is the next one a receive returns.
     pub(crate) visible: BTreeSet<(u64, u64)>,
-    /// Every message as (enqueue time, key): the first entry is the oldest.
-    pub(crate) by_sent: BTreeSet<(SimTime, u64)>,
+    /// Every message as (enqueue time in ms, key): the first entry is the oldest. Plain `u64`s,
+    /// so the set shares its code with `visible` in the wasm bundle.
+    pub(crate) by_sent: BTreeSet<(u64, u64)>,
     pub(crate) retention_timer: Option<TimerKey>,
     pub inflight: usize,
     pub delayed: usize,
@@ -168,7 +169,7 @@ impl Queue {
 
     /// Age of the oldest message, as CloudWatch's `ApproximateAgeOfOldestMessage` (ms).
     pub fn oldest_age_ms(&self, now: SimTime) -> u64 {
-        self.by_sent.first().map_or(0, |(sent, _)| now.0.saturating_sub(sent.0))
+        self.by_sent.first().map_or(0, |(sent, _)| now.0.saturating_sub(*sent))
     }
 
     /// The next place at the back of the line. Places are spaced by 4, so that a message the
@@ -204,7 +205,7 @@ impl Queue {
         if let (Some(fifo), Some(group)) = (&mut self.fifo, &msg.group) {
             fifo.enter(group, msg.state, msg.order, key);
         }
-        self.by_sent.insert((msg.sent_at, key));
+        self.by_sent.insert((msg.sent_at.0, key));
         self.messages.insert(key, msg);
         self.schedule_retention(timers);
     }
@@ -213,7 +214,7 @@ impl Queue {
     pub(crate) fn remove(&mut self, key: u64, timers: &mut Timers) -> Option<Message> {
         let msg = *self.messages.remove(&key)?;
         self.leave_state(key, msg.state, msg.order, msg.state_timer, msg.group.as_ref(), timers);
-        self.by_sent.remove(&(msg.sent_at, key));
+        self.by_sent.remove(&(msg.sent_at.0, key));
         Some(msg)
     }
 
@@ -282,7 +283,8 @@ impl Queue {
 
     /// (Re)arms the one retention timer for the oldest message.
     pub(crate) fn schedule_retention(&mut self, timers: &mut Timers) {
-        let due = self.by_sent.first().map(|(sent, _)| sent.plus_secs(u64::from(self.config.retention_period)));
+        let due =
+            self.by_sent.first().map(|(sent, _)| SimTime(*sent).plus_secs(u64::from(self.config.retention_period)));
         if self.retention_timer.map(|(at, _)| Some(at)) == Some(due) {
             return;
         }

@@ -458,12 +458,12 @@ impl Sim {
         let retention_ms = u64::from(q.config.retention_period) * SECOND;
         let mut expired = Vec::new();
         while let Some(&(sent, key)) = q.by_sent.first() {
-            if sent.0 + retention_ms > now.0 {
+            if sent + retention_ms > now.0 {
                 break;
             }
             let msg = q.remove(key, &mut self.timers).expect("invariant: indexed message exists");
             q.stats.expired += 1;
-            expired.push((msg.id, now.0 - sent.0));
+            expired.push((msg.id, now.0 - sent));
         }
         q.schedule_retention(&mut self.timers);
         for (id, age_ms) in expired {

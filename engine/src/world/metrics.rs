@@ -13,7 +13,6 @@ use crate::time::{SimTime, EPOCH_MS, SECOND};
 use crate::timers::{Timer, TimerKey};
 use crate::vecmap::VecMap;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// A metric and its one dimension: `AWS/SQS ApproximateNumberOfMessagesVisible QueueName=sms`.
@@ -403,7 +402,7 @@ impl Sim {
                 "You have requested more than 1440 datapoints; use a longer Period or a shorter time range.",
             ));
         }
-        let mut buckets: BTreeMap<u64, Datapoint> = BTreeMap::new();
+        let mut buckets: VecMap<u64, Datapoint> = VecMap::new();
         let mut unit = "Count";
         if let Some((dn, dv)) = &dim {
             if let Some((key, series)) = self.world.metrics.series.iter().find(|(k, _)| {
