@@ -128,8 +128,15 @@ test('a crashed worker holds its message until the visibility timeout; restart b
   // The worker long-polls: it takes the message within a virtual second.
   await page.getByTestId('step').click();
   await waitText(page, 'queue-packing-inflight', '1');
+  // The diagram draws the worker beside its queue, busy; its inspector page says what it holds.
+  await page.waitForSelector('[data-testid="diagram-consumer-packing-w1"].processing');
+  await page.getByTestId('diagram-consumer-packing-w1').click();
+  await page.waitForFunction(() => /Worker packing-w1/.test(document.querySelector('[data-testid="inspector"]')?.textContent));
+  assert.match(await textOf(page, 'inspector'), /holding\s*msg-/);
   await page.getByTestId('worker-packing-w1-crash').click();
   await page.getByTestId('worker-packing-w1-restart').waitFor();
+  await page.waitForSelector('[data-testid="diagram-consumer-packing-w1"].crashed');
+  assert.match(await textOf(page, 'inspector'), /Crashed/);
   await page.getByTestId('speed').selectOption({ label: '64×' });
   await page.getByTestId('play-pause').click();
   await waitText(page, 'queue-packing-visible', '1');

@@ -1,10 +1,11 @@
-//! The inspector: everything about the selected message, queue, subscription or event, and for
-//! an event the AWS rule it follows, where that rule is documented, and whether the playground
-//! models it exactly.
+//! The inspector: everything about the selected message, queue, subscription, worker or
+//! event, and for an event the AWS rule it follows, where that rule is documented, and whether
+//! the playground models it exactly.
 
 use super::{use_ctx, Selection};
 use engine::snapshot::{MessageView, QueueView, SubscriptionView};
 use engine::sqs::MsgState;
+use engine::world::{JobView, WorkerView};
 use engine::{EventKind, SimTime};
 use leptos::prelude::*;
 use serde_json::Value;
@@ -44,6 +45,13 @@ pub fn Inspector() -> impl IntoView {
             Some(Selection::Subscription(arn)) => match s.topics.iter().flat_map(|t| t.subscriptions.iter()).find(|x| x.arn == arn) {
                 Some(sub) => subscription(sub.clone()).into_any(),
                 None => view! { <p class="hint">"That subscription no longer exists."</p> }.into_any(),
+            },
+            Some(Selection::Worker(name)) => match s.world.workers.iter().find(|w| w.name == name) {
+                Some(w) => {
+                    let jobs = s.world.jobs.iter().filter(|j| w.jobs.contains(&j.job)).cloned().collect();
+                    worker(w.clone(), jobs).into_any()
+                }
+                None => view! { <p class="hint">"That worker has been removed."</p> }.into_any(),
             },
             Some(Selection::Event(seq)) => event(seq).into_any(),
         }
@@ -172,6 +180,40 @@ fn subscription(sub: SubscriptionView) -> impl IntoView {
             <h4>"Why recent messages were filtered out"</h4>
             <ul class="reasons">{reasons.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ul>
         })}
+    }
+}
+
+fn worker(w: WorkerView, jobs: Vec<JobView>) -> impl IntoView {
+    let held = if w.held.is_empty() {
+        "nothing".to_string()
+    } else {
+        w.held.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", ")
+    };
+    let state =
+        if w.crash_armed { format!("{}, set to crash at its next side effect", w.state) } else { w.state.to_string() };
+    view! {
+        <h3>{format!("Worker {}", w.name)}</h3>
+        <dl class="facts">
+            {row("consumes", w.queue.clone())}
+            {row("state", state)}
+            {row("holding", held)}
+            {row("time per message", w.processing_time.clone())}
+            {row("idempotency", w.idempotency.to_string())}
+            {row("received / succeeded / failed", format!("{} / {} / {}", w.received, w.succeeded, w.failed))}
+            {row("crashes", w.crashes.to_string())}
+        </dl>
+        {(!jobs.is_empty()).then(|| view! {
+            <h4>"Side effects done"</h4>
+            <ul class="reasons">{jobs.into_iter().map(|j| view! {
+                <li>{format!("{}: {} {} for {} events ({} duplicates, {} skipped as already done)",
+                    j.job, j.side_effects, j.effect, j.distinct_events, j.duplicates, j.skipped)}</li>
+            }).collect_view()}</ul>
+        })}
+        <div class="fidelity simplified">
+            <p><strong>"Playground actor. "</strong>"A worker stands for your consumer code: it long-polls ReceiveMessage, \
+                works on the message, then calls DeleteMessage. If it crashes, what it holds stays in flight, hidden \
+                from every other consumer, until the visibility timeout runs out; then the message is received again."</p>
+        </div>
     }
 }
 

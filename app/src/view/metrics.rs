@@ -7,6 +7,8 @@ use leptos::prelude::*;
 
 const W: f64 = 260.0;
 const H: f64 = 64.0;
+/// The height of the age-of-oldest-message strip under each chart.
+const AGE_H: f64 = 24.0;
 
 /// One line: its CSS class, its label, and its points.
 #[derive(Clone, PartialEq)]
@@ -38,7 +40,7 @@ pub fn Metrics() -> impl IntoView {
                             points: sim.queue_metric_points("ApproximateNumberOfMessagesNotVisible", &q.name),
                         },
                     ];
-                    let age = sim.queue_metric_points("ApproximateAgeOfOldestMessage", &q.name).last().map(|p| p.1);
+                    let age = sim.queue_metric_points("ApproximateAgeOfOldestMessage", &q.name);
                     let alarms: Vec<(f64, String, &'static str)> = s
                         .world
                         .alarms
@@ -58,53 +60,85 @@ pub fn Metrics() -> impl IntoView {
             <h2>"Metrics"</h2>
             <Show when=move || charts.with(|c| !c.is_empty())
                 fallback=|| view! { <p class="hint">"Datapoints appear once the world has a worker, a function or an alarm: one per period (60 s unless the scenario sets ConfigureMetrics)."</p> }>
-                <div class="charts">
-                    {move || charts.get().into_iter().map(|(name, lines, age, alarms)| chart(name, lines, age, alarms)).collect_view()}
-                </div>
+                // Read-only pictures, redrawn whole when the data changes: written as markup.
+                <div class="charts" inner_html=move || charts.with(|c| {
+                    c.iter().map(|(name, lines, age, alarms)| chart(name, lines, age, alarms)).collect::<String>()
+                })></div>
             </Show>
         </section>
     }
 }
 
-fn chart(name: String, lines: Vec<Line>, age: Option<u64>, alarms: Vec<(f64, String, &'static str)>) -> impl IntoView {
-    let all = lines.iter().flat_map(|l| l.points.iter());
-    let (t0, t1) = all.clone().fold((u64::MAX, 0), |(a, b), (t, _)| (a.min(t.ms()), b.max(t.ms())));
-    let top = all.map(|(_, v)| *v).chain(alarms.iter().map(|(t, _, _)| t.ceil() as u64 + 1)).max().unwrap_or(1).max(1);
-    let x = move |t: SimTime| if t1 > t0 { (t.ms() - t0) as f64 / (t1 - t0) as f64 * W } else { W };
-    let y = move |v: f64| H - 4.0 - v / top as f64 * (H - 8.0);
-    let paths = lines
+/// `v` with one decimal, as SVG coordinates are written.
+fn tenths(v: f64) -> String {
+    format!("{v:.1}")
+}
+
+/// A polyline's points: time across `w`, value up `h` (4 px margins) against `top`.
+fn points(line: &[(SimTime, u64)], (t0, t1): (u64, u64), top: u64, w: f64, h: f64) -> String {
+    let x = |t: SimTime| if t1 > t0 { (t.ms() - t0) as f64 / (t1 - t0) as f64 * w } else { w };
+    line.iter()
+        .map(|(t, v)| format!("{},{}", tenths(x(*t)), tenths(h - 4.0 - *v as f64 / top as f64 * (h - 8.0))))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One queue's chart as SVG markup: visible and in-flight counts with any alarm thresholds, and
+/// under it the age of the oldest message. Names are queue and alarm names (letters, digits, `-`
+/// and `_`; alarm names are escaped anyway).
+fn chart(name: &str, lines: &[Line], age: &[(SimTime, u64)], alarms: &[(f64, String, &'static str)]) -> String {
+    let esc = |t: &str| t.replace('&', "&amp;").replace('<', "&lt;").replace('"', "&quot;");
+    let all = lines.iter().flat_map(|l| l.points.iter()).chain(age.iter());
+    let span = all.clone().fold((u64::MAX, 0), |(a, b), (t, _)| (a.min(t.ms()), b.max(t.ms())));
+    let top = lines
         .iter()
-        .map(|Line { class, points, .. }| {
-            let d: Vec<String> = points.iter().map(|(t, v)| format!("{:.1},{:.1}", x(*t), y(*v as f64))).collect();
-            view! { <polyline class=format!("series {class}") points=d.join(" ") /> }
-        })
-        .collect_view();
-    let thresholds = alarms
-        .iter()
-        .map(|(threshold, alarm, state)| {
-            let ty = y(*threshold);
-            view! {
-                <g class=format!("threshold {}", state.to_lowercase())>
-                    <line x1="0" x2=W y1=ty y2=ty />
-                    <text x=W - 2.0 y=ty - 3.0 text-anchor="end">{format!("{alarm}: {state}")}</text>
-                </g>
-            }
-        })
-        .collect_view();
+        .flat_map(|l| l.points.iter().map(|p| p.1))
+        .chain(alarms.iter().map(|(t, _, _)| t.ceil() as u64 + 1))
+        .max()
+        .unwrap_or(1)
+        .max(1);
     let last = |i: usize| lines.get(i).and_then(|l| l.points.last()).map_or(0, |p| p.1);
-    view! {
-        <figure class="chart" data-testid=format!("metrics-{name}")>
-            <figcaption>
-                <strong>{name.clone()}</strong>
-                <span class="legend visible">{format!("{} {}", lines.first().map_or("", |l| l.label), last(0))}</span>
-                <span class="legend inflight">{format!("{} {}", lines.get(1).map_or("", |l| l.label), last(1))}</span>
-                {age.map(|a| view! { <span class="legend">{format!("oldest {a} s")}</span> })}
-            </figcaption>
-            <svg viewBox=format!("0 0 {W} {H}") role="img" aria-label=format!("Queue depth of {name} over time")>
-                <line class="axis" x1="0" x2=W y1=H - 4.0 y2=H - 4.0 />
-                {thresholds}
-                {paths}
-            </svg>
-        </figure>
+    let mut out = format!(
+        "<figure class=\"chart\" data-testid=\"metrics-{name}\"><figcaption><strong>{name}</strong>\
+         <span class=\"legend visible\">{} {}</span><span class=\"legend inflight\">{} {}</span></figcaption>\
+         <svg viewBox=\"0 0 {W} {H}\" role=\"img\" aria-label=\"Messages visible and in flight in {name} over time\">\
+         <line class=\"axis\" x1=\"0\" x2=\"{W}\" y1=\"{}\" y2=\"{}\"/>",
+        lines.first().map_or("", |l| l.label),
+        last(0),
+        lines.get(1).map_or("", |l| l.label),
+        last(1),
+        H - 4.0,
+        H - 4.0,
+    );
+    for (threshold, alarm, state) in alarms {
+        let ty = H - 4.0 - threshold / top as f64 * (H - 8.0);
+        out += &format!(
+            "<g class=\"threshold {}\"><line x1=\"0\" x2=\"{W}\" y1=\"{ty}\" y2=\"{ty}\"/>\
+             <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}: {state}</text></g>",
+            state.to_ascii_lowercase(),
+            W - 2.0,
+            ty - 3.0,
+            esc(alarm),
+        );
     }
+    for Line { class, points: p, .. } in lines {
+        out += &format!("<polyline class=\"series {class}\" points=\"{}\"/>", points(p, span, top, W, H));
+        // The newest datapoint as a dot: visible even while a series has a single point.
+        if let Some(newest) = p.last() {
+            if let Some((x, y)) = points(std::slice::from_ref(newest), span, top, W, H).split_once(',') {
+                out += &format!("<circle class=\"dot {class}\" cx=\"{x}\" cy=\"{y}\" r=\"2.5\"/>");
+            }
+        }
+    }
+    out += "</svg>";
+    if let Some((_, newest)) = age.last() {
+        let oldest_top = age.iter().map(|p| p.1).max().unwrap_or(1).max(1);
+        out += &format!(
+            "<div class=\"age\"><span>age of oldest message {newest} s</span>\
+             <svg viewBox=\"0 0 {W} {AGE_H}\" role=\"img\" aria-label=\"Age of the oldest message in {name}, up to {oldest_top} s\">\
+             <polyline class=\"series age\" points=\"{}\"/></svg></div>",
+            points(age, span, oldest_top, W, AGE_H)
+        );
+    }
+    out + "</figure>"
 }

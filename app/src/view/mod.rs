@@ -19,6 +19,7 @@ pub enum Selection {
     Queue(String),
     Message { queue: String, copy: u64 },
     Subscription(String),
+    Worker(String),
     Event(u64),
 }
 

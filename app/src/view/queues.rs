@@ -141,6 +141,8 @@ fn WorkerRow(w: engine::world::WorkerView) -> impl IntoView {
             ctx.act(|p| p.worker(action, &name));
         }
     };
+    let who = w.name.clone();
+    let select = move |_| ctx.selected.set(Some(Selection::Worker(who.clone())));
     let crashed = w.state == "Crashed";
     let paused = w.state == "Paused";
     let slow = w.processing_time == "20000ms";
@@ -156,7 +158,7 @@ fn WorkerRow(w: engine::world::WorkerView) -> impl IntoView {
     view! {
         <li class="worker" class:crashed=crashed class:paused=paused data-testid=id.clone()>
             <span class="state" title=w.state>{match w.state { "Crashed" => "✕", "Paused" => "Ⅱ", "Processing" => "●", _ => "○" }}</span>
-            <span class="who">{w.name.clone()}</span>
+            <button class="who link" on:click=select aria-label=format!("Inspect worker {}", w.name)>{w.name.clone()}</button>
             <span class="what">{format!("{}{held} · {} ok, {} failed", w.state.to_lowercase(), w.succeeded, w.failed)}</span>
             <span class="buttons">
                 {if crashed {

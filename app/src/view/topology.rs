@@ -1,13 +1,20 @@
-//! The live diagram: producer → topic → subscriptions (filter and raw badges) → queues → DLQs.
-//! Tokens travel the edges for recent deliveries and drop at a filter that rejected them.
+//! The live diagram: producer → topic → subscriptions (filter and raw badges) → queues → their
+//! consumers (workers, Lambda functions), each queue's dead-letter queue under it. Tokens travel
+//! the edges for recent deliveries, drop at a filter that rejected them, and slide into a DLQ.
 
 use super::{use_ctx, Selection};
 use engine::snapshot::{Snapshot, SubscriptionView};
 use engine::EventKind;
 use leptos::prelude::*;
 
+/// Vertical room for one queue, and the extra room a queue with a dead-letter queue takes (the
+/// DLQ sits under its queue).
 const ROW: f64 = 76.0;
-const TOP: f64 = 42.0;
+const DLQ_ROW: f64 = 56.0;
+/// From a row's top edge to its queue's centre line.
+const ROW_CENTRE: f64 = 38.0;
+/// Consumers drawn per queue before "+N more".
+const MAX_CONSUMERS: usize = 3;
 /// How far back (virtual ms) a delivery still shows a travelling token.
 const TOKEN_WINDOW_MS: u64 = 1_200;
 
@@ -27,55 +34,267 @@ fn edge_path(topic_y: f64, y: f64) -> String {
 
 /// What the diagram draws, without the clock: it changes only when a count or the topology does,
 /// so the diagram is not rebuilt on every tick of the clock.
-#[derive(Clone, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 struct Layout {
+    producer: String,
     topic: String,
     rows: Vec<Row>,
 }
 
-#[derive(Clone, PartialEq)]
+/// One queue on the diagram: fed by a subscription, or (a plain work queue) by nothing drawn.
+#[derive(Clone, Debug, PartialEq)]
 struct Row {
-    sub: SubscriptionView,
+    sub: Option<SubscriptionView>,
+    queue: String,
     visible: usize,
     inflight: usize,
     /// The queue's dead-letter queue and how many messages it holds.
     dlq: Option<(String, usize)>,
+    /// Who consumes the queue: workers and Lambda functions.
+    consumers: Vec<Consumer>,
+    /// The queue's centre line.
+    y: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Consumer {
+    /// The worker's name, or the Lambda function's name after "λ".
+    label: String,
+    /// Waiting, Processing, Paused, Crashed, … (a function: Enabled or Disabled).
+    state: &'static str,
+    /// The worker to inspect on click (functions have no inspector page).
+    worker: Option<String>,
 }
 
 impl Layout {
     fn of(s: &Snapshot) -> Layout {
-        let depth = |name: &str| s.queues.iter().find(|q| q.name == name);
-        let rows = s
+        let find = |name: &str| s.queues.iter().find(|q| q.name == name);
+        let is_dlq = |name: &str| s.queues.iter().any(|q| q.dead_letter_queue.as_deref() == Some(name));
+        let subscribed = s
             .topics
             .iter()
             .flat_map(|t| t.subscriptions.iter())
-            .map(|sub| {
-                let queue = sub.queue.as_deref().and_then(depth);
+            .map(|sub| (Some(sub.clone()), sub.queue.clone().unwrap_or_else(|| sub.endpoint.clone())));
+        // Queues no topic feeds (work queues), unless they are some queue's DLQ: drawn under it.
+        let fed: Vec<&str> =
+            s.topics.iter().flat_map(|t| t.subscriptions.iter()).filter_map(|x| x.queue.as_deref()).collect();
+        let unfed = s
+            .queues
+            .iter()
+            .filter(|q| !fed.contains(&q.name.as_str()) && !is_dlq(&q.name))
+            .map(|q| (None, q.name.clone()));
+        let mut top = 0.0;
+        let rows = subscribed
+            .chain(unfed)
+            .map(|(sub, name)| {
+                let queue = find(&name);
                 let dlq = queue.and_then(|q| q.dead_letter_queue.clone()).map(|d| {
-                    let n = depth(&d).map_or(0, |q| q.visible + q.in_flight + q.delayed);
+                    let n = find(&d).map_or(0, |q| q.visible + q.in_flight + q.delayed);
                     (d, n)
                 });
-                Row {
-                    sub: sub.clone(),
+                let workers = s.world.workers.iter().filter(|w| w.queue == name).map(|w| Consumer {
+                    label: w.name.clone(),
+                    state: w.state,
+                    worker: Some(w.name.clone()),
+                });
+                let functions = s.world.event_source_mappings.iter().filter(|m| m.queue == name).map(|m| Consumer {
+                    label: format!("λ {}", m.function),
+                    state: m.state,
+                    worker: None,
+                });
+                let row = Row {
+                    sub,
                     visible: queue.map_or(0, |q| q.visible),
                     inflight: queue.map_or(0, |q| q.in_flight),
+                    consumers: workers.chain(functions).collect(),
+                    y: top + ROW_CENTRE,
+                    queue: name,
                     dlq,
-                }
+                };
+                top += ROW + if row.dlq.is_some() { DLQ_ROW } else { 0.0 };
+                row
             })
             .collect();
-        Layout { topic: s.topics.first().map(|t| t.name.clone()).unwrap_or_else(|| "no topic".into()), rows }
+        let producer = s.world.producers.first().map_or_else(|| "checkout".to_string(), |p| p.name.clone());
+        Layout { producer, topic: s.topics.first().map(|t| t.name.clone()).unwrap_or_else(|| "no topic".into()), rows }
     }
 
     fn height(&self) -> f64 {
-        TOP * 2.0 + (self.rows.len().max(1) as f64 - 1.0) * ROW
+        self.rows.last().map_or(ROW, |r| r.y - ROW_CENTRE + ROW + if r.dlq.is_some() { DLQ_ROW } else { 0.0 })
     }
 
+    /// Level with the middle of the queues the topic feeds.
     fn topic_y(&self) -> f64 {
-        self.height() / 2.0
+        let mut fed = self.rows.iter().filter(|r| r.sub.is_some()).map(|r| r.y);
+        match (fed.next(), fed.next_back()) {
+            (Some(first), Some(last)) => (first + last) / 2.0,
+            (Some(only), None) => only,
+            _ => ROW_CENTRE,
+        }
     }
 
-    fn row_of(&self, queue: &str) -> Option<usize> {
-        self.rows.iter().position(|r| r.sub.queue.as_deref() == Some(queue))
+    fn row_of(&self, queue: &str) -> Option<&Row> {
+        self.rows.iter().find(|r| r.queue == queue)
+    }
+
+    /// The row whose dead-letter queue is `dlq`.
+    fn row_with_dlq(&self, dlq: &str) -> Option<&Row> {
+        self.rows.iter().find(|r| r.dlq.as_ref().is_some_and(|(d, _)| d == dlq))
+    }
+}
+
+/// The glyph that carries a consumer's state along with its colour.
+fn state_glyph(state: &str) -> &'static str {
+    match state {
+        "Crashed" => "✕",
+        "Paused" | "Pausing" | "Disabled" => "Ⅱ",
+        "Processing" => "●",
+        "Enabled" => "λ",
+        _ => "○",
+    }
+}
+
+/// Text made safe inside SVG markup, in an element or a quoted attribute.
+fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The diagram's markup. The whole diagram is redrawn whenever its layout changes, so it is
+/// written as one string: much less code in the bundle than a typed view per node. Clicks and
+/// keys reach the nodes through `data-select` (see [`Topology`]).
+fn diagram_markup(layout: &Layout) -> String {
+    use std::fmt::Write;
+    let topic_y = layout.topic_y();
+    let mut m = String::new();
+    let _ = write!(
+        m,
+        "<g class=\"edge\"><path d=\"M 130 {topic_y} L 170 {topic_y}\"/></g>\
+         <g class=\"node producer\"><rect x=\"10\" y=\"{}\" width=\"120\" height=\"48\" rx=\"24\"/>\
+         <text class=\"name\" x=\"70\" y=\"{}\" text-anchor=\"middle\">{}</text></g>\
+         <g class=\"node topic\"><rect x=\"170\" y=\"{}\" width=\"80\" height=\"60\" rx=\"12\"/>\
+         <text class=\"kind\" x=\"210\" y=\"{}\" text-anchor=\"middle\">SNS topic</text>\
+         <text class=\"name small\" x=\"210\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
+        topic_y - 24.0,
+        topic_y + 5.0,
+        esc(&layout.producer),
+        topic_y - 30.0,
+        topic_y - 8.0,
+        topic_y + 10.0,
+        esc(&layout.topic),
+    );
+    for Row { sub, queue, visible, inflight, dlq, consumers, y } in &layout.rows {
+        let (y, q) = (*y, esc(queue));
+        if let Some(sub) = sub {
+            let _ = write!(
+                m,
+                "<g class=\"edge\"><path d=\"{}\"/></g><g class=\"badges\" data-select=\"sub:{}\">",
+                edge_path(topic_y, y),
+                esc(&sub.arn)
+            );
+            if let Some(p) = &sub.filter_policy {
+                let p = esc(p);
+                let _ = write!(
+                    m,
+                    "<g class=\"badge filter\" tabindex=\"0\" role=\"button\" aria-label=\"Filter policy for {q}: {p}\">\
+                     <title>Filter policy: {p}</title><rect x=\"296\" y=\"{}\" width=\"56\" height=\"20\" rx=\"10\"/>\
+                     <path class=\"funnel\" d=\"M 303 {} h 11 l -4 5 v 4 l -3 1 v -5 z\"/>\
+                     <text x=\"330\" y=\"{}\">filter</text></g>",
+                    y - 11.0,
+                    y - 5.0,
+                    y + 4.0
+                );
+            }
+            let (title, label) = if sub.raw {
+                ("Raw message delivery: the body arrives exactly as published", "raw")
+            } else {
+                ("SNS envelope: the event arrives inside a JSON notification", "env")
+            };
+            let _ = write!(
+                m,
+                "<g class=\"badge raw\"><title>{title}</title><rect x=\"356\" y=\"{}\" width=\"40\" height=\"20\" rx=\"10\"/>\
+                 <text x=\"376\" y=\"{}\">{label}</text></g></g>",
+                y - 11.0,
+                y + 4.0
+            );
+        }
+        let _ = write!(
+            m,
+            "<g class=\"node queue\" tabindex=\"0\" role=\"button\" data-select=\"queue:{q}\" aria-label=\"Queue {q}: {visible} visible, {inflight} in flight\">\
+             <rect x=\"410\" y=\"{}\" width=\"200\" height=\"48\" rx=\"10\"/>\
+             <text class=\"name\" x=\"424\" y=\"{}\">{q}</text>\
+             <text class=\"stat\" x=\"424\" y=\"{}\">{visible} visible · {inflight} in flight</text></g>",
+            y - 24.0,
+            y - 4.0,
+            y + 14.0
+        );
+        let shown = consumers.len().min(MAX_CONSUMERS);
+        let first_y = y - (shown.max(1) - 1) as f64 * 12.0;
+        for (i, c) in consumers.iter().take(MAX_CONSUMERS).enumerate() {
+            let cy = first_y + i as f64 * 24.0;
+            let label = esc(&c.label);
+            let select = c.worker.as_deref().map(|w| format!(" data-select=\"worker:{}\"", esc(w))).unwrap_or_default();
+            let _ = write!(
+                m,
+                "<g class=\"edge consume\"><path d=\"M 610 {y} C 630 {y}, 630 {cy}, 650 {cy}\"/></g>\
+                 <g class=\"node consumer {}\" tabindex=\"0\" role=\"button\"{select} data-testid=\"diagram-consumer-{}\" aria-label=\"{label} on {q}: {}\">\
+                 <title>{label}: {}</title><rect x=\"650\" y=\"{}\" width=\"170\" height=\"20\" rx=\"10\"/>\
+                 <text class=\"glyph\" x=\"662\" y=\"{}\">{}</text><text x=\"676\" y=\"{}\">{label}</text></g>",
+                c.state.to_ascii_lowercase(),
+                c.worker.as_deref().map_or_else(|| label.clone(), esc),
+                c.state,
+                c.state,
+                cy - 10.0,
+                cy + 4.0,
+                state_glyph(c.state),
+                cy + 4.0,
+            );
+        }
+        if consumers.len() > MAX_CONSUMERS {
+            let _ = write!(
+                m,
+                "<text class=\"more\" x=\"676\" y=\"{}\">+{} more</text>",
+                first_y + shown as f64 * 24.0 + 2.0,
+                consumers.len() - MAX_CONSUMERS
+            );
+        }
+        if let Some((d, n)) = dlq {
+            let d = esc(d);
+            let _ = write!(
+                m,
+                "<g class=\"edge dlq\"><path d=\"M 510 {} L 510 {}\"/></g>\
+                 <g class=\"node dlq\" tabindex=\"0\" role=\"button\" data-select=\"queue:{d}\" aria-label=\"Dead-letter queue {d}: {n} messages\">\
+                 <rect x=\"430\" y=\"{}\" width=\"160\" height=\"32\" rx=\"8\"/>\
+                 <text class=\"name\" x=\"444\" y=\"{}\">{d} · {n}</text></g>",
+                y + 24.0,
+                y + 44.0,
+                y + 44.0,
+                y + 65.0
+            );
+        }
+    }
+    m
+}
+
+/// What a `data-select` value ("queue:billing", "sub:arn:…", "worker:packing-w1") points at.
+fn selection_of(value: &str) -> Option<Selection> {
+    let (kind, name) = value.split_once(':')?;
+    let name = name.to_string();
+    match kind {
+        "queue" => Some(Selection::Queue(name)),
+        "sub" => Some(Selection::Subscription(name)),
+        "worker" => Some(Selection::Worker(name)),
+        _ => None,
     }
 }
 
@@ -83,77 +302,33 @@ impl Layout {
 pub fn Topology() -> impl IntoView {
     let ctx = use_ctx();
     let layout = Memo::new(move |_| ctx.snapshot.with(Layout::of));
-    let graph = move || {
-        let layout = layout.get();
-        let height = layout.height();
-        let topic_y = layout.topic_y();
-        let topic = layout.topic.clone();
-        let edges = layout
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(i, Row { sub, visible, inflight, dlq })| {
-                let y = TOP + i as f64 * ROW;
-                let name = sub.queue.clone().unwrap_or_else(|| sub.endpoint.clone());
-                let arn = sub.arn.clone();
-                let select_sub = move |_| ctx.selected.set(Some(Selection::Subscription(arn.clone())));
-                let qname = name.clone();
-                let select_queue = move |_| ctx.selected.set(Some(Selection::Queue(qname.clone())));
-                let filter = sub.filter_policy.clone();
-                view! {
-                    <g class="edge"><path d=edge_path(topic_y, y) /></g>
-                    <g class="badges" on:click=select_sub>
-                        {filter.map(|p| view! {
-                            <g class="badge filter" tabindex="0" role="button" aria-label=format!("Filter policy for {name}: {p}")>
-                                <title>{format!("Filter policy: {p}")}</title>
-                                <rect x="296" y=y - 11.0 width="56" height="20" rx="10" />
-                                <path class="funnel" d=format!("M 303 {} h 11 l -4 5 v 4 l -3 1 v -5 z", y - 5.0) />
-                                <text x="330" y=y + 4.0>"filter"</text>
-                            </g>
-                        })}
-                        {if sub.raw {
-                            view! { <g class="badge raw"><title>"Raw message delivery: the body arrives exactly as published"</title>
-                                <rect x="356" y=y - 11.0 width="40" height="20" rx="10" /><text x="376" y=y + 4.0>"raw"</text></g> }.into_any()
-                        } else {
-                            view! { <g class="badge raw"><title>"SNS envelope: the event arrives inside a JSON notification"</title>
-                                <rect x="356" y=y - 11.0 width="40" height="20" rx="10" /><text x="376" y=y + 4.0>"env"</text></g> }.into_any()
-                        }}
-                    </g>
-                    <g class="node queue" tabindex="0" role="button" on:click=select_queue aria-label=format!("Queue {}", sub.queue.clone().unwrap_or_default())>
-                        <rect x="410" y=y - 24.0 width="200" height="48" rx="10" />
-                        <text class="name" x="424" y=y - 4.0>{sub.queue.clone().unwrap_or_else(|| sub.endpoint.clone())}</text>
-                        <text class="stat" x="424" y=y + 14.0>{format!("{visible} visible · {inflight} in flight")}</text>
-                    </g>
-                    {dlq.clone().map(|(d, dlq_count)| view! {
-                        <g class="edge dlq"><path d=format!("M 610 {y} L 660 {y}") /></g>
-                        <g class="node dlq">
-                            <rect x="660" y=y - 18.0 width="160" height="36" rx="8" />
-                            <text class="name" x="672" y=y + 5.0>{format!("{d} · {dlq_count}")}</text>
-                        </g>
-                    })}
-                }
-            })
-            .collect_view();
-        view! {
-            <svg class="topology" viewBox=format!("0 0 830 {height}") role="img"
-                 aria-label="The producer publishes to the topic, which fans out to one queue per consumer">
-                <g class="edge"><path d=format!("M 130 {topic_y} L 170 {topic_y}") /></g>
-                <g class="node producer">
-                    <rect x="10" y=topic_y - 24.0 width="120" height="48" rx="24" />
-                    <text class="name" x="70" y=topic_y + 5.0 text-anchor="middle">"checkout"</text>
-                </g>
-                <g class="node topic">
-                    <rect x="170" y=topic_y - 30.0 width="80" height="60" rx="12" />
-                    <text class="kind" x="210" y=topic_y - 8.0 text-anchor="middle">"SNS topic"</text>
-                    <text class="name small" x="210" y=topic_y + 10.0 text-anchor="middle">{topic}</text>
-                </g>
-                {edges}
-            </svg>
+    // The node under an event (or its nearest ancestor with a `data-select`).
+    let target_selection = |target: Option<web_sys::EventTarget>| {
+        let el = wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(target?).ok()?;
+        let node = el.closest("[data-select]").ok()??;
+        selection_of(&node.get_attribute("data-select")?)
+    };
+    let on_click = move |e: web_sys::MouseEvent| {
+        if let Some(sel) = target_selection(e.target()) {
+            ctx.selected.set(Some(sel));
+        }
+    };
+    // Enter or Space on a focused node selects it (and Space does not also play or pause).
+    let on_key = move |e: web_sys::KeyboardEvent| {
+        if matches!(e.key().as_str(), "Enter" | " ") {
+            if let Some(sel) = target_selection(e.target()) {
+                e.prevent_default();
+                e.stop_propagation();
+                ctx.selected.set(Some(sel));
+            }
         }
     };
     view! {
         <div class="topology-wrap">
-            {graph}
+            <svg class="topology" viewBox=move || format!("0 0 830 {}", layout.with(Layout::height)) role="group"
+                 aria-label="The producer publishes to the topic, which fans out to one queue per consumer; workers consume each queue"
+                 on:click=on_click on:keydown=on_key inner_html=move || layout.with(diagram_markup)>
+            </svg>
             <Tokens layout=layout />
         </div>
     }
@@ -168,7 +343,6 @@ fn Tokens(layout: Memo<Layout>) -> impl IntoView {
         ctx.snapshot.track();
         let layout = layout.get();
         let (height, topic_y) = (layout.height(), layout.topic_y());
-        let row_of = |queue: &str| layout.row_of(queue);
         let found = ctx.pg.with(|p| {
             let events = p.history.sim().events();
             let now = p.now().ms();
@@ -177,30 +351,36 @@ fn Tokens(layout: Memo<Layout>) -> impl IntoView {
                 .rev()
                 .take_while(|e| e.at.ms() + TOKEN_WINDOW_MS >= now)
                 .take(24)
-                .filter_map(|e| match &e.kind {
-                    EventKind::DeliveredToQueue { queue, .. } => row_of(queue).map(|r| (e.seq, r, Token::Delivered)),
-                    EventKind::FilteredOut { endpoint, reason, .. } => {
-                        row_of(endpoint).map(|r| (e.seq, r, Token::Dropped(reason.clone())))
+                .filter_map(|e| {
+                    let (row, token) = match &e.kind {
+                        EventKind::DeliveredToQueue { queue, .. } => (layout.row_of(queue)?, Token::Delivered),
+                        EventKind::FilteredOut { endpoint, reason, .. } => {
+                            (layout.row_of(endpoint)?, Token::Dropped(reason.clone()))
+                        }
+                        EventKind::MovedToDeadLetterQueue { queue, .. } => (layout.row_of(queue)?, Token::ToDlq),
+                        EventKind::MessageMoved { source, destination, .. } => {
+                            (layout.row_with_dlq(source).or_else(|| layout.row_of(destination))?, Token::Redriven)
+                        }
+                        _ => return None,
+                    };
+                    // Only a queue the topic feeds has an edge for a delivery or a drop to travel.
+                    if matches!(token, Token::Delivered | Token::Dropped(_)) && row.sub.is_none() {
+                        return None;
                     }
-                    EventKind::MovedToDeadLetterQueue { queue, .. } => row_of(queue).map(|r| (e.seq, r, Token::ToDlq)),
-                    EventKind::MessageMoved { destination, .. } => {
-                        row_of(destination).map(|r| (e.seq, r, Token::Redriven))
-                    }
-                    _ => None,
+                    Some((e.seq, row.y, token))
                 })
                 .collect::<Vec<_>>()
         });
         let tokens: Vec<(u64, &'static str, String, Option<String>)> = found
             .into_iter()
-            .map(|(seq, row, token)| {
-                let y = TOP + row as f64 * ROW;
+            .map(|(seq, y, token)| {
                 let (class, path, title) = match token {
                     Token::Delivered => ("token", edge_path(topic_y, y), None),
                     Token::Dropped(reason) => {
                         ("token dropped", format!("M 250 {topic_y} C 290 {topic_y}, 300 {y}, 324 {y}"), Some(reason))
                     }
-                    Token::ToDlq => ("token dlq", format!("M 600 {y} L 680 {y}"), None),
-                    Token::Redriven => ("token redriven", format!("M 680 {y} L 600 {y}"), None),
+                    Token::ToDlq => ("token dlq", format!("M 510 {y} L 510 {}", y + 60.0), None),
+                    Token::Redriven => ("token redriven", format!("M 510 {} L 510 {y}", y + 60.0), None),
                 };
                 (seq, class, path, title)
             })
@@ -215,5 +395,72 @@ fn Tokens(layout: Memo<Layout>) -> impl IntoView {
                 </circle>
             </For>
         </svg>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{diagram_markup, selection_of, Layout, DLQ_ROW, ROW};
+    use crate::playground::{Playground, DEFAULT_SCENARIO};
+    use crate::view::Selection;
+    use serde_json::json;
+
+    #[test]
+    fn every_queue_is_drawn_once_with_its_dlq_under_it_and_its_consumers_beside_it() {
+        let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
+        // A plain work queue that no topic feeds, with a worker; the quilt store's sms-dlq is
+        // drawn under sms, not as a row of its own.
+        pg.history.apply("CreateQueue", &json!({"QueueName": "reports"})).expect("queue");
+        pg.add_worker("reports").expect("worker");
+        let layout = Layout::of(&pg.snapshot());
+        let names: Vec<&str> = layout.rows.iter().map(|r| r.queue.as_str()).collect();
+        assert_eq!(names, ["billing", "packing", "sms", "reports"]);
+        assert!(layout.rows[3].sub.is_none(), "no topic feeds the work queue");
+        assert_eq!(layout.rows[2].dlq, Some(("sms-dlq".to_string(), 0)));
+        assert_eq!(layout.rows[3].consumers.len(), 1);
+        assert_eq!(layout.rows[3].consumers[0].state, "Waiting");
+        // Rows stack without overlap; the DLQ's row is taller; the topic sits level with the
+        // middle of the queues it feeds.
+        assert_eq!(layout.rows[3].y - layout.rows[2].y, ROW + DLQ_ROW);
+        assert_eq!(layout.rows[1].y - layout.rows[0].y, ROW);
+        assert_eq!(layout.topic_y(), (layout.rows[0].y + layout.rows[2].y) / 2.0);
+        assert_eq!(layout.height(), layout.rows[3].y - super::ROW_CENTRE + ROW);
+        assert_eq!(layout.row_with_dlq("sms-dlq").map(|r| r.queue.as_str()), Some("sms"));
+    }
+
+    #[test]
+    fn the_markup_names_every_node_and_escapes_what_learners_typed() {
+        let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
+        pg.add_worker("packing").expect("worker");
+        let sms = pg.snapshot().topics[0]
+            .subscriptions
+            .iter()
+            .find(|s| s.queue.as_deref() == Some("sms"))
+            .unwrap()
+            .arn
+            .clone();
+        pg.set_filter_policy(&sms, r#"{"note": ["<b>&\"quoted\"</b>"]}"#).expect("a valid policy");
+        let markup = diagram_markup(&Layout::of(&pg.snapshot()));
+        for needle in [
+            r#"data-select="queue:billing""#,
+            r#"data-select="queue:sms-dlq""#,
+            r#"data-select="worker:packing-w1""#,
+            r#"data-testid="diagram-consumer-packing-w1""#,
+            &format!(r#"data-select="sub:{sms}""#),
+            "&lt;b&gt;&amp;\\&quot;quoted\\&quot;&lt;/b&gt;",
+        ] {
+            assert!(markup.contains(needle), "{needle} missing from {markup}");
+        }
+        assert!(!markup.contains("<b>"), "learner text must not become markup");
+    }
+
+    #[test]
+    fn a_selection_reads_back_from_its_attribute() {
+        assert_eq!(selection_of("queue:billing"), Some(Selection::Queue("billing".into())));
+        assert_eq!(selection_of("worker:packing-w1"), Some(Selection::Worker("packing-w1".into())));
+        let arn = "arn:aws:sns:us-east-1:000000000000:order-events:1";
+        assert_eq!(selection_of(&format!("sub:{arn}")), Some(Selection::Subscription(arn.into())));
+        assert_eq!(selection_of("nothing"), None);
+        assert_eq!(selection_of("planet:mars"), None);
     }
 }
