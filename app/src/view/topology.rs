@@ -123,6 +123,19 @@ impl Layout {
         self.rows.last().map_or(ROW, |r| r.y - ROW_CENTRE + ROW + if r.dlq.is_some() { DLQ_ROW } else { 0.0 })
     }
 
+    /// As wide as what is drawn: the consumers' column only when a queue has a consumer.
+    fn width(&self) -> f64 {
+        if self.rows.iter().any(|r| !r.consumers.is_empty()) {
+            830.0
+        } else {
+            620.0
+        }
+    }
+
+    fn view_box(&self) -> String {
+        format!("0 0 {} {}", self.width(), self.height())
+    }
+
     /// Level with the middle of the queues the topic feeds.
     fn topic_y(&self) -> f64 {
         let mut fed = self.rows.iter().filter(|r| r.sub.is_some()).map(|r| r.y);
@@ -324,13 +337,14 @@ pub fn Topology() -> impl IntoView {
         }
     };
     view! {
-        <div class="topology-wrap">
-            <svg class="topology" viewBox=move || format!("0 0 830 {}", layout.with(Layout::height)) role="group"
+        // On a phone the diagram keeps a legible size and scrolls sideways inside its panel.
+        <div class="topology-scroll"><div class="topology-wrap">
+            <svg class="topology" viewBox=move || layout.with(Layout::view_box) role="group"
                  aria-label="The producer publishes to the topic, which fans out to one queue per consumer; workers consume each queue"
                  on:click=on_click on:keydown=on_key inner_html=move || layout.with(diagram_markup)>
             </svg>
             <Tokens layout=layout />
-        </div>
+        </div></div>
     }
 }
 
@@ -342,7 +356,7 @@ fn Tokens(layout: Memo<Layout>) -> impl IntoView {
     let tokens = Memo::new(move |_| {
         ctx.snapshot.track();
         let layout = layout.get();
-        let (height, topic_y) = (layout.height(), layout.topic_y());
+        let (view_box, topic_y) = (layout.view_box(), layout.topic_y());
         let found = ctx.pg.with(|p| {
             let events = p.history.sim().events();
             let now = p.now().ms();
@@ -385,10 +399,10 @@ fn Tokens(layout: Memo<Layout>) -> impl IntoView {
                 (seq, class, path, title)
             })
             .collect();
-        (height, tokens)
+        (view_box, tokens)
     });
     view! {
-        <svg class="topology tokens" viewBox=move || format!("0 0 830 {}", tokens.with(|t| t.0)) aria-hidden="true">
+        <svg class="topology tokens" viewBox=move || tokens.with(|t| t.0.clone()) aria-hidden="true">
             <For each=move || tokens.with(|t| t.1.clone()) key=|t| t.0 let:t>
                 <circle class=t.1 r="6" data-seq=t.0 style=format!("offset-path: path('{}')", t.2)>
                     {t.3.map(|r| view! { <title>{format!("Filtered out: {r}")}</title> })}
