@@ -27,7 +27,10 @@ pub const DEFAULT_SCENARIO: &str = SCENARIOS[0].1;
 pub const EVENT_TYPES: &[&str] = &["OrderPlaced", "OrderShipped", "OrderCancelled", "RefundIssued", "PoisonOrder"];
 
 /// Playback speeds, virtual seconds per real second.
-pub const SPEEDS: &[f64] = &[0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
+/// Playback speeds: the label, and how many virtual milliseconds pass per 4 wall milliseconds
+/// (integers, so no float is ever formatted or rounded for them).
+pub const SPEEDS: &[(&str, u64)] =
+    &[("0.25×", 1), ("0.5×", 2), ("1×", 4), ("2×", 8), ("4×", 16), ("8×", 32), ("16×", 64), ("32×", 128), ("64×", 256)];
 
 #[derive(Clone, Debug)]
 pub struct Playground {

@@ -77,6 +77,11 @@ fn a_dlq_alarm_goes_to_alarm_when_the_first_message_lands_and_pages_the_owner() 
         (notification["AlarmName"].as_str(), notification["NewStateValue"].as_str()),
         (Some("sms-dlq-visible"), Some("ALARM"))
     );
+    // CloudWatch writes the datapoints and the threshold with a decimal point in the reason.
+    assert_eq!(
+        notification["NewStateReason"],
+        "Threshold Crossed: 1 out of the last 1 datapoints [1.0] was greater than the threshold (0.0).",
+    );
 }
 
 #[test]

@@ -20,20 +20,44 @@ pub fn EventLog() -> impl IntoView {
     });
     // The list changes only when events are added or the story moves back: not on a bare tick.
     let count = Memo::new(move |_| ctx.snapshot.with(|s| s.events));
-    let lines = move || {
+    // The list is rebuilt whole when it changes, so it is written as markup; a click on an
+    // event's button reaches the list, which selects the event named by its `data-seq`.
+    let markup = move || {
         let f = filter.get();
         count.track();
         ctx.pg.with(|p| {
-            p.history
+            let mut out = String::new();
+            for e in p
+                .history
                 .sim()
                 .events()
                 .iter()
                 .rev()
                 .filter(|e| f.is_empty() || e.kind.resources().iter().any(|r| *r == f))
                 .take(SHOWN)
-                .map(|e| (e.seq, e.at.to_string(), e.kind.name(), e.kind.summary()))
-                .collect::<Vec<_>>()
+            {
+                let kind = e.kind.name();
+                out += &format!(
+                    "<li><button class=\"event\" data-seq=\"{}\"><time>{}</time><span class=\"kind {kind}\">{kind}</span>\
+                     <span class=\"text\">{}</span></button></li>",
+                    e.seq,
+                    e.at,
+                    super::esc(&e.kind.summary())
+                );
+            }
+            out
         })
+    };
+    let select = move |e: web_sys::MouseEvent| {
+        let seq = e
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|el| el.closest("[data-seq]").ok().flatten())
+            .and_then(|el| el.get_attribute("data-seq"))
+            .and_then(|s| s.parse::<u64>().ok());
+        if let Some(seq) = seq {
+            ctx.selected.set(Some(Selection::Event(seq)));
+        }
     };
     view! {
         <section class="log" aria-label="Event log">
@@ -44,16 +68,7 @@ pub fn EventLog() -> impl IntoView {
                     {move || resources.get().into_iter().map(|r| view! { <option value=r.clone()>{r.clone()}</option> }).collect_view()}
                 </select>
             </header>
-            <ol data-testid="event-log">
-                {move || lines().into_iter().map(|(seq, at, kind, text)| view! {
-                    <li data-seq=seq>
-                        <button class="event" on:click=move |_| ctx.selected.set(Some(Selection::Event(seq)))>
-                            <time>{at}</time><span class=format!("kind {kind}")>{kind}</span>
-                            <span class="text">{text}</span>
-                        </button>
-                    </li>
-                }).collect_view()}
-            </ol>
+            <ol data-testid="event-log" on:click=select inner_html=markup></ol>
         </section>
     }
 }

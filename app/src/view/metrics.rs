@@ -1,14 +1,14 @@
 //! Small charts of the engine's CloudWatch-style metrics per queue: visible, in flight, and the
 //! age of the oldest message, with any alarm's threshold drawn on the metric it watches.
 
-use super::use_ctx;
+use super::{esc, use_ctx};
 use engine::SimTime;
 use leptos::prelude::*;
 
-const W: f64 = 260.0;
-const H: f64 = 64.0;
+const W: i64 = 260;
+const H: i64 = 64;
 /// The height of the age-of-oldest-message strip under each chart.
-const AGE_H: f64 = 24.0;
+const AGE_H: i64 = 24;
 
 /// One line: its CSS class, its label, and its points.
 #[derive(Clone, PartialEq)]
@@ -69,25 +69,25 @@ pub fn Metrics() -> impl IntoView {
     }
 }
 
-/// `v` with one decimal, as SVG coordinates are written.
-fn tenths(v: f64) -> String {
-    format!("{v:.1}")
+/// A coordinate kept in tenths, written with one decimal (`-3` is `-0.3`): integers only, so
+/// no float is formatted anywhere in the view (that would pull core's float printer into the
+/// bundle).
+fn tenths(t: i64) -> String {
+    let sign = if t < 0 { "-" } else { "" };
+    format!("{sign}{}.{}", t.unsigned_abs() / 10, t.unsigned_abs() % 10)
 }
 
 /// A polyline's points: time across `w`, value up `h` (4 px margins) against `top`.
-fn points(line: &[(SimTime, u64)], (t0, t1): (u64, u64), top: u64, w: f64, h: f64) -> String {
-    let x = |t: SimTime| if t1 > t0 { (t.ms() - t0) as f64 / (t1 - t0) as f64 * w } else { w };
-    line.iter()
-        .map(|(t, v)| format!("{},{}", tenths(x(*t)), tenths(h - 4.0 - *v as f64 / top as f64 * (h - 8.0))))
-        .collect::<Vec<_>>()
-        .join(" ")
+fn points(line: &[(SimTime, u64)], (t0, t1): (u64, u64), top: u64, w: i64, h: i64) -> String {
+    let x = |t: SimTime| if t1 > t0 { ((t.ms() - t0) * w as u64 * 10 / (t1 - t0)) as i64 } else { w * 10 };
+    let y = |v: u64| (h - 4) * 10 - (v.min(top) * (h as u64 - 8) * 10 / top) as i64;
+    line.iter().map(|(t, v)| format!("{},{}", tenths(x(*t)), tenths(y(*v)))).collect::<Vec<_>>().join(" ")
 }
 
 /// One queue's chart as SVG markup: visible and in-flight counts with any alarm thresholds, and
 /// under it the age of the oldest message. Names are queue and alarm names (letters, digits, `-`
 /// and `_`; alarm names are escaped anyway).
 fn chart(name: &str, lines: &[Line], age: &[(SimTime, u64)], alarms: &[(f64, String, &'static str)]) -> String {
-    let esc = |t: &str| t.replace('&', "&amp;").replace('<', "&lt;").replace('"', "&quot;");
     let all = lines.iter().flat_map(|l| l.points.iter()).chain(age.iter());
     let span = all.clone().fold((u64::MAX, 0), |(a, b), (t, _)| (a.min(t.ms()), b.max(t.ms())));
     let top = lines
@@ -107,18 +107,19 @@ fn chart(name: &str, lines: &[Line], age: &[(SimTime, u64)], alarms: &[(f64, Str
         last(0),
         lines.get(1).map_or("", |l| l.label),
         last(1),
-        H - 4.0,
-        H - 4.0,
+        H - 4,
+        H - 4,
     );
     for (threshold, alarm, state) in alarms {
-        let ty = H - 4.0 - threshold / top as f64 * (H - 8.0);
+        let ty = ((H - 4) as f64 * 10.0 - threshold / top as f64 * (H - 8) as f64 * 10.0).round() as i64;
         out += &format!(
-            "<g class=\"threshold {}\"><line x1=\"0\" x2=\"{W}\" y1=\"{ty}\" y2=\"{ty}\"/>\
+            "<g class=\"threshold {}\"><line x1=\"0\" x2=\"{W}\" y1=\"{y}\" y2=\"{y}\"/>\
              <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}: {state}</text></g>",
             state.to_ascii_lowercase(),
-            W - 2.0,
-            ty - 3.0,
+            W - 2,
+            tenths(ty - 30),
             esc(alarm),
+            y = tenths(ty),
         );
     }
     for Line { class, points: p, .. } in lines {
@@ -141,4 +142,24 @@ fn chart(name: &str, lines: &[Line], age: &[(SimTime, u64)], alarms: &[(f64, Str
         );
     }
     out + "</figure>"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{points, tenths};
+    use engine::SimTime;
+
+    #[test]
+    fn coordinates_are_written_in_tenths_without_floats() {
+        assert_eq!(
+            [tenths(0), tenths(7), tenths(125), tenths(-3), tenths(-42)],
+            ["0.0", "0.7", "12.5", "-0.3", "-4.2"]
+        );
+        // Three datapoints over 0..=60 s in a 260 × 64 chart whose top value is 4: time runs
+        // left to right, values bottom (y 60) to top (y 4).
+        let line = [(SimTime(0), 0), (SimTime(30_000), 2), (SimTime(60_000), 4)];
+        assert_eq!(points(&line, (0, 60_000), 4, 260, 64), "0.0,60.0 130.0,32.0 260.0,4.0");
+        // A single datapoint sits at the right edge.
+        assert_eq!(points(&line[..1], (0, 0), 1, 260, 64), "260.0,60.0");
+    }
 }

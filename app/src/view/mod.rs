@@ -145,3 +145,20 @@ pub fn install_panic_panel() {
         }
     }));
 }
+
+/// Text made safe inside HTML or SVG markup, in an element or a quoted attribute: for the parts
+/// of the page written as markup strings (the diagram, the event log, the charts).
+pub(crate) fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}

@@ -206,10 +206,11 @@ fn Chips(q: Memo<Option<QueueView>>) -> impl IntoView {
     }
 }
 
-/// The fraction of a timer left, as a ring's dash: `(since, until)` at `now`.
-fn remaining(since: SimTime, until: SimTime, now: SimTime) -> f64 {
-    let total = until.ms().saturating_sub(since.ms()).max(1) as f64;
-    (until.ms().saturating_sub(now.ms()) as f64 / total).clamp(0.0, 1.0)
+/// The percentage of a timer left at `now`, to a tenth: the ring's dash length out of 100.
+fn remaining(since: SimTime, until: SimTime, now: SimTime) -> String {
+    let total = until.ms().saturating_sub(since.ms()).max(1);
+    let permille = (until.ms().saturating_sub(now.ms()) * 1000 / total).min(1000);
+    format!("{}.{}", permille / 10, permille % 10)
 }
 
 #[component]
@@ -257,7 +258,7 @@ fn Chip(m: MessageView, queue: String, max: Option<u32>, now: Memo<SimTime>) -> 
                     <circle class="track" cx="10" cy="10" r="7" />
                     {timer.map(|(since, until)| view! {
                         <circle class="left" cx="10" cy="10" r="7" pathLength="100"
-                            stroke-dasharray=move || format!("{:.1} 100", remaining(since, until, now.get()) * 100.0) />
+                            stroke-dasharray=move || format!("{} 100", remaining(since, until, now.get())) />
                     })}
                 </svg>
                 <span class="id">{m.message_id.to_string()}</span>

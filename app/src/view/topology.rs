@@ -2,17 +2,17 @@
 //! consumers (workers, Lambda functions), each queue's dead-letter queue under it. Tokens travel
 //! the edges for recent deliveries, drop at a filter that rejected them, and slide into a DLQ.
 
-use super::{use_ctx, Selection};
+use super::{esc, use_ctx, Selection};
 use engine::snapshot::{Snapshot, SubscriptionView};
 use engine::EventKind;
 use leptos::prelude::*;
 
 /// Vertical room for one queue, and the extra room a queue with a dead-letter queue takes (the
 /// DLQ sits under its queue).
-const ROW: f64 = 76.0;
-const DLQ_ROW: f64 = 56.0;
+const ROW: i64 = 76;
+const DLQ_ROW: i64 = 56;
 /// From a row's top edge to its queue's centre line.
-const ROW_CENTRE: f64 = 38.0;
+const ROW_CENTRE: i64 = 38;
 /// Consumers drawn per queue before "+N more".
 const MAX_CONSUMERS: usize = 3;
 /// How far back (virtual ms) a delivery still shows a travelling token.
@@ -28,7 +28,7 @@ enum Token {
     Redriven,
 }
 
-fn edge_path(topic_y: f64, y: f64) -> String {
+fn edge_path(topic_y: i64, y: i64) -> String {
     format!("M 250 {topic_y} C 330 {topic_y}, 330 {y}, 410 {y}")
 }
 
@@ -53,7 +53,7 @@ struct Row {
     /// Who consumes the queue: workers and Lambda functions.
     consumers: Vec<Consumer>,
     /// The queue's centre line.
-    y: f64,
+    y: i64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -83,7 +83,7 @@ impl Layout {
             .iter()
             .filter(|q| !fed.contains(&q.name.as_str()) && !is_dlq(&q.name))
             .map(|q| (None, q.name.clone()));
-        let mut top = 0.0;
+        let mut top = 0;
         let rows = subscribed
             .chain(unfed)
             .map(|(sub, name)| {
@@ -111,7 +111,7 @@ impl Layout {
                     queue: name,
                     dlq,
                 };
-                top += ROW + if row.dlq.is_some() { DLQ_ROW } else { 0.0 };
+                top += ROW + if row.dlq.is_some() { DLQ_ROW } else { 0 };
                 row
             })
             .collect();
@@ -119,16 +119,16 @@ impl Layout {
         Layout { producer, topic: s.topics.first().map(|t| t.name.clone()).unwrap_or_else(|| "no topic".into()), rows }
     }
 
-    fn height(&self) -> f64 {
-        self.rows.last().map_or(ROW, |r| r.y - ROW_CENTRE + ROW + if r.dlq.is_some() { DLQ_ROW } else { 0.0 })
+    fn height(&self) -> i64 {
+        self.rows.last().map_or(ROW, |r| r.y - ROW_CENTRE + ROW + if r.dlq.is_some() { DLQ_ROW } else { 0 })
     }
 
     /// As wide as what is drawn: the consumers' column only when a queue has a consumer.
-    fn width(&self) -> f64 {
+    fn width(&self) -> i64 {
         if self.rows.iter().any(|r| !r.consumers.is_empty()) {
-            830.0
+            830
         } else {
-            620.0
+            620
         }
     }
 
@@ -137,10 +137,10 @@ impl Layout {
     }
 
     /// Level with the middle of the queues the topic feeds.
-    fn topic_y(&self) -> f64 {
+    fn topic_y(&self) -> i64 {
         let mut fed = self.rows.iter().filter(|r| r.sub.is_some()).map(|r| r.y);
         match (fed.next(), fed.next_back()) {
-            (Some(first), Some(last)) => (first + last) / 2.0,
+            (Some(first), Some(last)) => (first + last) / 2,
             (Some(only), None) => only,
             _ => ROW_CENTRE,
         }
@@ -167,22 +167,6 @@ fn state_glyph(state: &str) -> &'static str {
     }
 }
 
-/// Text made safe inside SVG markup, in an element or a quoted attribute.
-fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The diagram's markup. The whole diagram is redrawn whenever its layout changes, so it is
 /// written as one string: much less code in the bundle than a typed view per node. Clicks and
 /// keys reach the nodes through `data-select` (see [`Topology`]).
@@ -198,12 +182,12 @@ fn diagram_markup(layout: &Layout) -> String {
          <g class=\"node topic\"><rect x=\"170\" y=\"{}\" width=\"80\" height=\"60\" rx=\"12\"/>\
          <text class=\"kind\" x=\"210\" y=\"{}\" text-anchor=\"middle\">SNS topic</text>\
          <text class=\"name small\" x=\"210\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
-        topic_y - 24.0,
-        topic_y + 5.0,
+        topic_y - 24,
+        topic_y + 5,
         esc(&layout.producer),
-        topic_y - 30.0,
-        topic_y - 8.0,
-        topic_y + 10.0,
+        topic_y - 30,
+        topic_y - 8,
+        topic_y + 10,
         esc(&layout.topic),
     );
     for Row { sub, queue, visible, inflight, dlq, consumers, y } in &layout.rows {
@@ -223,9 +207,9 @@ fn diagram_markup(layout: &Layout) -> String {
                      <title>Filter policy: {p}</title><rect x=\"296\" y=\"{}\" width=\"56\" height=\"20\" rx=\"10\"/>\
                      <path class=\"funnel\" d=\"M 303 {} h 11 l -4 5 v 4 l -3 1 v -5 z\"/>\
                      <text x=\"330\" y=\"{}\">filter</text></g>",
-                    y - 11.0,
-                    y - 5.0,
-                    y + 4.0
+                    y - 11,
+                    y - 5,
+                    y + 4
                 );
             }
             let (title, label) = if sub.raw {
@@ -237,8 +221,8 @@ fn diagram_markup(layout: &Layout) -> String {
                 m,
                 "<g class=\"badge raw\"><title>{title}</title><rect x=\"356\" y=\"{}\" width=\"40\" height=\"20\" rx=\"10\"/>\
                  <text x=\"376\" y=\"{}\">{label}</text></g></g>",
-                y - 11.0,
-                y + 4.0
+                y - 11,
+                y + 4
             );
         }
         let _ = write!(
@@ -247,14 +231,14 @@ fn diagram_markup(layout: &Layout) -> String {
              <rect x=\"410\" y=\"{}\" width=\"200\" height=\"48\" rx=\"10\"/>\
              <text class=\"name\" x=\"424\" y=\"{}\">{q}</text>\
              <text class=\"stat\" x=\"424\" y=\"{}\">{visible} visible · {inflight} in flight</text></g>",
-            y - 24.0,
-            y - 4.0,
-            y + 14.0
+            y - 24,
+            y - 4,
+            y + 14
         );
         let shown = consumers.len().min(MAX_CONSUMERS);
-        let first_y = y - (shown.max(1) - 1) as f64 * 12.0;
+        let first_y = y - (shown.max(1) as i64 - 1) * 12;
         for (i, c) in consumers.iter().take(MAX_CONSUMERS).enumerate() {
-            let cy = first_y + i as f64 * 24.0;
+            let cy = first_y + i as i64 * 24;
             let label = esc(&c.label);
             let select = c.worker.as_deref().map(|w| format!(" data-select=\"worker:{}\"", esc(w))).unwrap_or_default();
             let _ = write!(
@@ -267,17 +251,17 @@ fn diagram_markup(layout: &Layout) -> String {
                 c.worker.as_deref().map_or_else(|| label.clone(), esc),
                 c.state,
                 c.state,
-                cy - 10.0,
-                cy + 4.0,
+                cy - 10,
+                cy + 4,
                 state_glyph(c.state),
-                cy + 4.0,
+                cy + 4,
             );
         }
         if consumers.len() > MAX_CONSUMERS {
             let _ = write!(
                 m,
                 "<text class=\"more\" x=\"676\" y=\"{}\">+{} more</text>",
-                first_y + shown as f64 * 24.0 + 2.0,
+                first_y + shown as i64 * 24 + 2,
                 consumers.len() - MAX_CONSUMERS
             );
         }
@@ -289,10 +273,10 @@ fn diagram_markup(layout: &Layout) -> String {
                  <g class=\"node dlq\" tabindex=\"0\" role=\"button\" data-select=\"queue:{d}\" aria-label=\"Dead-letter queue {d}: {n} messages\">\
                  <rect x=\"430\" y=\"{}\" width=\"160\" height=\"32\" rx=\"8\"/>\
                  <text class=\"name\" x=\"444\" y=\"{}\">{d} · {n}</text></g>",
-                y + 24.0,
-                y + 44.0,
-                y + 44.0,
-                y + 65.0
+                y + 24,
+                y + 44,
+                y + 44,
+                y + 65
             );
         }
     }
@@ -393,8 +377,8 @@ fn Tokens(layout: Memo<Layout>) -> impl IntoView {
                     Token::Dropped(reason) => {
                         ("token dropped", format!("M 250 {topic_y} C 290 {topic_y}, 300 {y}, 324 {y}"), Some(reason))
                     }
-                    Token::ToDlq => ("token dlq", format!("M 510 {y} L 510 {}", y + 60.0), None),
-                    Token::Redriven => ("token redriven", format!("M 510 {} L 510 {y}", y + 60.0), None),
+                    Token::ToDlq => ("token dlq", format!("M 510 {y} L 510 {}", y + 60), None),
+                    Token::Redriven => ("token redriven", format!("M 510 {} L 510 {y}", y + 60), None),
                 };
                 (seq, class, path, title)
             })
@@ -437,7 +421,7 @@ mod tests {
         // middle of the queues it feeds.
         assert_eq!(layout.rows[3].y - layout.rows[2].y, ROW + DLQ_ROW);
         assert_eq!(layout.rows[1].y - layout.rows[0].y, ROW);
-        assert_eq!(layout.topic_y(), (layout.rows[0].y + layout.rows[2].y) / 2.0);
+        assert_eq!(layout.topic_y(), (layout.rows[0].y + layout.rows[2].y) / 2);
         assert_eq!(layout.height(), layout.rows[3].y - super::ROW_CENTRE + ROW);
         assert_eq!(layout.row_with_dlq("sms-dlq").map(|r| r.queue.as_str()), Some("sms"));
     }

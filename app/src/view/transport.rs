@@ -16,8 +16,8 @@ pub fn use_clock(ctx: Ctx) {
         if !ctx.playing.get_untracked() {
             return;
         }
-        let speed = SPEEDS.get(ctx.speed.get_untracked()).copied().unwrap_or(1.0);
-        let dt = (f64::from(TICK_MS) * speed).round() as u64;
+        let quarters = SPEEDS.get(ctx.speed.get_untracked()).map_or(4, |s| s.1);
+        let dt = (u64::from(TICK_MS) * quarters).div_ceil(4);
         ctx.pg.try_update(|p| {
             let t = p.now().plus_ms(dt);
             p.history.advance_to(t);
@@ -143,7 +143,7 @@ pub fn Transport() -> impl IntoView {
                 <select data-testid="speed" aria-label="Playback speed"
                     on:change=move |ev| { if let Ok(i) = event_target_value(&ev).parse::<usize>() { ctx.speed.set(i) } }
                     prop:value=move || ctx.speed.get().to_string()>
-                    {SPEEDS.iter().enumerate().map(|(i, s)| view! { <option value=i.to_string()>{format!("{s}×")}</option> }).collect_view()}
+                    {SPEEDS.iter().enumerate().map(|(i, s)| view! { <option value=i.to_string()>{s.0}</option> }).collect_view()}
                 </select>
             </label>
             <input type="range" class="timeline" data-testid="timeline" aria-label="Timeline: drag to travel in virtual time"

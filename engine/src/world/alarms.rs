@@ -322,7 +322,7 @@ impl Sim {
                 match series.and_then(|s| s.window(after, until)).map(|d| alarm.statistic.value(&d)) {
                     Some(v) => {
                         counted += 1;
-                        values.push(format!("{v}"));
+                        values.push(number(v));
                         breaching += u32::from(alarm.comparison.breaches(v, alarm.threshold));
                     }
                     None if alarm.missing == TreatMissing::Breaching => {
@@ -353,7 +353,7 @@ impl Sim {
                     values.join(", "),
                     if breaching == 1 { "was" } else { "were" },
                     if next == AlarmState::Alarm { alarm.comparison.words() } else { "not" },
-                    alarm.threshold
+                    number(alarm.threshold)
                 )
             };
             self.change_alarm_state(&name, next, reason);
@@ -406,4 +406,11 @@ impl Sim {
         }
         self.cause = previous;
     }
+}
+
+/// A datapoint or threshold as CloudWatch writes it in a state reason: `3.0`, `0.0`, `2.5` (the
+/// shortest text that reads back to the same value, always with a decimal point). Values here
+/// are finite: thresholds are checked and statistics are sums and counts.
+fn number(v: f64) -> String {
+    serde_json::Number::from_f64(v).map_or_else(|| "not a number".to_string(), |n| n.to_string())
 }
