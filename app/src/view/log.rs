@@ -21,7 +21,7 @@ pub fn EventLog() -> impl IntoView {
     // The list changes only when events are added or the story moves back: not on a bare tick.
     let count = Memo::new(move |_| ctx.snapshot.with(|s| s.events));
     // The list is rebuilt whole when it changes, so it is written as markup; a click on an
-    // event's button reaches the list, which selects the event named by its `data-seq`.
+    // event's button reaches the list, which selects the event its `<li data-seq>` names.
     let markup = move || {
         let f = filter.get();
         count.track();
@@ -38,7 +38,7 @@ pub fn EventLog() -> impl IntoView {
             {
                 let kind = e.kind.name();
                 out += &format!(
-                    "<li><button class=\"event\" data-seq=\"{}\"><time>{}</time><span class=\"kind {kind}\">{kind}</span>\
+                    "<li data-seq=\"{}\"><button class=\"event\"><time>{}</time><span class=\"kind {kind}\">{kind}</span>\
                      <span class=\"text\">{}</span></button></li>",
                     e.seq,
                     e.at,
