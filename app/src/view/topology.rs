@@ -322,7 +322,8 @@ pub fn Topology() -> impl IntoView {
     };
     view! {
         // On a phone the diagram keeps a legible size and scrolls sideways inside its panel.
-        <div class="topology-scroll"><div class="topology-wrap">
+        // A small diagram is not blown up past 1.2 times its drawn size.
+        <div class="topology-scroll"><div class="topology-wrap" style=move || format!("max-width: {}px", layout.with(Layout::width) * 6 / 5)>
             <svg class="topology" viewBox=move || layout.with(Layout::view_box) role="group"
                  aria-label="The producer publishes to the topic, which fans out to one queue per consumer; workers consume each queue"
                  on:click=on_click on:keydown=on_key inner_html=move || layout.with(diagram_markup)>
@@ -377,8 +378,9 @@ fn Tokens(layout: Memo<Layout>) -> impl IntoView {
                     Token::Dropped(reason) => {
                         ("token dropped", format!("M 250 {topic_y} C 290 {topic_y}, 300 {y}, 324 {y}"), Some(reason))
                     }
-                    Token::ToDlq => ("token dlq", format!("M 510 {y} L 510 {}", y + 60), None),
-                    Token::Redriven => ("token redriven", format!("M 510 {} L 510 {y}", y + 60), None),
+                    // From the queue's bottom edge down into its DLQ, and back up for a redrive.
+                    Token::ToDlq => ("token dlq", format!("M 510 {} L 510 {}", y + 24, y + 60), None),
+                    Token::Redriven => ("token redriven", format!("M 510 {} L 510 {}", y + 60, y + 24), None),
                 };
                 (seq, class, path, title)
             })
