@@ -27,7 +27,7 @@ pub fn Inspector() -> impl IntoView {
         let s = ctx.snapshot.get();
         match ctx.selected.get() {
             None => view! {
-                <p class="hint">"Click or focus a message chip, a queue, a filter badge or an event to see everything about it."</p>
+                <p class="hint">"Click or focus a message chip, a queue, a filter badge, a worker or an event to see everything about it."</p>
                 <p class="hint">"Keys: Space plays or pauses, → steps to the next event, ← steps back."</p>
             }
             .into_any(),
