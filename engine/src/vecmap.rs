@@ -45,10 +45,6 @@ impl<K, V> VecMap<K, V> {
         self.entries.iter().map(|(k, v)| (k, v))
     }
 
-    pub fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = (&K, &mut V)> + ExactSizeIterator {
-        self.entries.iter_mut().map(|(k, v)| (&*k, v))
-    }
-
     pub fn keys(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator + Clone {
         self.entries.iter().map(|(k, _)| k)
     }
@@ -71,10 +67,6 @@ impl<K, V> VecMap<K, V> {
 
     pub fn first_key_value(&self) -> Option<(&K, &V)> {
         self.entries.first().map(|(k, v)| (k, v))
-    }
-
-    pub fn last_key_value(&self) -> Option<(&K, &V)> {
-        self.entries.last().map(|(k, v)| (k, v))
     }
 
     /// Keeps the entries for which `keep` says true, in order.
@@ -169,13 +161,6 @@ impl<'a, K, V> Entry<'a, K, V> {
         V: Default,
     {
         self.or_insert_with(V::default)
-    }
-
-    pub fn and_modify(self, change: impl FnOnce(&mut V)) -> Self {
-        if self.key.is_none() {
-            change(&mut self.map.entries[self.index].1);
-        }
-        self
     }
 }
 
@@ -397,7 +382,6 @@ mod tests {
         theirs.retain(|k, _| k % 2 == 0);
         assert!(ours.iter().eq(theirs.iter()));
         assert_eq!(ours.first_key_value(), theirs.first_key_value());
-        assert_eq!(ours.last_key_value(), theirs.last_key_value());
     }
 
     #[test]
@@ -423,13 +407,5 @@ mod tests {
     fn serialises_as_a_json_object_in_key_order() {
         let map: VecMap<String, u32> = [("b".to_string(), 2), ("a".to_string(), 1)].into_iter().collect();
         assert_eq!(serde_json::to_string(&map).unwrap(), r#"{"a":1,"b":2}"#);
-    }
-
-    #[test]
-    fn and_modify_only_touches_an_existing_entry() {
-        let mut map: VecMap<&str, u32> = VecMap::new();
-        map.entry("a").and_modify(|v| *v += 1).or_insert(10);
-        map.entry("a").and_modify(|v| *v += 1).or_insert(10);
-        assert_eq!(map.get("a"), Some(&11));
     }
 }

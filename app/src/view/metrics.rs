@@ -77,11 +77,21 @@ fn tenths(t: i64) -> String {
     format!("{sign}{}.{}", t.unsigned_abs() / 10, t.unsigned_abs() % 10)
 }
 
-/// A polyline's points: time across `w`, value up `h` (4 px margins) against `top`.
-fn points(line: &[(SimTime, u64)], (t0, t1): (u64, u64), top: u64, w: i64, h: i64) -> String {
-    let x = |t: SimTime| if t1 > t0 { ((t.ms() - t0) * w as u64 * 10 / (t1 - t0)) as i64 } else { w * 10 };
-    let y = |v: u64| (h - 4) * 10 - (v.min(top) * (h as u64 - 8) * 10 / top) as i64;
-    line.iter().map(|(t, v)| format!("{},{}", tenths(x(*t)), tenths(y(*v)))).collect::<Vec<_>>().join(" ")
+/// Where a datapoint goes, in tenths: time across `w`, value up `h` (4 px margins) against `top`.
+fn coords((t, v): (SimTime, u64), (t0, t1): (u64, u64), top: u64, w: i64, h: i64) -> (i64, i64) {
+    let x = if t1 > t0 { ((t.ms() - t0) * w as u64 * 10 / (t1 - t0)) as i64 } else { w * 10 };
+    (x, (h - 4) * 10 - (v.min(top) * (h as u64 - 8) * 10 / top) as i64)
+}
+
+/// A polyline's points (see [`coords`]).
+fn points(line: &[(SimTime, u64)], span: (u64, u64), top: u64, w: i64, h: i64) -> String {
+    line.iter()
+        .map(|p| {
+            let (x, y) = coords(*p, span, top, w, h);
+            format!("{},{}", tenths(x), tenths(y))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// One queue's chart as SVG markup: visible and in-flight counts with any alarm thresholds, and
@@ -126,9 +136,8 @@ fn chart(name: &str, lines: &[Line], age: &[(SimTime, u64)], alarms: &[(f64, Str
         out += &format!("<polyline class=\"series {class}\" points=\"{}\"/>", points(p, span, top, W, H));
         // The newest datapoint as a dot: visible even while a series has a single point.
         if let Some(newest) = p.last() {
-            if let Some((x, y)) = points(std::slice::from_ref(newest), span, top, W, H).split_once(',') {
-                out += &format!("<circle class=\"dot {class}\" cx=\"{x}\" cy=\"{y}\" r=\"2.5\"/>");
-            }
+            let (x, y) = coords(*newest, span, top, W, H);
+            out += &format!("<circle class=\"dot {class}\" cx=\"{}\" cy=\"{}\" r=\"2.5\"/>", tenths(x), tenths(y));
         }
     }
     out += "</svg>";

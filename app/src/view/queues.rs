@@ -157,7 +157,7 @@ fn WorkerRow(w: engine::world::WorkerView) -> impl IntoView {
     };
     view! {
         <li class="worker" class:crashed=crashed class:paused=paused data-testid=id.clone()>
-            <span class="state" title=w.state>{match w.state { "Crashed" => "✕", "Paused" => "Ⅱ", "Processing" => "●", _ => "○" }}</span>
+            <span class="state" title=w.state>{super::topology::state_glyph(w.state)}</span>
             <button class="who link" on:click=select aria-label=format!("Inspect worker {}", w.name)>{w.name.clone()}</button>
             <span class="what">{format!("{}{held} · {} ok, {} failed", w.state.to_lowercase(), w.succeeded, w.failed)}</span>
             <span class="buttons">

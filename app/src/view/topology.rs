@@ -157,7 +157,7 @@ impl Layout {
 }
 
 /// The glyph that carries a consumer's state along with its colour.
-fn state_glyph(state: &str) -> &'static str {
+pub(crate) fn state_glyph(state: &str) -> &'static str {
     match state {
         "Crashed" => "✕",
         "Paused" | "Pausing" | "Disabled" => "Ⅱ",
