@@ -33,8 +33,11 @@ pub type ApiResult<T> = Result<T, ApiError>;
 pub enum Service {
     Sns,
     Sqs,
-    /// The playground's own actions (workers, outages, simulation settings).
+    /// The playground's own actions (workers, outages, simulation settings, CloudWatch).
     Sim,
+    /// AWS Lambda's actions, which answer a bad or missing value with
+    /// `InvalidParameterValueException`.
+    Lambda,
 }
 
 impl Service {
@@ -43,6 +46,7 @@ impl Service {
         match self {
             Service::Sns => ApiError::new("InvalidParameter", message),
             Service::Sqs | Service::Sim => ApiError::new("InvalidParameterValue", message),
+            Service::Lambda => ApiError::new("InvalidParameterValueException", message),
         }
     }
 
@@ -52,6 +56,10 @@ impl Service {
             Service::Sqs | Service::Sim => {
                 ApiError::new("MissingParameter", format!("The request must contain the parameter {name}."))
             }
+            Service::Lambda => ApiError::new(
+                "InvalidParameterValueException",
+                format!("The request must contain the parameter {name}."),
+            ),
         }
     }
 }

@@ -8,7 +8,8 @@
 //! WebAssembly.
 //!
 //! ## Module map
-//! - [`sim`]: the `Sim` — state, clock, action dispatch, the step loop.
+//! - [`actions`]: the one table of every action: name, service, parameter names, handler.
+//! - [`sim`]: the `Sim` — state, clock, `apply` through that table, the step loop.
 //! - [`sqs`]: queues, sends, receives, visibility, redrive to dead-letter queues, move tasks.
 //! - [`sns`]: topics, subscriptions, publish, filtered fan-out, envelopes and raw delivery.
 //! - [`filter`]: the SNS subscription filter policy language (compile once, explain a no-match).
@@ -21,6 +22,7 @@
 //!   `params` reads action parameters, `timers` is the timer table, `throttle` counts calls per
 //!   virtual second for the FIFO quotas.
 
+pub mod actions;
 pub mod attributes;
 pub mod error;
 pub mod event;

@@ -12,11 +12,12 @@ pub(crate) struct Params<'a> {
     pub service: Service,
     action: &'a str,
     map: &'a Map<String, Value>,
+    allowed: &'a [&'a str],
 }
 
 impl<'a> Params<'a> {
     /// Checks that `params` is an object (or absent) naming only `allowed` parameters.
-    pub fn new(service: Service, action: &'a str, params: &'a Value, allowed: &[&str]) -> ApiResult<Self> {
+    pub fn new(service: Service, action: &'a str, params: &'a Value, allowed: &'a [&'a str]) -> ApiResult<Self> {
         let map = match params {
             Value::Object(map) => map,
             Value::Null => EMPTY.get_or_init(Map::new),
@@ -32,7 +33,12 @@ impl<'a> Params<'a> {
                 if allowed.is_empty() { "none".to_string() } else { allowed.join(", ") }
             )));
         }
-        Ok(Params { service, action, map })
+        Ok(Params { service, action, map, allowed })
+    }
+
+    /// The accepted names that were given (not null), in the order the action lists them.
+    pub fn given(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.allowed.iter().copied().filter(|name| self.raw(name).is_some())
     }
 
     pub fn raw(&self, name: &str) -> Option<&'a Value> {

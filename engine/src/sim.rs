@@ -5,6 +5,7 @@
 
 use crate::error::{ApiError, ApiResult};
 use crate::event::{Event, EventKind, Name};
+use crate::params::Params;
 use crate::rng::Pcg32;
 use crate::sns::{Subscription, Topic};
 use crate::sqs::{MoveTask, Queue};
@@ -58,44 +59,6 @@ pub struct Sim {
     pub(crate) world: crate::world::World,
 }
 
-/// Every action `apply` understands: the SNS and SQS API, then the playground's own.
-pub const ACTIONS: &[&str] = &[
-    // SNS
-    "CreateTopic",
-    "DeleteTopic",
-    "ListTopics",
-    "GetTopicAttributes",
-    "Subscribe",
-    "Unsubscribe",
-    "ListSubscriptions",
-    "ListSubscriptionsByTopic",
-    "GetSubscriptionAttributes",
-    "SetSubscriptionAttributes",
-    "Publish",
-    "PublishBatch",
-    // SQS
-    "CreateQueue",
-    "DeleteQueue",
-    "GetQueueUrl",
-    "ListQueues",
-    "GetQueueAttributes",
-    "SetQueueAttributes",
-    "ListDeadLetterSourceQueues",
-    "SendMessage",
-    "SendMessageBatch",
-    "ReceiveMessage",
-    "DeleteMessage",
-    "DeleteMessageBatch",
-    "ChangeMessageVisibility",
-    "ChangeMessageVisibilityBatch",
-    "PurgeQueue",
-    "StartMessageMoveTask",
-    "ListMessageMoveTasks",
-    "CancelMessageMoveTask",
-    // The playground's own
-    "ConfigureSimulation",
-];
-
 impl Sim {
     /// An empty world at time 0 whose random choices all come from `seed`.
     pub fn new(seed: u64) -> Sim {
@@ -144,57 +107,20 @@ impl Sim {
     /// fires whatever became due at this same instant (a zero-latency SNS delivery, say).
     /// On error, nothing has changed.
     pub fn apply(&mut self, action: &str, params: &Value) -> ApiResult<Value> {
-        let Some(&name) = ACTIONS.iter().chain(crate::world::ACTIONS).find(|a| **a == action) else {
-            let known: Vec<&str> = ACTIONS.iter().chain(crate::world::ACTIONS).copied().collect();
+        let Some(entry) = crate::actions::find(action) else {
+            let known: Vec<&str> = crate::actions::action_names().collect();
             return Err(ApiError::new(
                 "InvalidAction",
                 format!("Unknown action \"{action}\". The playground knows: {}.", known.join(", ")),
             ));
         };
-        self.cause = name;
-        let result = self.dispatch(name, params);
+        let checked = Params::new(entry.service, entry.name, params, entry.params)?;
+        self.cause = entry.name;
+        let result = (entry.handler)(self, &checked);
         if result.is_ok() {
             self.advance_to(self.now);
         }
         result
-    }
-
-    fn dispatch(&mut self, action: &'static str, p: &Value) -> ApiResult<Value> {
-        match action {
-            "CreateTopic" => self.create_topic(p),
-            "DeleteTopic" => self.delete_topic(p),
-            "ListTopics" => self.list_topics(p),
-            "GetTopicAttributes" => self.get_topic_attributes(p),
-            "Subscribe" => self.subscribe(p),
-            "Unsubscribe" => self.unsubscribe(p),
-            "ListSubscriptions" => self.list_subscriptions(p),
-            "ListSubscriptionsByTopic" => self.list_subscriptions_by_topic(p),
-            "GetSubscriptionAttributes" => self.get_subscription_attributes(p),
-            "SetSubscriptionAttributes" => self.set_subscription_attributes(p),
-            "Publish" => self.publish(p),
-            "PublishBatch" => self.publish_batch(p),
-            "CreateQueue" => self.create_queue(p),
-            "DeleteQueue" => self.delete_queue(p),
-            "GetQueueUrl" => self.get_queue_url(p),
-            "ListQueues" => self.list_queues(p),
-            "GetQueueAttributes" => self.get_queue_attributes(p),
-            "SetQueueAttributes" => self.set_queue_attributes(p),
-            "ListDeadLetterSourceQueues" => self.list_dead_letter_source_queues(p),
-            "SendMessage" => self.send_message(p),
-            "SendMessageBatch" => self.send_message_batch(p),
-            "ReceiveMessage" => self.receive_message(p),
-            "DeleteMessage" => self.delete_message(p),
-            "DeleteMessageBatch" => self.delete_message_batch(p),
-            "ChangeMessageVisibility" => self.change_message_visibility(p),
-            "ChangeMessageVisibilityBatch" => self.change_message_visibility_batch(p),
-            "PurgeQueue" => self.purge_queue(p),
-            "StartMessageMoveTask" => self.start_message_move_task(p),
-            "ListMessageMoveTasks" => self.list_message_move_tasks(p),
-            "CancelMessageMoveTask" => self.cancel_message_move_task(p),
-            "ConfigureSimulation" => self.configure_simulation(p),
-            world if crate::world::ACTIONS.contains(&world) => self.world_action(world, p),
-            _ => unreachable!("every name in ACTIONS is dispatched"),
-        }
     }
 
     /// When the next timer is due, if any: the engine's `poll_timeout`.
@@ -244,10 +170,8 @@ impl Sim {
 
     /// `ConfigureSimulation`: the playground's knobs for what AWS leaves to chance.
     /// Probabilities are decimal strings from "0" to "1" with up to six decimals.
-    fn configure_simulation(&mut self, p: &Value) -> ApiResult<Value> {
+    pub(crate) fn configure_simulation(&mut self, params: &Params) -> ApiResult<Value> {
         use crate::error::Service;
-        let names = ["DuplicateDeliveryProbability", "ReorderProbability", "SnsDeliveryLatency"];
-        let params = crate::params::Params::new(Service::Sim, "ConfigureSimulation", p, &names)?;
         let mut next = self.settings.clone();
         let mut changed = Vec::new();
         if let Some(v) = params.opt_str("DuplicateDeliveryProbability")? {

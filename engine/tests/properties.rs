@@ -210,7 +210,7 @@ fn random_value() -> impl Strategy<Value = Value> {
 
 /// Any action the engine's API knows, or one it does not, with params of any shape.
 fn random_command() -> impl Strategy<Value = Cmd> {
-    let mut names = engine::sim::ACTIONS.to_vec();
+    let mut names: Vec<&str> = engine::actions::action_names().collect();
     names.extend(["publish", "", "Frobnicate"]);
     let action = prop_oneof![3 => prop::sample::select(names).prop_map(String::from), 1 => "[A-Za-z]{0,10}"];
     let params = prop_oneof![

@@ -249,88 +249,47 @@ fn value() -> impl Strategy<Value = Value> {
     })
 }
 
-const BEHAVIOR: &[&str] =
-    &["ProcessingTime", "FailureProbability", "Poison", "Job", "Effect", "Dependency", "Retry", "Idempotency"];
-
-/// Each action with the parameter names it takes, so that many calls get past the first check.
+/// Each action's parameters from the engine's own table, those this test knows a likely value
+/// for (so that many calls get past the first check).
 fn keys_of(action: &str) -> Vec<&'static str> {
-    let own: &[&str] = match action {
-        "CreateWorker" | "UpdateWorker" => {
-            &["WorkerName", "QueueUrl", "MaxNumberOfMessages", "WaitTimeSeconds", "Heartbeat"]
-        }
-        "CrashWorker" => &["WorkerName", "When"],
-        "PauseWorker" | "ResumeWorker" | "RestartWorker" | "DeleteWorker" | "DescribeWorker" => &["WorkerName"],
-        "DescribeJob" => &["Job", "EventIds"],
-        "CreateDependency" | "UpdateDependency" => {
-            &["DependencyName", "Latency", "ErrorRate", "Down", "Capacity", "Schedule"]
-        }
-        "DescribeDependency" => &["DependencyName"],
-        "CreateFunction" | "UpdateFunctionConfiguration" => &["FunctionName", "Timeout", "Behavior"],
-        "DeleteFunction" => &["FunctionName"],
-        "CreateEventSourceMapping" | "UpdateEventSourceMapping" => &[
-            "UUID",
-            "EventSourceArn",
-            "FunctionName",
-            "BatchSize",
-            "MaximumBatchingWindowInSeconds",
-            "ScalingConfig",
-            "FunctionResponseTypes",
-            "Enabled",
-        ],
-        "DeleteEventSourceMapping" | "GetEventSourceMapping" => &["UUID"],
-        "CreateProducer" => &[
-            "ProducerName",
-            "Design",
-            "TopicArn",
-            "QueueUrl",
-            "Jobs",
-            "Count",
-            "Interval",
-            "PoisonEvery",
-            "DuplicateEvery",
-        ],
-        "StopProducer" | "DescribeProducer" => &["ProducerName"],
-        "ConfigureMetrics" => &["Resolution"],
-        "GetMetricStatistics" => {
-            &["Namespace", "MetricName", "Dimensions", "StartTime", "EndTime", "Period", "Statistics"]
-        }
-        "PutMetricAlarm" => &[
-            "AlarmName",
-            "Namespace",
-            "MetricName",
-            "Dimensions",
-            "Statistic",
-            "Period",
-            "EvaluationPeriods",
-            "Threshold",
-            "ComparisonOperator",
-            "AlarmActions",
-        ],
-        "DescribeAlarms" | "DeleteAlarms" => &["AlarmNames"],
-        _ => &[],
-    };
-    let mut keys = own.to_vec();
-    if matches!(action, "CreateWorker" | "UpdateWorker") {
-        keys.extend_from_slice(BEHAVIOR);
+    let entry = engine::actions::find(action).expect("actions come from the table");
+    entry.params.iter().copied().filter(|k| name_pair(k).is_some() || likely(k).is_some()).collect()
+}
+
+/// The playground's own actions and Lambda's, as the table lists them.
+fn world_actions() -> Vec<&'static str> {
+    use engine::error::Service;
+    engine::actions::ACTIONS
+        .iter()
+        .filter(|a| matches!(a.service, Service::Sim | Service::Lambda))
+        .map(|a| a.name)
+        .collect()
+}
+
+fn name_pair(key: &str) -> Option<(&'static str, &'static str)> {
+    match key {
+        "WorkerName" => Some(("w", "w2")),
+        "DependencyName" | "Dependency" => Some(("d", "d2")),
+        "FunctionName" => Some(("f", "f2")),
+        "ProducerName" => Some(("p", "p2")),
+        "AlarmName" => Some(("a", "b")),
+        _ => None,
     }
-    keys
 }
 
 /// A likely value for a parameter name, or anything at all.
 fn value_for(key: &'static str) -> BoxedStrategy<Value> {
-    let names = |a: &'static str, b: &'static str| prop_oneof![Just(json!(a)), Just(json!(b))].boxed();
-    let named = match key {
-        "WorkerName" => Some(names("w", "w2")),
-        "DependencyName" | "Dependency" => Some(names("d", "d2")),
-        "FunctionName" => Some(names("f", "f2")),
-        "ProducerName" => Some(names("p", "p2")),
-        "AlarmName" => Some(names("a", "b")),
-        _ => None,
-    };
-    if let Some(n) = named {
-        return prop_oneof![8 => n, 1 => value()].boxed();
+    if let Some((a, b)) = name_pair(key) {
+        return prop_oneof![8 => prop_oneof![Just(json!(a)), Just(json!(b))], 1 => value()].boxed();
     }
-    let likely: Option<Value> = match key {
+    match likely(key) {
+        Some(v) => prop_oneof![8 => Just(v), 1 => value()].boxed(),
+        None => value().boxed(),
+    }
+}
+
+fn likely(key: &str) -> Option<Value> {
+    match key {
         "QueueUrl" | "Job" => Some(json!("q")),
         "Schedule" => Some(json!([{"Start": "10s", "Duration": "1m", "Down": true}])),
         "Heartbeat" => Some(json!({"Interval": "2s", "VisibilityTimeout": 10})),
@@ -371,15 +330,11 @@ fn value_for(key: &'static str) -> BoxedStrategy<Value> {
         "Design" => Some(json!("SingleQueue")),
         "ProcessingTime" | "Latency" | "Interval" => Some(json!("300ms")),
         _ => None,
-    };
-    match likely {
-        Some(v) => prop_oneof![8 => Just(v), 1 => value()].boxed(),
-        None => value().boxed(),
     }
 }
 
 fn step() -> impl Strategy<Value = (Option<&'static str>, Value, u64)> {
-    let call = prop::sample::select(engine::world::ACTIONS).prop_flat_map(|action| {
+    let call = prop::sample::select(world_actions()).prop_flat_map(|action| {
         let keys = keys_of(action);
         let entries: Vec<BoxedStrategy<Option<(&'static str, Value)>>> = keys
             .into_iter()

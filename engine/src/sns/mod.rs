@@ -3,9 +3,10 @@
 mod publish;
 
 pub(crate) use publish::Delivery;
+pub(crate) use publish::PUBLISH_PARAMS;
 pub use publish::{parse_publish_attributes, MAX_PUBLISH_BYTES, MAX_RAW_ATTRIBUTES};
 
-use crate::error::{ApiError, ApiResult, Service};
+use crate::error::{ApiError, ApiResult};
 use crate::event::{EventKind, Name};
 use crate::filter::{FilterPolicy, FilterPolicyScope};
 use crate::ids::{self, ACCOUNT};
@@ -163,8 +164,7 @@ impl Sim {
         self.topics.get_key_value(name).map(|(k, _)| k.clone()).ok_or_else(topic_not_found)
     }
 
-    pub(crate) fn create_topic(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sns, "CreateTopic", p, &["Name", "Attributes", "Tags", "DataProtectionPolicy"])?;
+    pub(crate) fn create_topic(&mut self, p: &Params) -> ApiResult<Value> {
         let name = p.str("Name")?;
         if !ids::valid_resource_name(name, 256) {
             return Err(invalid(format!(
@@ -200,8 +200,7 @@ impl Sim {
         Ok(json!({ "TopicArn": arn }))
     }
 
-    pub(crate) fn delete_topic(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sns, "DeleteTopic", p, &["TopicArn"])?;
+    pub(crate) fn delete_topic(&mut self, p: &Params) -> ApiResult<Value> {
         // Deleting a topic that does not exist is not an error.
         let Ok(name) = self.topic_ref(p.str("TopicArn")?) else { return Ok(json!({})) };
         let topic = self.topics.remove(&name).expect("invariant: resolved topic exists");
@@ -212,14 +211,12 @@ impl Sim {
         Ok(json!({}))
     }
 
-    pub(crate) fn list_topics(&mut self, p: &Value) -> ApiResult<Value> {
-        Params::new(Service::Sns, "ListTopics", p, &["NextToken"])?;
+    pub(crate) fn list_topics(&mut self, _: &Params) -> ApiResult<Value> {
         let topics: Vec<Value> = self.topics.values().map(|t| json!({ "TopicArn": t.arn.to_string() })).collect();
         Ok(json!({ "Topics": topics }))
     }
 
-    pub(crate) fn get_topic_attributes(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sns, "GetTopicAttributes", p, &["TopicArn"])?;
+    pub(crate) fn get_topic_attributes(&mut self, p: &Params) -> ApiResult<Value> {
         let topic = &self.topics[&self.topic_ref(p.str("TopicArn")?)?];
         let mut attrs = topic.attributes.clone();
         attrs.insert("TopicArn".into(), topic.arn.to_string());
@@ -231,9 +228,7 @@ impl Sim {
         Ok(json!({ "Attributes": attrs }))
     }
 
-    pub(crate) fn subscribe(&mut self, p: &Value) -> ApiResult<Value> {
-        let names = ["TopicArn", "Protocol", "Endpoint", "Attributes", "ReturnSubscriptionArn"];
-        let p = Params::new(Service::Sns, "Subscribe", p, &names)?;
+    pub(crate) fn subscribe(&mut self, p: &Params) -> ApiResult<Value> {
         let topic = self.topic_ref(p.str("TopicArn")?)?;
         let protocol = p.str("Protocol")?;
         if protocol != "sqs" {
@@ -346,8 +341,7 @@ impl Sim {
             .ok_or_else(|| ApiError::new("NotFound", "Subscription does not exist"))
     }
 
-    pub(crate) fn unsubscribe(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sns, "Unsubscribe", p, &["SubscriptionArn"])?;
+    pub(crate) fn unsubscribe(&mut self, p: &Params) -> ApiResult<Value> {
         let arn = self.subscription_ref(p.str("SubscriptionArn")?)?;
         let sub = self.subscriptions.remove(&arn).expect("invariant: resolved subscription exists");
         if let Some(t) = self.topics.get_mut(&sub.topic) {
@@ -373,26 +367,21 @@ impl Sim {
         json!({ "Subscriptions": list })
     }
 
-    pub(crate) fn list_subscriptions(&mut self, p: &Value) -> ApiResult<Value> {
-        Params::new(Service::Sns, "ListSubscriptions", p, &["NextToken"])?;
+    pub(crate) fn list_subscriptions(&mut self, _: &Params) -> ApiResult<Value> {
         Ok(self.subscription_list(self.subscriptions.keys().cloned()))
     }
 
-    pub(crate) fn list_subscriptions_by_topic(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sns, "ListSubscriptionsByTopic", p, &["TopicArn", "NextToken"])?;
+    pub(crate) fn list_subscriptions_by_topic(&mut self, p: &Params) -> ApiResult<Value> {
         let topic = self.topic_ref(p.str("TopicArn")?)?;
         Ok(self.subscription_list(self.topics[&topic].subscriptions.clone().into_iter()))
     }
 
-    pub(crate) fn get_subscription_attributes(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sns, "GetSubscriptionAttributes", p, &["SubscriptionArn"])?;
+    pub(crate) fn get_subscription_attributes(&mut self, p: &Params) -> ApiResult<Value> {
         let arn = self.subscription_ref(p.str("SubscriptionArn")?)?;
         Ok(json!({ "Attributes": self.subscriptions[&arn].attributes() }))
     }
 
-    pub(crate) fn set_subscription_attributes(&mut self, p: &Value) -> ApiResult<Value> {
-        let names = ["SubscriptionArn", "AttributeName", "AttributeValue"];
-        let p = Params::new(Service::Sns, "SetSubscriptionAttributes", p, &names)?;
+    pub(crate) fn set_subscription_attributes(&mut self, p: &Params) -> ApiResult<Value> {
         let arn = self.subscription_ref(p.str("SubscriptionArn")?)?;
         let name = p.str("AttributeName")?;
         let value = p.opt_str("AttributeValue")?.unwrap_or("");

@@ -17,6 +17,13 @@ use serde_json::{json, Value};
 use std::sync::Arc;
 
 /// Publish takes messages up to 256 KB, attributes included.
+/// What one message of Publish and of a PublishBatch entry carries.
+const MESSAGE_PARAMS: &[&str] =
+    &["Message", "Subject", "MessageStructure", "MessageAttributes", "MessageGroupId", "MessageDeduplicationId"];
+/// Publish: a message and where it goes.
+pub(crate) const PUBLISH_PARAMS: &[&str] = crate::actions::names!(&["TopicArn", "TargetArn"], MESSAGE_PARAMS);
+const ENTRY_PARAMS: &[&str] = crate::actions::names!(&["Id"], MESSAGE_PARAMS);
+
 pub const MAX_PUBLISH_BYTES: usize = 262_144;
 /// With raw delivery, an SQS subscription takes at most 10 message attributes; SNS discards a
 /// message with more, as a client-side error.
@@ -69,18 +76,7 @@ fn invalid(message: impl Into<String>) -> ApiError {
 }
 
 impl Sim {
-    pub(crate) fn publish(&mut self, p: &Value) -> ApiResult<Value> {
-        let names = [
-            "TopicArn",
-            "TargetArn",
-            "Message",
-            "Subject",
-            "MessageStructure",
-            "MessageAttributes",
-            "MessageGroupId",
-            "MessageDeduplicationId",
-        ];
-        let p = Params::new(Service::Sns, "Publish", p, &names)?;
+    pub(crate) fn publish(&mut self, p: &Params) -> ApiResult<Value> {
         let reference = match (p.opt_str("TopicArn")?, p.opt_str("TargetArn")?) {
             (Some(t), _) | (None, Some(t)) => t,
             (None, None) => {
@@ -88,7 +84,7 @@ impl Sim {
             }
         };
         let topic = self.topic_ref(reference)?;
-        let checked = check_publish(&p, self.topics[&topic].fifo.as_ref())?;
+        let checked = check_publish(p, self.topics[&topic].fifo.as_ref())?;
         self.topic_quota(&topic, &[&checked])?;
         Ok(outcome_json(self.offer(&topic, checked)))
     }
@@ -139,10 +135,9 @@ impl Sim {
         Outcome::Published(id, Some(fifo.sequence))
     }
 
-    pub(crate) fn publish_batch(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sns, "PublishBatch", p, &["TopicArn", "PublishBatchRequestEntries"])?;
+    pub(crate) fn publish_batch(&mut self, p: &Params) -> ApiResult<Value> {
         let topic = self.topic_ref(p.str("TopicArn")?)?;
-        let entries = batch_entries(&p, "PublishBatchRequestEntries")?;
+        let entries = batch_entries(p, "PublishBatchRequestEntries")?;
         let total: usize =
             entries.iter().map(|(_, e)| e.get("Message").and_then(Value::as_str).map_or(0, str::len)).sum();
         if total > MAX_PUBLISH_BYTES {
@@ -151,20 +146,11 @@ impl Sim {
                 format!("The length of all the batch messages put together is more than the limit ({MAX_PUBLISH_BYTES} bytes): {total}."),
             ));
         }
-        let names = [
-            "Id",
-            "Message",
-            "Subject",
-            "MessageStructure",
-            "MessageAttributes",
-            "MessageGroupId",
-            "MessageDeduplicationId",
-        ];
         let fifo = self.topics[&topic].fifo.as_ref();
         let checked: Vec<(&str, ApiResult<Checked>)> = entries
             .into_iter()
             .map(|(id, entry)| {
-                let result = Params::new(Service::Sns, "PublishBatch entry", entry, &names)
+                let result = Params::new(Service::Sns, "PublishBatch entry", entry, ENTRY_PARAMS)
                     .and_then(|ep| check_publish(&ep, fifo));
                 (id, result)
             })

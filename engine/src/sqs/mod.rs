@@ -173,8 +173,7 @@ impl Sim {
         id
     }
 
-    pub(crate) fn create_queue(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sqs, "CreateQueue", p, &["QueueName", "Attributes", "tags"])?;
+    pub(crate) fn create_queue(&mut self, p: &Params) -> ApiResult<Value> {
         let name = p.str("QueueName")?;
         if !ids::valid_resource_name(name, 80) {
             return Err(Service::Sqs.invalid_value(format!(
@@ -223,8 +222,7 @@ impl Sim {
         base.with_attributes(attrs, arn, &lookup)
     }
 
-    pub(crate) fn delete_queue(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sqs, "DeleteQueue", p, &["QueueUrl"])?;
+    pub(crate) fn delete_queue(&mut self, p: &Params) -> ApiResult<Value> {
         let name = self.queue_ref(p.str("QueueUrl")?)?;
         let mut queue = self.queues.remove(&name).expect("invariant: resolved queue exists");
         let lost = queue.clear(&mut self.timers);
@@ -238,15 +236,13 @@ impl Sim {
         Ok(json!({}))
     }
 
-    pub(crate) fn get_queue_url(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sqs, "GetQueueUrl", p, &["QueueName", "QueueOwnerAWSAccountId"])?;
+    pub(crate) fn get_queue_url(&mut self, p: &Params) -> ApiResult<Value> {
         let name = p.str("QueueName")?;
         let queue = self.queues.get(name).ok_or_else(queue_not_found)?;
         Ok(json!({ "QueueUrl": queue.url() }))
     }
 
-    pub(crate) fn list_queues(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sqs, "ListQueues", p, &["QueueNamePrefix", "MaxResults", "NextToken"])?;
+    pub(crate) fn list_queues(&mut self, p: &Params) -> ApiResult<Value> {
         let prefix = p.opt_str("QueueNamePrefix")?.unwrap_or("");
         let max = p.opt_int("MaxResults", 1, 1000)?.unwrap_or(1000) as usize;
         let urls: Vec<String> =
@@ -254,8 +250,7 @@ impl Sim {
         Ok(json!({ "QueueUrls": urls }))
     }
 
-    pub(crate) fn get_queue_attributes(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sqs, "GetQueueAttributes", p, &["QueueUrl", "AttributeNames"])?;
+    pub(crate) fn get_queue_attributes(&mut self, p: &Params) -> ApiResult<Value> {
         let name = self.queue_ref(p.str("QueueUrl")?)?;
         let wanted = p.str_list("AttributeNames")?;
         let all = self.queue_attributes(&self.queues[&name]);
@@ -284,8 +279,7 @@ impl Sim {
         m
     }
 
-    pub(crate) fn set_queue_attributes(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sqs, "SetQueueAttributes", p, &["QueueUrl", "Attributes"])?;
+    pub(crate) fn set_queue_attributes(&mut self, p: &Params) -> ApiResult<Value> {
         let name = self.queue_ref(p.str("QueueUrl")?)?;
         let attributes = p.string_map("Attributes")?;
         let config = self.config_with(&self.queues[&name].config, &attributes, &ids::queue_arn(&name))?;
@@ -299,8 +293,7 @@ impl Sim {
         Ok(json!({}))
     }
 
-    pub(crate) fn list_dead_letter_source_queues(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sqs, "ListDeadLetterSourceQueues", p, &["QueueUrl", "MaxResults", "NextToken"])?;
+    pub(crate) fn list_dead_letter_source_queues(&mut self, p: &Params) -> ApiResult<Value> {
         let name = self.queue_ref(p.str("QueueUrl")?)?;
         let arn = ids::queue_arn(&name);
         let urls: Vec<String> = self
@@ -312,19 +305,17 @@ impl Sim {
         Ok(json!({ "queueUrls": urls }))
     }
 
-    pub(crate) fn send_message(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sqs, "SendMessage", p, SEND_PARAMS)?;
+    pub(crate) fn send_message(&mut self, p: &Params) -> ApiResult<Value> {
         let name = self.queue_ref(p.str("QueueUrl")?)?;
-        let checked = self.check_send(&name, &p)?;
+        let checked = self.check_send(&name, p)?;
         self.fifo_quota(&name, "Send", checked.group.as_deref())?;
         self.count_call(&name, "Send", checked.group.as_deref());
         Ok(self.send_checked(&name, checked))
     }
 
-    pub(crate) fn send_message_batch(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sqs, "SendMessageBatch", p, &["QueueUrl", "Entries"])?;
+    pub(crate) fn send_message_batch(&mut self, p: &Params) -> ApiResult<Value> {
         let name = self.queue_ref(p.str("QueueUrl")?)?;
-        let entries = batch_entries(&p, "Entries")?;
+        let entries = batch_entries(p, "Entries")?;
         self.fifo_quota(&name, "Send", None)?;
         self.count_call(&name, "Send", None);
         let limit = self.queues[&name].config.maximum_message_size as usize;
@@ -519,8 +510,7 @@ impl Sim {
         }
     }
 
-    pub(crate) fn purge_queue(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sqs, "PurgeQueue", p, &["QueueUrl"])?;
+    pub(crate) fn purge_queue(&mut self, p: &Params) -> ApiResult<Value> {
         let name = self.queue_ref(p.str("QueueUrl")?)?;
         let now = self.now;
         let (q, timers) = self.queue_parts(&name);
@@ -539,8 +529,8 @@ impl Sim {
     }
 }
 
-const SEND_PARAMS: &[&str] = &[
-    "QueueUrl",
+/// What one message of SendMessage and of a SendMessageBatch entry carries.
+const MESSAGE_PARAMS: &[&str] = &[
     "MessageBody",
     "DelaySeconds",
     "MessageAttributes",
@@ -548,15 +538,8 @@ const SEND_PARAMS: &[&str] = &[
     "MessageGroupId",
     "MessageDeduplicationId",
 ];
-const ENTRY_PARAMS: &[&str] = &[
-    "Id",
-    "MessageBody",
-    "DelaySeconds",
-    "MessageAttributes",
-    "MessageSystemAttributes",
-    "MessageGroupId",
-    "MessageDeduplicationId",
-];
+pub(crate) const SEND_PARAMS: &[&str] = crate::actions::names!(&["QueueUrl"], MESSAGE_PARAMS);
+const ENTRY_PARAMS: &[&str] = crate::actions::names!(&["Id"], MESSAGE_PARAMS);
 
 /// Every name GetQueueAttributes accepts, including FIFO and encryption ones a standard queue
 /// does not return.

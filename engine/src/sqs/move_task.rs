@@ -59,9 +59,7 @@ impl Sim {
         }
     }
 
-    pub(crate) fn start_message_move_task(&mut self, p: &Value) -> ApiResult<Value> {
-        let names = ["SourceArn", "DestinationArn", "MaxNumberOfMessagesPerSecond"];
-        let p = Params::new(Service::Sqs, "StartMessageMoveTask", p, &names)?;
+    pub(crate) fn start_message_move_task(&mut self, p: &Params) -> ApiResult<Value> {
         let source = self.queue_by_arn(p.str("SourceArn")?, "SourceArn")?;
         let destination = p.opt_str("DestinationArn")?.map(|d| self.queue_by_arn(d, "DestinationArn")).transpose()?;
         let rate = p.opt_int("MaxNumberOfMessagesPerSecond", 1, 500)?.map(|r| r as u32);
@@ -146,8 +144,7 @@ impl Sim {
         self.emit(EventKind::MoveTaskEnded { task: handle, status, moved, reason });
     }
 
-    pub(crate) fn list_message_move_tasks(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sqs, "ListMessageMoveTasks", p, &["SourceArn", "MaxResults"])?;
+    pub(crate) fn list_message_move_tasks(&mut self, p: &Params) -> ApiResult<Value> {
         let source = self.queue_by_arn(p.str("SourceArn")?, "SourceArn")?;
         let max = p.opt_int("MaxResults", 1, 10)?.unwrap_or(1) as usize;
         let results: Vec<Value> = self
@@ -182,8 +179,7 @@ impl Sim {
         Ok(json!({ "Results": results }))
     }
 
-    pub(crate) fn cancel_message_move_task(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sqs, "CancelMessageMoveTask", p, &["TaskHandle"])?;
+    pub(crate) fn cancel_message_move_task(&mut self, p: &Params) -> ApiResult<Value> {
         let handle = p.str("TaskHandle")?;
         let number = handle
             .strip_prefix("task-")

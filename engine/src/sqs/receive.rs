@@ -61,18 +61,7 @@ impl Sim {
         }
     }
 
-    pub(crate) fn receive_message(&mut self, p: &Value) -> ApiResult<Value> {
-        let names = [
-            "QueueUrl",
-            "AttributeNames",
-            "MessageSystemAttributeNames",
-            "MessageAttributeNames",
-            "MaxNumberOfMessages",
-            "VisibilityTimeout",
-            "WaitTimeSeconds",
-            "ReceiveRequestAttemptId",
-        ];
-        let p = Params::new(Service::Sqs, "ReceiveMessage", p, &names)?;
+    pub(crate) fn receive_message(&mut self, p: &Params) -> ApiResult<Value> {
         let name = self.queue_ref(p.str("QueueUrl")?)?;
         let max = p.opt_int("MaxNumberOfMessages", 1, 10)?.unwrap_or(1) as usize;
         let timeout = p.opt_int("VisibilityTimeout", 0, 43_200)?;
@@ -264,8 +253,7 @@ impl Sim {
         out
     }
 
-    pub(crate) fn delete_message(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sqs, "DeleteMessage", p, &["QueueUrl", "ReceiptHandle"])?;
+    pub(crate) fn delete_message(&mut self, p: &Params) -> ApiResult<Value> {
         let name = self.queue_ref(p.str("QueueUrl")?)?;
         self.fifo_quota(&name, "Delete", None)?;
         let handle = self.resolve_for_fifo(&name, p.str("ReceiptHandle")?)?;
@@ -316,10 +304,9 @@ impl Sim {
         }
     }
 
-    pub(crate) fn delete_message_batch(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sqs, "DeleteMessageBatch", p, &["QueueUrl", "Entries"])?;
+    pub(crate) fn delete_message_batch(&mut self, p: &Params) -> ApiResult<Value> {
         let name = self.queue_ref(p.str("QueueUrl")?)?;
-        let entries = batch_entries(&p, "Entries")?;
+        let entries = batch_entries(p, "Entries")?;
         self.fifo_quota(&name, "Delete", None)?;
         self.count_call(&name, "Delete", None);
         let mut successful = Vec::with_capacity(entries.len());
@@ -343,9 +330,7 @@ impl Sim {
         Ok(Value::Object(out))
     }
 
-    pub(crate) fn change_message_visibility(&mut self, p: &Value) -> ApiResult<Value> {
-        let names = ["QueueUrl", "ReceiptHandle", "VisibilityTimeout"];
-        let p = Params::new(Service::Sqs, "ChangeMessageVisibility", p, &names)?;
+    pub(crate) fn change_message_visibility(&mut self, p: &Params) -> ApiResult<Value> {
         let name = self.queue_ref(p.str("QueueUrl")?)?;
         let handle = p.str("ReceiptHandle")?;
         let timeout =
@@ -391,10 +376,9 @@ impl Sim {
         Ok(())
     }
 
-    pub(crate) fn change_message_visibility_batch(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sqs, "ChangeMessageVisibilityBatch", p, &["QueueUrl", "Entries"])?;
+    pub(crate) fn change_message_visibility_batch(&mut self, p: &Params) -> ApiResult<Value> {
         let name = self.queue_ref(p.str("QueueUrl")?)?;
-        let entries = batch_entries(&p, "Entries")?;
+        let entries = batch_entries(p, "Entries")?;
         self.fifo_quota(&name, "ChangeMessageVisibility", None)?;
         self.count_call(&name, "ChangeMessageVisibility", None);
         let mut successful = Vec::new();

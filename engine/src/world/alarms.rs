@@ -172,7 +172,7 @@ fn threshold(p: &Params) -> ApiResult<f64> {
     parsed.filter(|t| t.is_finite()).ok_or_else(|| invalid("Threshold must be a number, such as 0 or 500"))
 }
 
-const PUT_KEYS: &[&str] = &[
+pub(crate) const PUT_KEYS: &[&str] = &[
     "AlarmName",
     "AlarmDescription",
     "ActionsEnabled",
@@ -195,13 +195,12 @@ const PUT_KEYS: &[&str] = &[
 
 impl Sim {
     /// `PutMetricAlarm`: creates an alarm (state `INSUFFICIENT_DATA`) or replaces one's settings.
-    pub(crate) fn put_metric_alarm(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "PutMetricAlarm", p, PUT_KEYS)?;
+    pub(crate) fn put_metric_alarm(&mut self, p: &Params) -> ApiResult<Value> {
         let name = p.str("AlarmName")?;
         if name.is_empty() || name.len() > 255 {
             return Err(invalid("AlarmName must be 1 to 255 characters"));
         }
-        let (namespace, metric, dimension) = metric_target(&p)?;
+        let (namespace, metric, dimension) = metric_target(p)?;
         let statistic = Stat::parse(p.str("Statistic")?)?;
         let period_s = p.opt_int("Period", 1, 604_800)?.ok_or_else(|| Service::Sim.missing("Period"))? as u64;
         let res_s = self.world.metrics.resolution_ms / SECOND;
@@ -243,13 +242,13 @@ impl Sim {
             period_s,
             evaluation_periods,
             datapoints_to_alarm,
-            threshold: threshold(&p)?,
+            threshold: threshold(p)?,
             comparison: Comparison::parse(p.str("ComparisonOperator")?)?,
             missing,
             actions_enabled: p.opt_bool("ActionsEnabled")?.unwrap_or(true),
-            alarm_actions: actions(&p, "AlarmActions")?,
-            ok_actions: actions(&p, "OKActions")?,
-            insufficient_data_actions: actions(&p, "InsufficientDataActions")?,
+            alarm_actions: actions(p, "AlarmActions")?,
+            ok_actions: actions(p, "OKActions")?,
+            insufficient_data_actions: actions(p, "InsufficientDataActions")?,
             state: existing.map_or(AlarmState::InsufficientData, |a| a.state),
             reason: existing.map_or("Unchecked: Initial alarm creation".to_string(), |a| a.reason.clone()),
             updated_at: existing.map_or(self.now, |a| a.updated_at),
@@ -261,9 +260,7 @@ impl Sim {
         Ok(json!({}))
     }
 
-    pub(crate) fn describe_alarms(&mut self, p: &Value) -> ApiResult<Value> {
-        let names = ["AlarmNames", "AlarmNamePrefix", "StateValue", "MaxRecords", "NextToken", "AlarmTypes"];
-        let p = Params::new(Service::Sim, "DescribeAlarms", p, &names)?;
+    pub(crate) fn describe_alarms(&mut self, p: &Params) -> ApiResult<Value> {
         let wanted = p.str_list("AlarmNames")?;
         let prefix = p.opt_str("AlarmNamePrefix")?.unwrap_or("");
         let state = p.opt_str("StateValue")?;
@@ -284,8 +281,7 @@ impl Sim {
         Ok(json!({ "MetricAlarms": alarms, "CompositeAlarms": [] }))
     }
 
-    pub(crate) fn delete_alarms(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "DeleteAlarms", p, &["AlarmNames"])?;
+    pub(crate) fn delete_alarms(&mut self, p: &Params) -> ApiResult<Value> {
         let names = p.str_list("AlarmNames")?;
         if names.is_empty() || names.len() > 100 {
             return Err(invalid("AlarmNames must list 1 to 100 alarm names"));
@@ -402,7 +398,7 @@ impl Sim {
         let previous = std::mem::replace(&mut self.cause, "CloudWatchAlarm");
         for arn in targets {
             // A topic deleted since the alarm was made: the notification is lost, as on AWS.
-            let _ = self.publish(&json!({ "TopicArn": arn, "Message": message }));
+            let _ = self.run_action("Publish", &json!({ "TopicArn": arn, "Message": message }));
         }
         self.cause = previous;
     }

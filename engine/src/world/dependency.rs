@@ -146,7 +146,7 @@ pub(crate) struct CallPlan {
     pub holds_slot_until: Option<SimTime>,
 }
 
-const DEPENDENCY_KEYS: &[&str] = &["DependencyName", "Latency", "ErrorRate", "Down", "Capacity", "Schedule"];
+pub(crate) const DEPENDENCY_KEYS: &[&str] = &["DependencyName", "Latency", "ErrorRate", "Down", "Capacity", "Schedule"];
 
 fn parse_window(value: &Value) -> ApiResult<Window> {
     let names = ["Start", "End", "Duration", "Latency", "ErrorRate", "Down", "Capacity"];
@@ -175,8 +175,7 @@ fn parse_window(value: &Value) -> ApiResult<Window> {
 }
 
 impl Sim {
-    pub(crate) fn create_dependency(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "CreateDependency", p, DEPENDENCY_KEYS)?;
+    pub(crate) fn create_dependency(&mut self, p: &Params) -> ApiResult<Value> {
         let name = p.str("DependencyName")?;
         if name.is_empty() || name.len() > 80 {
             return Err(invalid("DependencyName must be 1 to 80 characters"));
@@ -192,7 +191,7 @@ impl Sim {
             in_flight: 0,
             stats: DependencyStats::default(),
         };
-        let dep = configured(dep, &p)?;
+        let dep = configured(dep, p)?;
         self.world.dependencies.insert(dep.name.clone(), dep);
         self.ensure_ticking();
         self.emit(EventKind::World(super::WorldEvent::DependencyCreated { dependency: name.into() }));
@@ -200,20 +199,18 @@ impl Sim {
     }
 
     /// Changes a dependency now: its base conditions, or its whole schedule.
-    pub(crate) fn update_dependency(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "UpdateDependency", p, DEPENDENCY_KEYS)?;
+    pub(crate) fn update_dependency(&mut self, p: &Params) -> ApiResult<Value> {
         let name = p.str("DependencyName")?;
         let dep = self.world.dependencies.get(name).ok_or_else(|| spec::not_found("Dependency", name))?;
-        let updated = configured(dep.clone(), &p)?;
+        let updated = configured(dep.clone(), p)?;
         let key = updated.name.clone();
         self.world.dependencies.insert(key.clone(), updated);
-        let settings = DEPENDENCY_KEYS[1..].iter().filter(|k| has(&p, k)).map(|k| k.to_string()).collect();
+        let settings = DEPENDENCY_KEYS[1..].iter().filter(|k| has(p, k)).map(|k| k.to_string()).collect();
         self.emit(EventKind::World(super::WorldEvent::DependencyUpdated { dependency: key, settings }));
         Ok(json!({}))
     }
 
-    pub(crate) fn describe_dependency(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "DescribeDependency", p, &["DependencyName"])?;
+    pub(crate) fn describe_dependency(&mut self, p: &Params) -> ApiResult<Value> {
         let name = p.str("DependencyName")?;
         let dep = self.world.dependencies.get(name).ok_or_else(|| spec::not_found("Dependency", name))?;
         let now = dep.at(self.now);

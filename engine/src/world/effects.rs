@@ -4,7 +4,7 @@
 
 use super::spec::{self, EventInfo, Idempotency, JobSpec};
 use super::WorldEvent;
-use crate::error::{ApiResult, Service};
+use crate::error::ApiResult;
 use crate::event::{EventKind, Name};
 use crate::params::Params;
 use crate::sim::Sim;
@@ -248,8 +248,7 @@ impl Sim {
     }
 
     /// `DescribeJob`: a job's side effects, duplicates and end-to-end latency.
-    pub(crate) fn describe_job(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "DescribeJob", p, &["Job", "EventIds"])?;
+    pub(crate) fn describe_job(&mut self, p: &Params) -> ApiResult<Value> {
         let name = p.str("Job")?;
         let ledger = self.world.ledger.get(name).ok_or_else(|| spec::not_found("Job", name))?;
         let ids = p.str_list("EventIds")?;

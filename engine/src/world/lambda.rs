@@ -3,7 +3,7 @@
 //! mappings that invoke them live in `mapping`, their poller in `poller`.
 
 use super::mapping::uuid;
-use super::spec::{self, has, Behavior, BEHAVIOR_KEYS};
+use super::spec::{self, Behavior, BEHAVIOR_KEYS};
 use super::WorldEvent;
 use crate::error::{ApiError, ApiResult, Service};
 use crate::event::{EventKind, Name};
@@ -66,7 +66,7 @@ pub(crate) fn function_name(reference: &str) -> &str {
     reference.rsplit_once(":function:").map_or(reference, |(_, n)| n)
 }
 
-const FUNCTION_KEYS: &[&str] = &[
+pub(crate) const FUNCTION_KEYS: &[&str] = &[
     "FunctionName",
     "Runtime",
     "Role",
@@ -82,12 +82,11 @@ const FUNCTION_KEYS: &[&str] = &[
 ];
 
 impl Sim {
-    pub(crate) fn create_function(&mut self, p: &Value) -> ApiResult<Value> {
+    pub(crate) fn create_function(&mut self, p: &Params) -> ApiResult<Value> {
         self.create_function_checked(p).map_err(lambda_error)
     }
 
-    fn create_function_checked(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "CreateFunction", p, FUNCTION_KEYS)?;
+    fn create_function_checked(&mut self, p: &Params) -> ApiResult<Value> {
         let name = p.str("FunctionName")?;
         let valid = !name.is_empty()
             && name.len() <= 64
@@ -111,7 +110,7 @@ impl Sim {
             running: 0,
             stats: FunctionStats::default(),
         };
-        let function = self.configured_function(function, &p)?;
+        let function = self.configured_function(function, p)?;
         let out = function.json();
         self.declare_jobs(&function.behavior.jobs.clone());
         self.world.functions.insert(function.name.clone(), function);
@@ -139,13 +138,12 @@ impl Sim {
         Ok(f)
     }
 
-    pub(crate) fn update_function_configuration(&mut self, p: &Value) -> ApiResult<Value> {
+    pub(crate) fn update_function_configuration(&mut self, p: &Params) -> ApiResult<Value> {
         let checked = (|| {
-            let p = Params::new(Service::Sim, "UpdateFunctionConfiguration", p, FUNCTION_KEYS)?;
             let name = function_name(p.str("FunctionName")?);
             let f = self.world.functions.get(name).ok_or_else(|| function_not_found(name))?.clone();
-            let settings = FUNCTION_KEYS[1..].iter().filter(|k| has(&p, k)).map(|k| k.to_string()).collect();
-            Ok((self.configured_function(f, &p)?, settings))
+            let settings = p.given().filter(|k| *k != "FunctionName").map(String::from).collect();
+            Ok((self.configured_function(f, p)?, settings))
         })();
         let (f, settings) = checked.map_err(lambda_error)?;
         let out = f.json();
@@ -156,8 +154,7 @@ impl Sim {
         Ok(out)
     }
 
-    pub(crate) fn delete_function(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "DeleteFunction", p, &["FunctionName", "Qualifier"]).map_err(lambda_error)?;
+    pub(crate) fn delete_function(&mut self, p: &Params) -> ApiResult<Value> {
         let name = function_name(p.str("FunctionName").map_err(lambda_error)?);
         let key =
             self.world.functions.get_key_value(name).map(|(k, _)| k.clone()).ok_or_else(|| function_not_found(name))?;

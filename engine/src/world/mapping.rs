@@ -68,8 +68,8 @@ fn parse_uuid(text: &str) -> Option<u64> {
     (digits.len() == 12 && digits.bytes().all(|b| b.is_ascii_digit())).then(|| digits.parse().ok()).flatten()
 }
 
-const MAPPING_KEYS: &[&str] = &[
-    "EventSourceArn",
+/// What CreateEventSourceMapping and UpdateEventSourceMapping both set.
+pub(crate) const MAPPING_SETTINGS: &[&str] = &[
     "FunctionName",
     "BatchSize",
     "MaximumBatchingWindowInSeconds",
@@ -79,8 +79,7 @@ const MAPPING_KEYS: &[&str] = &[
 ];
 
 impl Sim {
-    pub(crate) fn create_event_source_mapping(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "CreateEventSourceMapping", p, MAPPING_KEYS).map_err(lambda_error)?;
+    pub(crate) fn create_event_source_mapping(&mut self, p: &Params) -> ApiResult<Value> {
         let arn = p.str("EventSourceArn").map_err(lambda_error)?;
         let queue = match crate::ids::queue_name_from(arn) {
             Some(n) if arn.starts_with("arn:aws:sqs:") => self.queue_ref(n).ok(),
@@ -122,7 +121,7 @@ impl Sim {
             invocations: VecMap::new(),
             stats: MappingStats::default(),
         };
-        if let Err(e) = mapping_settings(&p, &mut m) {
+        if let Err(e) = mapping_settings(p, &mut m) {
             self.world.counters.mapping -= 1;
             return Err(lambda_error(e));
         }
@@ -149,19 +148,16 @@ impl Sim {
         })
     }
 
-    pub(crate) fn update_event_source_mapping(&mut self, p: &Value) -> ApiResult<Value> {
-        let mut keys = vec!["UUID"];
-        keys.extend(MAPPING_KEYS.iter().filter(|k| **k != "EventSourceArn"));
-        let p = Params::new(Service::Sim, "UpdateEventSourceMapping", p, &keys).map_err(lambda_error)?;
-        let id = self.mapping_ref(&p)?;
+    pub(crate) fn update_event_source_mapping(&mut self, p: &Params) -> ApiResult<Value> {
+        let id = self.mapping_ref(p)?;
         let mut m = self.world.mappings[&id].clone();
         if let Some(f) = p.opt_str("FunctionName").map_err(lambda_error)? {
             let f = function_name(f);
             m.function =
                 self.world.functions.get_key_value(f).map(|(k, _)| k.clone()).ok_or_else(|| function_not_found(f))?;
         }
-        mapping_settings(&p, &mut m).map_err(lambda_error)?;
-        let settings = keys[1..].iter().filter(|k| has(&p, k)).map(|k| k.to_string()).collect();
+        mapping_settings(p, &mut m).map_err(lambda_error)?;
+        let settings = p.given().filter(|k| *k != "UUID").map(String::from).collect();
         m.state = if m.enabled { "Enabled" } else { "Disabled" };
         if !m.enabled {
             self.mapping_idle(&mut m);
@@ -175,9 +171,8 @@ impl Sim {
 
     /// Deleting a mapping stops it now; records it gathered or is running return after their
     /// visibility timeout.
-    pub(crate) fn delete_event_source_mapping(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "DeleteEventSourceMapping", p, &["UUID"]).map_err(lambda_error)?;
-        let id = self.mapping_ref(&p)?;
+    pub(crate) fn delete_event_source_mapping(&mut self, p: &Params) -> ApiResult<Value> {
+        let id = self.mapping_ref(p)?;
         let mut m = self.world.mappings.remove(&id).expect("invariant: resolved mapping exists");
         self.mapping_idle(&mut m);
         for inv in std::mem::take(&mut m.invocations).into_values() {
@@ -193,9 +188,8 @@ impl Sim {
         Ok(self.mapping_json(&m))
     }
 
-    pub(crate) fn get_event_source_mapping(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "GetEventSourceMapping", p, &["UUID"]).map_err(lambda_error)?;
-        let id = self.mapping_ref(&p)?;
+    pub(crate) fn get_event_source_mapping(&mut self, p: &Params) -> ApiResult<Value> {
+        let id = self.mapping_ref(p)?;
         Ok(self.mapping_json(&self.world.mappings[&id]))
     }
 

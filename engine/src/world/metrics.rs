@@ -342,9 +342,8 @@ impl Sim {
     }
 
     /// `ConfigureMetrics`: the resolution of every series (default 60 s), before the first datapoint.
-    pub(crate) fn configure_metrics(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "ConfigureMetrics", p, &["Resolution"])?;
-        let ms = super::spec::opt_duration(&p, "Resolution")?.ok_or_else(|| Service::Sim.missing("Resolution"))?;
+    pub(crate) fn configure_metrics(&mut self, p: &Params) -> ApiResult<Value> {
+        let ms = super::spec::opt_duration(p, "Resolution")?.ok_or_else(|| Service::Sim.missing("Resolution"))?;
         if ms % SECOND != 0 || !valid_period(ms / SECOND) {
             return Err(invalid("Resolution must be 1s, 5s, 10s, 30s or a multiple of 60s"));
         }
@@ -371,10 +370,8 @@ impl Sim {
     }
 
     /// `GetMetricStatistics`, in the CloudWatch shape. Times are virtual (`"10m"`) or epoch seconds.
-    pub(crate) fn get_metric_statistics(&mut self, p: &Value) -> ApiResult<Value> {
-        let names = ["Namespace", "MetricName", "Dimensions", "StartTime", "EndTime", "Period", "Statistics", "Unit"];
-        let p = Params::new(Service::Sim, "GetMetricStatistics", p, &names)?;
-        let (namespace, metric, dim) = metric_target(&p)?;
+    pub(crate) fn get_metric_statistics(&mut self, p: &Params) -> ApiResult<Value> {
+        let (namespace, metric, dim) = metric_target(p)?;
         let period_s = p
             .opt_int("Period", 1, (MAX_DURATION_MS / SECOND) as i64)?
             .ok_or_else(|| Service::Sim.missing("Period"))? as u64;
@@ -390,8 +387,8 @@ impl Sim {
             return Err(invalid("Statistics must list 1 to 5 of SampleCount, Average, Sum, Minimum, Maximum"));
         }
         let stats: Vec<Stat> = stats.into_iter().map(Stat::parse).collect::<ApiResult<_>>()?;
-        let start = time_param(&p, "StartTime")?.unwrap_or(SimTime::ZERO);
-        let end = time_param(&p, "EndTime")?.unwrap_or(self.now);
+        let start = time_param(p, "StartTime")?.unwrap_or(SimTime::ZERO);
+        let end = time_param(p, "EndTime")?.unwrap_or(self.now);
         if end <= start {
             return Err(invalid("EndTime must be after StartTime"));
         }

@@ -1,5 +1,5 @@
 //! The simulated world around the queues: the playground's own actors. Its actions join the AWS
-//! ones in `Sim::apply`; its timers share the engine's timer table; its events join the log.
+//! ones in the one table of `crate::actions`; its timers share the engine's timer table; its events join the log.
 //!
 //! - `worker`, `poll`: competing consumers: their actions, and their poll loop, crashes and heartbeats.
 //! - `process`: how any consumer processes records (work, failures, jobs, retries).
@@ -30,50 +30,19 @@ mod view;
 mod watch;
 mod worker;
 
+pub(crate) use alarms::PUT_KEYS;
+pub(crate) use dependency::DEPENDENCY_KEYS;
 pub use events::{BatchItemFailure, BatchResponse, WorldEvent};
+pub(crate) use lambda::FUNCTION_KEYS;
+pub(crate) use mapping::MAPPING_SETTINGS;
+pub(crate) use producer::PRODUCER_KEYS;
+pub(crate) use spec::BEHAVIOR_KEYS;
 pub use view::{AlarmView, DependencyView, FunctionView, JobView, MappingView, ProducerView, WorkerView, WorldView};
+pub(crate) use worker::POLL_KEYS;
 
-use crate::error::ApiResult;
 use crate::event::Name;
 use crate::sim::Sim;
 use crate::vecmap::VecMap;
-use serde_json::Value;
-
-/// The playground's own actions handled here, in the same validated style as the AWS ones.
-pub const ACTIONS: &[&str] = &[
-    // Workers
-    "CreateWorker",
-    "UpdateWorker",
-    "PauseWorker",
-    "ResumeWorker",
-    "CrashWorker",
-    "RestartWorker",
-    "DeleteWorker",
-    "DescribeWorker",
-    "DescribeJob",
-    // Downstream dependencies
-    "CreateDependency",
-    "UpdateDependency",
-    "DescribeDependency",
-    // AWS Lambda
-    "CreateFunction",
-    "UpdateFunctionConfiguration",
-    "DeleteFunction",
-    "CreateEventSourceMapping",
-    "UpdateEventSourceMapping",
-    "DeleteEventSourceMapping",
-    "GetEventSourceMapping",
-    // Producers and the coupled designs
-    "CreateProducer",
-    "StopProducer",
-    "DescribeProducer",
-    // Amazon CloudWatch
-    "ConfigureMetrics",
-    "GetMetricStatistics",
-    "PutMetricAlarm",
-    "DescribeAlarms",
-    "DeleteAlarms",
-];
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Counters {
@@ -135,39 +104,6 @@ impl WorldTimer {
 }
 
 impl Sim {
-    pub(crate) fn world_action(&mut self, action: &'static str, p: &Value) -> ApiResult<Value> {
-        match action {
-            "CreateWorker" => self.create_worker(p),
-            "UpdateWorker" => self.update_worker(p),
-            "PauseWorker" => self.pause_worker(p),
-            "ResumeWorker" => self.resume_worker(p),
-            "CrashWorker" => self.crash_worker(p),
-            "RestartWorker" => self.restart_worker(p),
-            "DeleteWorker" => self.delete_worker(p),
-            "DescribeWorker" => self.describe_worker(p),
-            "DescribeJob" => self.describe_job(p),
-            "CreateDependency" => self.create_dependency(p),
-            "UpdateDependency" => self.update_dependency(p),
-            "DescribeDependency" => self.describe_dependency(p),
-            "CreateFunction" => self.create_function(p),
-            "UpdateFunctionConfiguration" => self.update_function_configuration(p),
-            "DeleteFunction" => self.delete_function(p),
-            "CreateEventSourceMapping" => self.create_event_source_mapping(p),
-            "UpdateEventSourceMapping" => self.update_event_source_mapping(p),
-            "DeleteEventSourceMapping" => self.delete_event_source_mapping(p),
-            "GetEventSourceMapping" => self.get_event_source_mapping(p),
-            "CreateProducer" => self.create_producer(p),
-            "StopProducer" => self.stop_producer(p),
-            "DescribeProducer" => self.describe_producer(p),
-            "ConfigureMetrics" => self.configure_metrics(p),
-            "GetMetricStatistics" => self.get_metric_statistics(p),
-            "PutMetricAlarm" => self.put_metric_alarm(p),
-            "DescribeAlarms" => self.describe_alarms(p),
-            "DeleteAlarms" => self.delete_alarms(p),
-            _ => unreachable!("every name in world::ACTIONS is dispatched, and only those reach here: {action}"),
-        }
-    }
-
     pub(crate) fn on_world_timer(&mut self, timer: WorldTimer) {
         // At the very end of virtual time a timer "later" is a timer now: the actors stop there
         // rather than reschedule themselves forever.

@@ -78,7 +78,7 @@ impl Sim {
         }
         self.stop_waiting(&queue, &Waiter::Worker(name.clone()));
         let previous = std::mem::replace(&mut self.cause, "Worker");
-        let response = self.receive_message(&params);
+        let response = self.run_action("ReceiveMessage", &params);
         self.cause = previous;
         let response = match response {
             Ok(r) => r,
@@ -127,7 +127,7 @@ impl Sim {
     pub(crate) fn worker_delete(&mut self, name: &Name, queue: &Name, handle: &str) {
         let params = json!({ "QueueUrl": &**queue, "ReceiptHandle": handle });
         // The queue may have been deleted meanwhile; the worker carries on.
-        let _ = self.delete_message(&params);
+        let _ = self.run_action("DeleteMessage", &params);
         if let Some(w) = self.world.workers.get_mut(name) {
             w.stats.succeeded += 1;
         }
@@ -159,7 +159,7 @@ impl Sim {
         for handle in handles {
             let params =
                 json!({ "QueueUrl": &*queue, "ReceiptHandle": handle, "VisibilityTimeout": hb.visibility_timeout });
-            extended += usize::from(self.change_message_visibility(&params).is_ok());
+            extended += usize::from(self.run_action("ChangeMessageVisibility", &params).is_ok());
         }
         let until = self.now.plus_secs(u64::from(hb.visibility_timeout));
         if let Some(w) = self.world.workers.get_mut(name) {

@@ -51,7 +51,7 @@ impl Sim {
                     "AttributeNames": ["ApproximateReceiveCount", "SentTimestamp"],
                 });
                 let previous = std::mem::replace(&mut self.cause, "Lambda");
-                let response = self.receive_message(&params);
+                let response = self.run_action("ReceiveMessage", &params);
                 self.cause = previous;
                 let records = match response {
                     Ok(r) => records_from(&r, &behavior),
@@ -207,7 +207,7 @@ impl Sim {
         for chunk in handles.chunks(10) {
             let entries: Vec<Value> =
                 chunk.iter().enumerate().map(|(i, h)| json!({ "Id": i.to_string(), "ReceiptHandle": h })).collect();
-            if let Ok(r) = self.delete_message_batch(&json!({ "QueueUrl": &**queue, "Entries": entries })) {
+            if let Ok(r) = self.run_action("DeleteMessageBatch", &json!({ "QueueUrl": &**queue, "Entries": entries })) {
                 deleted += r["Successful"].as_array().map_or(0, Vec::len);
             }
         }

@@ -66,7 +66,7 @@ pub(crate) struct Producer {
     pub stats: ProducerStats,
 }
 
-const KEYS: &[&str] = &[
+pub(crate) const PRODUCER_KEYS: &[&str] = &[
     "ProducerName",
     "Design",
     "TopicArn",
@@ -102,8 +102,7 @@ impl Producer {
 }
 
 impl Sim {
-    pub(crate) fn create_producer(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "CreateProducer", p, KEYS)?;
+    pub(crate) fn create_producer(&mut self, p: &Params) -> ApiResult<Value> {
         let name = p.str("ProducerName")?;
         if !crate::ids::valid_resource_name(name, 80) {
             return Err(invalid(format!(
@@ -117,22 +116,22 @@ impl Sim {
             "FanOut" => Design::FanOut { topic: self.topic_ref(p.str("TopicArn")?)? },
             "SingleQueue" => Design::SingleQueue { queue: self.queue_ref(p.str("QueueUrl")?)? },
             "Chain" => {
-                if !has(&p, "Jobs") {
+                if !has(p, "Jobs") {
                     return Err(Service::Sim.missing("Jobs"));
                 }
                 let deps = |d: &str| self.world.dependencies.contains_key(d);
-                let mut behavior = Behavior::new(name)?.updated(&p, &deps)?;
+                let mut behavior = Behavior::new(name)?.updated(p, &deps)?;
                 behavior.processing = Span::fixed(0);
-                Design::Chain { behavior: Arc::new(behavior), timeout_ms: spec::opt_duration(&p, "RequestTimeout")? }
+                Design::Chain { behavior: Arc::new(behavior), timeout_ms: spec::opt_duration(p, "RequestTimeout")? }
             }
             other => return Err(invalid(format!("Design \"{other}\" is not one of FanOut, SingleQueue, Chain"))),
         };
         let chain_only = ["Jobs", "RequestTimeout"];
-        if let (false, Some(k)) = (matches!(design, Design::Chain { .. }), chain_only.iter().find(|k| has(&p, k))) {
+        if let (false, Some(k)) = (matches!(design, Design::Chain { .. }), chain_only.iter().find(|k| has(p, k))) {
             return Err(invalid(format!("{k} is for the Chain design only")));
         }
-        let interval_ms = spec::opt_duration(&p, "Interval")?.unwrap_or(1_000).max(1);
-        let start_after = spec::opt_duration(&p, "StartAfter")?.unwrap_or(0);
+        let interval_ms = spec::opt_duration(p, "Interval")?.unwrap_or(1_000).max(1);
+        let start_after = spec::opt_duration(p, "StartAfter")?.unwrap_or(0);
         let mut producer = Producer {
             name: name.into(),
             design,
@@ -160,8 +159,7 @@ impl Sim {
         Ok(json!({ "ProducerName": name }))
     }
 
-    pub(crate) fn stop_producer(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "StopProducer", p, &["ProducerName"])?;
+    pub(crate) fn stop_producer(&mut self, p: &Params) -> ApiResult<Value> {
         let name = p.str("ProducerName")?;
         let producer = self.world.producers.get_mut(name).ok_or_else(|| spec::not_found("Producer", name))?;
         if let Some(t) = producer.timer.take() {
@@ -173,8 +171,7 @@ impl Sim {
         Ok(json!({}))
     }
 
-    pub(crate) fn describe_producer(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "DescribeProducer", p, &["ProducerName"])?;
+    pub(crate) fn describe_producer(&mut self, p: &Params) -> ApiResult<Value> {
         let name = p.str("ProducerName")?;
         let pr = self.world.producers.get(name).ok_or_else(|| spec::not_found("Producer", name))?;
         let s = &pr.stats;
@@ -232,12 +229,15 @@ impl Sim {
         let result = match design {
             Design::FanOut { topic } => {
                 let attrs = json!({ "event_type": { "DataType": "String", "StringValue": event_type } });
-                let r = self.publish(&json!({ "TopicArn": &**topic, "Message": text, "MessageAttributes": attrs }));
+                let r = self.run_action(
+                    "Publish",
+                    &json!({ "TopicArn": &**topic, "Message": text, "MessageAttributes": attrs }),
+                );
                 self.note_topic_delivery(topic);
                 r
             }
             Design::SingleQueue { queue } => {
-                let r = self.send_message(&json!({ "QueueUrl": &**queue, "MessageBody": text }));
+                let r = self.run_action("SendMessage", &json!({ "QueueUrl": &**queue, "MessageBody": text }));
                 self.note_visible_at(queue, self.now);
                 r
             }

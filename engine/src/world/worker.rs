@@ -4,7 +4,7 @@
 //! make it fail, crash it (now, or right after its next side effect), and restart it.
 
 use super::process::Run;
-use super::spec::{self, has, invalid, Behavior, BEHAVIOR_KEYS};
+use super::spec::{self, has, invalid, Behavior};
 use super::watch::Waiter;
 use super::WorldEvent;
 use crate::error::{ApiResult, Service};
@@ -89,7 +89,7 @@ impl Worker {
     }
 }
 
-const POLL_KEYS: &[&str] = &["MaxNumberOfMessages", "WaitTimeSeconds", "VisibilityTimeout", "Heartbeat"];
+pub(crate) const POLL_KEYS: &[&str] = &["MaxNumberOfMessages", "WaitTimeSeconds", "VisibilityTimeout", "Heartbeat"];
 
 fn parse_heartbeat(value: &Value) -> ApiResult<Option<Heartbeat>> {
     if value.as_object().is_some_and(|m| m.is_empty()) {
@@ -134,11 +134,7 @@ impl Sim {
     }
 
     /// `CreateWorker`: a consumer that starts polling its queue at once.
-    pub(crate) fn create_worker(&mut self, p: &Value) -> ApiResult<Value> {
-        let mut keys = vec!["WorkerName", "QueueUrl"];
-        keys.extend_from_slice(POLL_KEYS);
-        keys.extend_from_slice(BEHAVIOR_KEYS);
-        let p = Params::new(Service::Sim, "CreateWorker", p, &keys)?;
+    pub(crate) fn create_worker(&mut self, p: &Params) -> ApiResult<Value> {
         let name = p.str("WorkerName")?;
         if !ids::valid_resource_name(name, 80) {
             return Err(invalid(format!(
@@ -149,7 +145,7 @@ impl Sim {
             return Err(spec::conflict("Worker", name));
         }
         let queue = self.queue_ref(p.str("QueueUrl")?)?;
-        let behavior = Behavior::new(&queue)?.updated(&p, &self.deps_exist())?;
+        let behavior = Behavior::new(&queue)?.updated(p, &self.deps_exist())?;
         let mut worker = Worker {
             name: name.into(),
             queue: queue.clone(),
@@ -167,7 +163,7 @@ impl Sim {
             heartbeat_timer: None,
             stats: WorkerStats::default(),
         };
-        Self::poll_settings(&p, &mut worker)?;
+        Self::poll_settings(p, &mut worker)?;
         let key = worker.name.clone();
         self.declare_jobs(&worker.behavior.jobs.clone());
         self.world.workers.insert(key.clone(), worker);
@@ -179,17 +175,13 @@ impl Sim {
 
     /// `UpdateWorker`: new poll settings or behaviour, from the next message on (slow it down,
     /// make it fail, give it a poison predicate, a heartbeat or another idempotency mode).
-    pub(crate) fn update_worker(&mut self, p: &Value) -> ApiResult<Value> {
-        let mut keys = vec!["WorkerName"];
-        keys.extend_from_slice(POLL_KEYS);
-        keys.extend_from_slice(BEHAVIOR_KEYS);
-        let p = Params::new(Service::Sim, "UpdateWorker", p, &keys)?;
-        let name = self.worker_ref(&p)?;
+    pub(crate) fn update_worker(&mut self, p: &Params) -> ApiResult<Value> {
+        let name = self.worker_ref(p)?;
         let mut w = self.world.workers[&name].clone();
-        w.behavior = Arc::new(w.behavior.updated(&p, &self.deps_exist())?);
-        Self::poll_settings(&p, &mut w)?;
-        let settings: Vec<String> = keys[1..].iter().filter(|k| has(&p, k)).map(|k| k.to_string()).collect();
-        let restart_heartbeat = has(&p, "Heartbeat") && w.run.is_some();
+        w.behavior = Arc::new(w.behavior.updated(p, &self.deps_exist())?);
+        Self::poll_settings(p, &mut w)?;
+        let settings: Vec<String> = p.given().filter(|k| *k != "WorkerName").map(String::from).collect();
+        let restart_heartbeat = has(p, "Heartbeat") && w.run.is_some();
         self.declare_jobs(&w.behavior.jobs.clone());
         self.world.workers.insert(name.clone(), w);
         if restart_heartbeat {
@@ -199,9 +191,8 @@ impl Sim {
         Ok(json!({}))
     }
 
-    pub(crate) fn pause_worker(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "PauseWorker", p, &["WorkerName"])?;
-        let name = self.worker_ref(&p)?;
+    pub(crate) fn pause_worker(&mut self, p: &Params) -> ApiResult<Value> {
+        let name = self.worker_ref(p)?;
         let w = self.world.workers.get_mut(&name).expect("invariant: resolved worker exists");
         match w.state {
             WorkerState::Crashed | WorkerState::Stopped => {
@@ -224,9 +215,8 @@ impl Sim {
         Ok(json!({}))
     }
 
-    pub(crate) fn resume_worker(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "ResumeWorker", p, &["WorkerName"])?;
-        let name = self.worker_ref(&p)?;
+    pub(crate) fn resume_worker(&mut self, p: &Params) -> ApiResult<Value> {
+        let name = self.worker_ref(p)?;
         let w = self.world.workers.get_mut(&name).expect("invariant: resolved worker exists");
         match w.state {
             WorkerState::Crashed | WorkerState::Stopped => {
@@ -243,9 +233,8 @@ impl Sim {
 
     /// `CrashWorker`: `When` is `Now` (default), or `AfterSideEffect`: the worker dies right after
     /// its next side effect, before it commits the event id and before it deletes the message.
-    pub(crate) fn crash_worker(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "CrashWorker", p, &["WorkerName", "When"])?;
-        let name = self.worker_ref(&p)?;
+    pub(crate) fn crash_worker(&mut self, p: &Params) -> ApiResult<Value> {
+        let name = self.worker_ref(p)?;
         let w = &self.world.workers[&name];
         if matches!(w.state, WorkerState::Crashed | WorkerState::Stopped) {
             return Err(invalid(format!("worker {name} is already {}; RestartWorker brings it back", w.state_name())));
@@ -261,9 +250,8 @@ impl Sim {
         Ok(json!({}))
     }
 
-    pub(crate) fn restart_worker(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "RestartWorker", p, &["WorkerName"])?;
-        let name = self.worker_ref(&p)?;
+    pub(crate) fn restart_worker(&mut self, p: &Params) -> ApiResult<Value> {
+        let name = self.worker_ref(p)?;
         let w = self.world.workers.get_mut(&name).expect("invariant: resolved worker exists");
         if !matches!(w.state, WorkerState::Crashed | WorkerState::Stopped) {
             return Err(invalid(format!(
@@ -279,9 +267,8 @@ impl Sim {
     }
 
     /// `DeleteWorker`: the worker goes away; what it held returns after the visibility timeout.
-    pub(crate) fn delete_worker(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "DeleteWorker", p, &["WorkerName"])?;
-        let name = self.worker_ref(&p)?;
+    pub(crate) fn delete_worker(&mut self, p: &Params) -> ApiResult<Value> {
+        let name = self.worker_ref(p)?;
         let held = self.world.workers[&name].held();
         self.silence_worker(&name);
         self.world.workers.remove(&name);
@@ -289,9 +276,8 @@ impl Sim {
         Ok(json!({}))
     }
 
-    pub(crate) fn describe_worker(&mut self, p: &Value) -> ApiResult<Value> {
-        let p = Params::new(Service::Sim, "DescribeWorker", p, &["WorkerName"])?;
-        let name = self.worker_ref(&p)?;
+    pub(crate) fn describe_worker(&mut self, p: &Params) -> ApiResult<Value> {
+        let name = self.worker_ref(p)?;
         let w = &self.world.workers[&name];
         let held: Vec<String> = w.held().iter().map(MsgId::to_string).collect();
         let b = &w.behavior;

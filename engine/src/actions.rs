@@ -1,0 +1,248 @@
+//! Every action `Sim::apply` understands, in one table: its name, its service, the parameter
+//! names it accepts and its handler. `apply`, the "unknown action" message, the CLI and the tests
+//! all read this table, so adding an action means adding one entry here.
+//!
+//! A handler receives its parameters already checked against the entry's names (an unknown
+//! name is refused with the service's error before the handler runs).
+
+use crate::error::{ApiResult, Service};
+use crate::params::Params;
+use crate::sim::Sim;
+use crate::world::{
+    BEHAVIOR_KEYS, DEPENDENCY_KEYS, FUNCTION_KEYS, MAPPING_SETTINGS, POLL_KEYS, PRODUCER_KEYS, PUT_KEYS,
+};
+use serde_json::Value;
+
+pub(crate) type Handler = fn(&mut Sim, &Params<'_>) -> ApiResult<Value>;
+
+/// One action of the command language.
+pub struct Action {
+    /// The action name, exactly as AWS spells it (or the playground's own, in the same style).
+    pub name: &'static str,
+    /// Which service answers it, and so how its parameter errors are spelled.
+    pub service: Service,
+    /// The parameter names it accepts.
+    pub params: &'static [&'static str],
+    pub(crate) handler: Handler,
+}
+
+impl std::fmt::Debug for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Action").field("name", &self.name).field("service", &self.service).finish()
+    }
+}
+
+/// The number of names in `parts` together (for [`names!`]).
+pub(crate) const fn total_len(parts: &[&[&'static str]]) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < parts.len() {
+        n += parts[i].len();
+        i += 1;
+    }
+    n
+}
+
+/// `parts` one after the other, as one array (for [`names!`]).
+pub(crate) const fn concat<const N: usize>(parts: &[&[&'static str]]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut k = 0;
+    let mut i = 0;
+    while i < parts.len() {
+        let mut j = 0;
+        while j < parts[i].len() {
+            out[k] = parts[i][j];
+            k += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// A static list of parameter names made of shorter lists, so that actions sharing names
+/// (SendMessage and a batch entry, CreateWorker and UpdateWorker) share one list.
+macro_rules! names {
+    ($($part:expr),+ $(,)?) => {{
+        const PARTS: &[&[&str]] = &[$($part),+];
+        const OUT: [&str; $crate::actions::total_len(PARTS)] = $crate::actions::concat(PARTS);
+        &OUT
+    }};
+}
+pub(crate) use names;
+
+const fn action(name: &'static str, service: Service, params: &'static [&'static str], handler: Handler) -> Action {
+    Action { name, service, params, handler }
+}
+
+use Service::{Lambda, Sim as Own, Sns, Sqs};
+
+/// The SNS and SQS API, then the playground's own actions (workers, dependencies, Lambda,
+/// producers, CloudWatch, simulation settings).
+pub const ACTIONS: &[Action] = &[
+    // Amazon SNS
+    action("CreateTopic", Sns, &["Name", "Attributes", "Tags", "DataProtectionPolicy"], Sim::create_topic),
+    action("DeleteTopic", Sns, &["TopicArn"], Sim::delete_topic),
+    action("ListTopics", Sns, &["NextToken"], Sim::list_topics),
+    action("GetTopicAttributes", Sns, &["TopicArn"], Sim::get_topic_attributes),
+    action(
+        "Subscribe",
+        Sns,
+        &["TopicArn", "Protocol", "Endpoint", "Attributes", "ReturnSubscriptionArn"],
+        Sim::subscribe,
+    ),
+    action("Unsubscribe", Sns, &["SubscriptionArn"], Sim::unsubscribe),
+    action("ListSubscriptions", Sns, &["NextToken"], Sim::list_subscriptions),
+    action("ListSubscriptionsByTopic", Sns, &["TopicArn", "NextToken"], Sim::list_subscriptions_by_topic),
+    action("GetSubscriptionAttributes", Sns, &["SubscriptionArn"], Sim::get_subscription_attributes),
+    action(
+        "SetSubscriptionAttributes",
+        Sns,
+        &["SubscriptionArn", "AttributeName", "AttributeValue"],
+        Sim::set_subscription_attributes,
+    ),
+    action("Publish", Sns, crate::sns::PUBLISH_PARAMS, Sim::publish),
+    action("PublishBatch", Sns, &["TopicArn", "PublishBatchRequestEntries"], Sim::publish_batch),
+    // Amazon SQS
+    action("CreateQueue", Sqs, &["QueueName", "Attributes", "tags"], Sim::create_queue),
+    action("DeleteQueue", Sqs, &["QueueUrl"], Sim::delete_queue),
+    action("GetQueueUrl", Sqs, &["QueueName", "QueueOwnerAWSAccountId"], Sim::get_queue_url),
+    action("ListQueues", Sqs, &["QueueNamePrefix", "MaxResults", "NextToken"], Sim::list_queues),
+    action("GetQueueAttributes", Sqs, &["QueueUrl", "AttributeNames"], Sim::get_queue_attributes),
+    action("SetQueueAttributes", Sqs, &["QueueUrl", "Attributes"], Sim::set_queue_attributes),
+    action(
+        "ListDeadLetterSourceQueues",
+        Sqs,
+        &["QueueUrl", "MaxResults", "NextToken"],
+        Sim::list_dead_letter_source_queues,
+    ),
+    action("SendMessage", Sqs, crate::sqs::SEND_PARAMS, Sim::send_message),
+    action("SendMessageBatch", Sqs, &["QueueUrl", "Entries"], Sim::send_message_batch),
+    action(
+        "ReceiveMessage",
+        Sqs,
+        &[
+            "QueueUrl",
+            "AttributeNames",
+            "MessageSystemAttributeNames",
+            "MessageAttributeNames",
+            "MaxNumberOfMessages",
+            "VisibilityTimeout",
+            "WaitTimeSeconds",
+            "ReceiveRequestAttemptId",
+        ],
+        Sim::receive_message,
+    ),
+    action("DeleteMessage", Sqs, &["QueueUrl", "ReceiptHandle"], Sim::delete_message),
+    action("DeleteMessageBatch", Sqs, &["QueueUrl", "Entries"], Sim::delete_message_batch),
+    action(
+        "ChangeMessageVisibility",
+        Sqs,
+        &["QueueUrl", "ReceiptHandle", "VisibilityTimeout"],
+        Sim::change_message_visibility,
+    ),
+    action("ChangeMessageVisibilityBatch", Sqs, &["QueueUrl", "Entries"], Sim::change_message_visibility_batch),
+    action("PurgeQueue", Sqs, &["QueueUrl"], Sim::purge_queue),
+    action(
+        "StartMessageMoveTask",
+        Sqs,
+        &["SourceArn", "DestinationArn", "MaxNumberOfMessagesPerSecond"],
+        Sim::start_message_move_task,
+    ),
+    action("ListMessageMoveTasks", Sqs, &["SourceArn", "MaxResults"], Sim::list_message_move_tasks),
+    action("CancelMessageMoveTask", Sqs, &["TaskHandle"], Sim::cancel_message_move_task),
+    // The playground's own: the simulated world's settings
+    action(
+        "ConfigureSimulation",
+        Own,
+        &["DuplicateDeliveryProbability", "ReorderProbability", "SnsDeliveryLatency"],
+        Sim::configure_simulation,
+    ),
+    // Workers: competing consumers
+    action("CreateWorker", Own, names!(&["WorkerName", "QueueUrl"], POLL_KEYS, BEHAVIOR_KEYS), Sim::create_worker),
+    action("UpdateWorker", Own, names!(&["WorkerName"], POLL_KEYS, BEHAVIOR_KEYS), Sim::update_worker),
+    action("PauseWorker", Own, &["WorkerName"], Sim::pause_worker),
+    action("ResumeWorker", Own, &["WorkerName"], Sim::resume_worker),
+    action("CrashWorker", Own, &["WorkerName", "When"], Sim::crash_worker),
+    action("RestartWorker", Own, &["WorkerName"], Sim::restart_worker),
+    action("DeleteWorker", Own, &["WorkerName"], Sim::delete_worker),
+    action("DescribeWorker", Own, &["WorkerName"], Sim::describe_worker),
+    action("DescribeJob", Own, &["Job", "EventIds"], Sim::describe_job),
+    // Downstream dependencies
+    action("CreateDependency", Own, DEPENDENCY_KEYS, Sim::create_dependency),
+    action("UpdateDependency", Own, DEPENDENCY_KEYS, Sim::update_dependency),
+    action("DescribeDependency", Own, &["DependencyName"], Sim::describe_dependency),
+    // AWS Lambda
+    action("CreateFunction", Lambda, FUNCTION_KEYS, Sim::create_function),
+    action("UpdateFunctionConfiguration", Lambda, FUNCTION_KEYS, Sim::update_function_configuration),
+    action("DeleteFunction", Lambda, &["FunctionName", "Qualifier"], Sim::delete_function),
+    action(
+        "CreateEventSourceMapping",
+        Lambda,
+        names!(&["EventSourceArn"], MAPPING_SETTINGS),
+        Sim::create_event_source_mapping,
+    ),
+    action("UpdateEventSourceMapping", Lambda, names!(&["UUID"], MAPPING_SETTINGS), Sim::update_event_source_mapping),
+    action("DeleteEventSourceMapping", Lambda, &["UUID"], Sim::delete_event_source_mapping),
+    action("GetEventSourceMapping", Lambda, &["UUID"], Sim::get_event_source_mapping),
+    // Producers and the coupled designs
+    action("CreateProducer", Own, PRODUCER_KEYS, Sim::create_producer),
+    action("StopProducer", Own, &["ProducerName"], Sim::stop_producer),
+    action("DescribeProducer", Own, &["ProducerName"], Sim::describe_producer),
+    // Amazon CloudWatch
+    action("ConfigureMetrics", Own, &["Resolution"], Sim::configure_metrics),
+    action(
+        "GetMetricStatistics",
+        Own,
+        &["Namespace", "MetricName", "Dimensions", "StartTime", "EndTime", "Period", "Statistics", "Unit"],
+        Sim::get_metric_statistics,
+    ),
+    action("PutMetricAlarm", Own, PUT_KEYS, Sim::put_metric_alarm),
+    action(
+        "DescribeAlarms",
+        Own,
+        &["AlarmNames", "AlarmNamePrefix", "StateValue", "MaxRecords", "NextToken", "AlarmTypes"],
+        Sim::describe_alarms,
+    ),
+    action("DeleteAlarms", Own, &["AlarmNames"], Sim::delete_alarms),
+];
+
+/// The action of that exact name.
+pub fn find(name: &str) -> Option<&'static Action> {
+    ACTIONS.iter().find(|a| a.name == name)
+}
+
+/// Every action name, in table order.
+pub fn action_names() -> impl Iterator<Item = &'static str> {
+    ACTIONS.iter().map(|a| a.name)
+}
+
+impl Sim {
+    /// Runs a table entry from inside the engine (an actor's call), without `apply`'s advance.
+    pub(crate) fn run_action(&mut self, name: &str, params: &Value) -> ApiResult<Value> {
+        let entry = find(name).expect("invariant: actors call actions of the table");
+        let checked = Params::new(entry.service, entry.name, params, entry.params)?;
+        (entry.handler)(self, &checked)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_every_entry_names_its_parameters_once() {
+        for (i, a) in ACTIONS.iter().enumerate() {
+            assert!(ACTIONS[..i].iter().all(|b| b.name != a.name), "{} is listed twice", a.name);
+            for (j, p) in a.params.iter().enumerate() {
+                assert!(!p.is_empty() && !a.params[..j].contains(p), "{}: parameter {p} empty or twice", a.name);
+            }
+        }
+    }
+
+    #[test]
+    fn composed_lists_keep_their_parts_in_order() {
+        const LIST: &[&str] = names!(&["a"], &["b", "c"], &[]);
+        assert_eq!(LIST, ["a", "b", "c"]);
+    }
+}
