@@ -15,8 +15,9 @@ const ROWS: &[Row] = &[
     // The policy must be a JSON object (AWS text: "Filter is not an object").
     (MA, r#"["a"]"#, &["Filter is not an object"]),
     (MB, r#""a string""#, &["Filter is not an object"]),
-    // An empty policy has no keys (AWS text: "Empty objects are not allowed").
-    (MA, "{}", &["Empty objects are not allowed"]),
+    // The empty policy `{}` is valid ("Removing a subscription filter policy"; see
+    // `tests::the_empty_policy_accepts_every_message`), but an empty `$or` alternative has no keys.
+    (MA, r#"{"$or": [{}, {"a": ["x"]}]}"#, &["Empty objects are not allowed", "$or alternative"]),
     // A key must hold a list or (body scope) an object (AWS text).
     (MA, r#"{"key_a": "value_one"}"#, &[r#"key "key_a""#, "must be an object or an array"]),
     (MB, r#"{"a": 5}"#, &[r#"key "a""#, "must be an object or an array"]),
@@ -64,9 +65,11 @@ const ROWS: &[Row] = &[
     // "Filter policy constraints": numbers range from -10^9 to 10^9 …
     (MA, r#"{"key": [{"numeric": ["=", 1000000001]}]}"#, &["out of range", "1000000000"]),
     (MA, r#"{"key": [{"numeric": [">", -1e10]}]}"#, &["out of range"]),
-    // … with five digits of accuracy after the decimal point.
-    (MA, r#"{"key": [{"numeric": ["<", 0.000001]}]}"#, &["more than 5 digits after the decimal point"]),
-    (MA, r#"{"key": [{"anything-but": [1.123456]}]}"#, &["more than 5 digits"]),
+    // … checked on the number as written, before rounding to five decimals.
+    (MA, r#"{"key": [{"numeric": ["<=", 1000000000.000001]}]}"#, &["out of range"]),
+    // … "with five digits of accuracy after the decimal point": bounds equal at five decimals are
+    // not a range (more decimals are accepted, see `tests::numbers_match_at_five_digits_of_accuracy`).
+    (MA, r#"{"key": [{"numeric": [">", 1.000001, "<", 1.000002]}]}"#, &["Bottom must be less than top", "1.000001 and 1.000002", "equal at 5 digits of accuracy"]),
     // anything-but operands (AWS texts).
     (MA, r#"{"key": [{"anything-but": {"wrong-operator": null}}]}"#, &["Unsupported anything-but pattern: wrong-operator"]),
     (MA, r#"{"key": [{"anything-but": {"exists": false}}]}"#, &["Unsupported anything-but pattern: exists"]),

@@ -101,6 +101,9 @@ pub(crate) fn value_failure(path: &str, m: &Matcher, seen: &Observed<'_, '_>) ->
             } else if all(|l| matches!(l, Leaf::Str(_))) && m.has_numeric_conditions() && !m.has_string_conditions() {
                 reason.push_str(" (a string never matches numeric conditions; numbers must be sent as numbers)");
             }
+            if let Some(note) = accuracy_note(m, seen.leaves) {
+                reason.push_str(&note);
+            }
             if m.exists_true && !seen.present {
                 reason.push_str(" (and \"exists\": true needs a non-null, non-empty value)");
             }
@@ -108,6 +111,23 @@ pub(crate) fn value_failure(path: &str, m: &Matcher, seen: &Observed<'_, '_>) ->
         }
     };
     NoMatch { key: path.to_owned(), reason }
+}
+
+/// When a message number has more than five decimals and the key compares numbers: how it was
+/// compared (SNS docs, "Filter policy constraints": "five digits of accuracy after the decimal
+/// point"), e.g. ` (numbers are compared at five decimal places: 0.999996 counts as 1)`.
+fn accuracy_note(m: &Matcher, leaves: &[Leaf<'_>]) -> Option<String> {
+    if !m.compares_numbers() {
+        return None;
+    }
+    leaves.iter().find_map(|leaf| match leaf {
+        Leaf::Num(n) if n.at_accuracy().as_ref() != *n => Some(format!(
+            " (numbers are compared at five decimal places: {} counts as {})",
+            clip(&n.to_string(), MAX_SHOWN_CHARS),
+            clip(&n.at_accuracy().to_string(), MAX_SHOWN_CHARS)
+        )),
+        _ => None,
+    })
 }
 
 /// Why an explicit `$or` rejected the message: every alternative's reason, numbered.

@@ -16,13 +16,16 @@
 //!   with `=`, `<`, `<=`, `>`, `>=` and ranges), `attribute-key-matching.html` (`exists`),
 //!   `and-or-logic.html` (AND across keys, OR within a key's list, `$or`);
 //! * limits — `subscription-filter-policy-constraints.html`: 256 KB, five (leaf) keys,
-//!   150 combinations, numbers within ±10^9 with five decimals, wildcard complexity 100.
+//!   150 combinations, numbers within ±10^9, compared "with five digits of accuracy after the
+//!   decimal point" (rounded to five decimals, `number.rs`), wildcard complexity 100;
+//! * the empty policy `{}` — `message-filtering-policy-remove.html`: it removes filtering, the
+//!   subscription "accepts every message" ([`FilterPolicy::accepts_everything`]).
 //!
 //! Message values are typed as in JSON: a `String` attribute is a string, a `Number` attribute a
 //! number, a `String.Array` attribute an array whose elements are strings, numbers, booleans or
 //! null; `Binary` attributes are ignored. An array (a `String.Array` attribute, a body array)
-//! matches when any element matches. Numbers are compared exactly as decimals, never as floats
-//! (`number.rs`). Rules the SNS docs leave open, and the choice made, are noted where they are
+//! matches when any element matches. Numbers are compared as exact decimals rounded to five
+//! decimal places, never as floats (`number.rs`). Rules the SNS docs leave open, and the choice made, are noted where they are
 //! implemented (search for "Not in the SNS docs" / "Not confirmed" / "Chosen").
 //!
 //! Files: `parse.rs` (JSON → tree, structure), `operand.rs` (one key's list → conditions),
@@ -40,6 +43,8 @@ mod parse;
 mod values;
 mod wildcard;
 
+#[cfg(test)]
+mod cases_accuracy;
 #[cfg(test)]
 mod cases_attributes;
 #[cfg(test)]
@@ -147,9 +152,20 @@ impl FilterPolicy {
         Ok(FilterPolicy { scope, root: parse::compile(policy_json, scope)? })
     }
 
+    /// Whether this is the empty policy `{}`, which filters nothing: SNS docs, "Removing a
+    /// subscription filter policy": "After you remove the policy, the subscription accepts every
+    /// message that's published to it." (The engine then drops the policy from the subscription.)
+    pub fn accepts_everything(&self) -> bool {
+        self.root.keys.is_empty() && self.root.ors.is_empty()
+    }
+
     /// Whether the message passes, and if not which key failed and why. In `MessageAttributes`
-    /// scope `body` is ignored; in `MessageBody` scope `attributes` are ignored.
+    /// scope `body` is ignored; in `MessageBody` scope `attributes` are ignored. The empty policy
+    /// passes every message, in `MessageBody` scope even one whose body is not JSON.
     pub fn evaluate(&self, attributes: &MessageAttributes, body: &str) -> Verdict {
+        if self.accepts_everything() {
+            return Verdict::Match;
+        }
         let outcome = match self.scope {
             FilterPolicyScope::MessageAttributes => matcher::eval_attributes::<true>(&self.root, attributes),
             FilterPolicyScope::MessageBody => matcher::eval_body::<true>(&self.root, body),
@@ -163,6 +179,9 @@ impl FilterPolicy {
 
     /// `evaluate(..) == Verdict::Match`, without building any explanation.
     pub fn matches(&self, attributes: &MessageAttributes, body: &str) -> bool {
+        if self.accepts_everything() {
+            return true;
+        }
         match self.scope {
             FilterPolicyScope::MessageAttributes => matcher::eval_attributes::<false>(&self.root, attributes).is_ok(),
             FilterPolicyScope::MessageBody => matcher::eval_body::<false>(&self.root, body).is_ok(),

@@ -8,9 +8,23 @@
 //!
 //! Bodies and policies are parsed with `serde_json`, which stores a non-integer JSON number as an
 //! `f64`; its `Display` prints the shortest text that reads back to the same `f64`, and that text
-//! is what gets parsed here. Every number SNS accepts in a policy (at most 10^9 with five digits
-//! after the decimal point, i.e. at most 15 significant digits) survives that round trip exactly.
+//! is what gets parsed here. A number of at most 15 significant digits (every policy number of
+//! at most 10^9 with five decimals) survives that round trip exactly; a longer one is the `f64`'s
+//! shortest text, which is deterministic on every target. `Number` attributes are parsed from
+//! their text directly.
+//!
+//! Matching accuracy. SNS docs, "Filter policy constraints": "For numeric matching, the value can
+//! range from -10^9 to 10^9 (-1 billion to 1 billion), with five digits of accuracy after the
+//! decimal point." Numbers are therefore compared after [`Decimal::at_accuracy`] rounds them to
+//! five decimal places, the policy's numbers once when it is compiled and each message number when
+//! it is tested: `1.0000001` and `1.0000002` are the same number for matching. Chosen: rounding to
+//! the nearest 0.00001, halves away from zero (Java's `RoundingMode.HALF_UP`: `0.000005` → `0.00001`,
+//! `-0.000005` → `-0.00001`). The SNS docs state only the accuracy, not the rounding; event-ruler
+//! (the matching library SNS and EventBridge share, at six decimals) rounds to nearest with
+//! `Math.round`, which differs from this only on exact negative halves. Rounding to nearest is
+//! monotonic, so a range never matches a value below a value it rejects.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -18,7 +32,7 @@ use std::fmt;
 /// range from -10^9 to 10^9 (-1 billion to 1 billion), with five digits of accuracy after the
 /// decimal point".
 pub(crate) const MAX_POLICY_MAGNITUDE: i64 = 1_000_000_000;
-/// See [`MAX_POLICY_MAGNITUDE`].
+/// See [`MAX_POLICY_MAGNITUDE`]: numbers are compared after rounding to this many decimal places.
 pub(crate) const MAX_POLICY_FRACTION_DIGITS: i64 = 5;
 
 /// An exact decimal: `(-1)^neg × digits × 10^exp`. Normalised so that equal values are equal
@@ -143,10 +157,57 @@ impl Decimal {
         cmp_magnitude(self, &bound) != Ordering::Greater
     }
 
+    /// This number as numeric matching sees it: rounded to [`MAX_POLICY_FRACTION_DIGITS`] decimal
+    /// places, halves away from zero (see the module docs). Borrowed when nothing is cut off.
+    pub(crate) fn at_accuracy(&self) -> Cow<'_, Decimal> {
+        if self.fraction_digits() <= MAX_POLICY_FRACTION_DIGITS {
+            Cow::Borrowed(self)
+        } else {
+            Cow::Owned(self.rounded(MAX_POLICY_FRACTION_DIGITS))
+        }
+    }
+
+    /// Rounds to `places` decimal places, halves away from zero.
+    fn rounded(&self, places: i64) -> Decimal {
+        // The digit at index i weighs 10^(exp + len - 1 - i); those weighing at least 10^-places
+        // are kept, the first one dropped decides the rounding.
+        let keep = self.digits.len() as i128 + i128::from(self.exp) + i128::from(places);
+        if keep < 0 {
+            return Decimal::zero();
+        }
+        let keep = keep as usize; // keep < digits.len() here: exp < -places.
+        let mut digits: Vec<u8> = self.digits[..keep].to_vec();
+        if self.digits.get(keep).is_some_and(|&d| d >= b'5') {
+            increment(&mut digits);
+        }
+        let mut exp = -places;
+        while digits.last() == Some(&b'0') {
+            digits.pop();
+            exp += 1;
+        }
+        if digits.is_empty() {
+            return Decimal::zero();
+        }
+        Decimal { neg: self.neg, digits, exp }
+    }
+
     /// Position of the most significant digit: `digits.len() + exp` (as `i128`: no overflow).
     fn top(&self) -> i128 {
         self.digits.len() as i128 + i128::from(self.exp)
     }
+}
+
+/// Adds one to the last digit of an ASCII digit string, carrying (`999` → `1000`, `` → `1`).
+fn increment(digits: &mut Vec<u8>) {
+    for d in digits.iter_mut().rev() {
+        if *d == b'9' {
+            *d = b'0';
+        } else {
+            *d += 1;
+            return;
+        }
+    }
+    digits.insert(0, b'1');
 }
 
 fn cmp_magnitude(a: &Decimal, b: &Decimal) -> Ordering {
@@ -271,6 +332,37 @@ mod tests {
         assert_eq!(d("1.50000").fraction_digits(), 1);
         assert_eq!(d("0.000001").fraction_digits(), 6);
         assert_eq!(d("12e3").fraction_digits(), 0);
+    }
+
+    #[test]
+    fn accuracy_is_five_decimals_rounded_half_away_from_zero() {
+        // SNS docs, "Filter policy constraints": "with five digits of accuracy after the decimal
+        // point". Chosen rounding: to nearest, halves away from zero.
+        let acc = |text: &str| d(text).at_accuracy().into_owned();
+        assert_eq!(acc("1.0000001"), d("1"));
+        assert_eq!(acc("1.0000002"), acc("1.0000001"));
+        assert_eq!(acc("1.000004999"), d("1"));
+        assert_eq!(acc("1.000005"), d("1.00001"));
+        assert_eq!(acc("-1.000005"), d("-1.00001"));
+        assert_eq!(acc("-1.0000049"), d("-1"));
+        assert_eq!(acc("0.999995"), d("1"), "a carry runs through the nines");
+        assert_eq!(acc("999999999.999995"), d("1e9"));
+        assert_eq!(acc("0.000005"), d("0.00001"));
+        assert_eq!(acc("0.0000049"), d("0"));
+        assert_eq!(acc("-0.000001"), d("0"), "rounds to zero, not to a negative zero");
+        assert_eq!(acc("1e-999999999999999999999"), d("0"));
+        assert_eq!(acc("123.45678"), d("123.45678"), "five decimals are kept as they are");
+        assert_eq!(acc("12345678901234567890"), d("12345678901234567890"), "integers are untouched");
+    }
+
+    #[test]
+    fn rounding_keeps_the_order() {
+        let values = ["-2.000005", "-2.0000049", "-1e-7", "0", "0.0000049", "0.000005", "0.999995", "1.0000001"];
+        for pair in values.windows(2) {
+            let (a, b) = (d(pair[0]), d(pair[1]));
+            assert!(a < b);
+            assert!(a.at_accuracy() <= b.at_accuracy(), "{} then {}", pair[0], pair[1]);
+        }
     }
 
     #[test]

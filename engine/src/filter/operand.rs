@@ -42,9 +42,11 @@ pub(crate) fn compile_list(list: &[Value]) -> Result<Matcher, String> {
             }
             // A bare number is an exact numeric match. Its magnitude is not limited: event-ruler
             // (and so SNS) also matches a bare number by its text when it is out of the numeric
-            // range, e.g. a 12-digit AWS account ID, and exact decimal equality covers both.
+            // range, e.g. a 12-digit AWS account ID, and exact decimal equality covers both. Like
+            // every policy number it is compared at five decimals (`number.rs`).
             Value::Number(n) => {
-                m.numbers.insert(Decimal::from_json(n).ok_or_else(|| format!("Unreadable number {n}"))?);
+                let d = Decimal::from_json(n).ok_or_else(|| format!("Unreadable number {n}"))?;
+                m.numbers.insert(d.at_accuracy().into_owned());
             }
             Value::Bool(true) => m.match_true = true,
             Value::Bool(false) => m.match_false = true,
@@ -123,7 +125,12 @@ fn wildcard_points(pattern: &Wildcard) -> u64 {
     }
 }
 
-/// A number inside `numeric` or `anything-but`: within the documented range and precision.
+/// A number inside `numeric` or `anything-but`, within the documented range, as matching sees it.
+///
+/// SNS docs, "Filter policy constraints": "the value can range from -10^9 to 10^9 (-1 billion to
+/// 1 billion), with five digits of accuracy after the decimal point". The range is checked on the
+/// number as written; more decimals than five are accepted and rounded away (`number.rs`): the docs
+/// speak of accuracy, not of a limit on what may be written. Not confirmed against AWS.
 fn bounded_number(value: &Value, what: &str) -> Result<Decimal, String> {
     let Value::Number(n) = value else {
         return Err(format!("Value of {what} must be numeric (got {value})"));
@@ -135,13 +142,7 @@ fn bounded_number(value: &Value, what: &str) -> Result<Decimal, String> {
              {MAX_POLICY_MAGNITUDE}"
         ));
     }
-    if d.fraction_digits() > MAX_POLICY_FRACTION_DIGITS {
-        return Err(format!(
-            "numeric value {d} has more than {MAX_POLICY_FRACTION_DIGITS} digits after the decimal point \
-             (SNS numbers have five digits of accuracy)"
-        ));
-    }
-    Ok(d)
+    Ok(d.at_accuracy().into_owned())
 }
 
 /// `[op, n]` or `[">"|">=", low, "<"|"<=", high]`, with AWS's error texts for each mistake.
@@ -185,8 +186,14 @@ fn compile_numeric(items: &[Value]) -> Result<NumRange, String> {
                 return Err("Too many terms in numeric range expression".into());
             }
             if top <= value {
+                let (low, high) = (items.get(1).unwrap_or(&Value::Null), items.get(3).unwrap_or(&Value::Null));
+                let note = if top == value && low != high {
+                    format!(", which are equal at {MAX_POLICY_FRACTION_DIGITS} digits of accuracy")
+                } else {
+                    String::new()
+                };
                 return Err(format!(
-                    "Bottom must be less than top (numeric range must have a lower bound below the upper bound; got {value} and {top})"
+                    "Bottom must be less than top (numeric range must have a lower bound below the upper bound; got {low} and {high}{note})"
                 ));
             }
             Ok(NumRange { lower, upper: Some((top, op2 == "<=")) })

@@ -7,8 +7,13 @@
 //!   keys (SNS docs, "Filter policy constraints": "Amazon SNS doesn't accept a nested filter policy
 //!   for attribute-based filtering"; "Amazon SNS accepts a nested filter policy for payload-based
 //!   filtering").
-//! * Empty lists and empty objects are rejected, and a key may not hold a bare value (AWS answers
-//!   "Empty arrays are not allowed", "\"key_a\" must be an object or an array").
+//! * The empty policy `{}` is valid and matches every message (SNS docs, "Removing a subscription
+//!   filter policy": "To stop filtering the messages that are sent to a subscription, remove the
+//!   subscription's filter policy by overwriting it with an empty JSON body. After you remove the
+//!   policy, the subscription accepts every message that's published to it.").
+//! * Empty lists and empty nested objects are rejected, and a key may not hold a bare value (AWS
+//!   answers "Empty arrays are not allowed", "Empty objects are not allowed", "\"key_a\" must be
+//!   an object or an array"). An empty `$or` alternative is rejected too (not in the SNS docs).
 //! * `$or` (SNS docs, "AND/OR logic"): recognised only when it holds an array of at least two
 //!   objects none of which uses an operator name as a field; otherwise "`$or` is treated as a
 //!   regular attribute name, the same as any other string in the policy".
@@ -91,6 +96,10 @@ pub(crate) fn compile(policy_json: &str, scope: FilterPolicyScope) -> Result<Nod
             clip_json(&value)
         )));
     };
+    if map.is_empty() {
+        // "Removing a subscription filter policy": `{}` is no filter at all (see the module docs).
+        return Ok(Node::default());
+    }
     let root = Context { scope, display: Vec::new(), path: Vec::new() };
     let node = parse_object(&map, &root)?;
     limits::check(&node, scope)?;
@@ -130,8 +139,10 @@ fn as_or_relationship(value: &Value) -> Option<Vec<&Map<String, Value>>> {
 
 fn parse_object(map: &Map<String, Value>, ctx: &Context) -> Result<Node, FilterPolicyError> {
     if map.is_empty() {
+        // The root `{}` never gets here (`compile` accepts it): this is a nested key or an `$or`
+        // alternative.
         return Err(if ctx.display.is_empty() {
-            policy_error("Empty objects are not allowed (a filter policy needs at least one key)")
+            policy_error("Empty objects are not allowed (each $or alternative needs at least one key)")
         } else {
             key_error(
                 &ctx.display.join("."),

@@ -167,6 +167,41 @@ fn each_scope_ignores_the_other_input() {
 }
 
 #[test]
+fn the_empty_policy_accepts_every_message() {
+    // SNS docs, "Removing a subscription filter policy": "To stop filtering the messages that are
+    // sent to a subscription, remove the subscription's filter policy by overwriting it with an
+    // empty JSON body. After you remove the policy, the subscription accepts every message that's
+    // published to it." — in both scopes, whatever the attributes or the body.
+    let inputs = [
+        (MessageAttributes::new(), ""),
+        (attrs(&[("event_type", "String", "RefundIssued")]), "not json"),
+        (attrs(&[("price", "Number", "1")]), "[1, 2]"),
+        (MessageAttributes::new(), r#"{"event_type": "RefundIssued"}"#),
+    ];
+    for scope in [MA, MB] {
+        for text in ["{}", " { } ", "{\n}"] {
+            let policy = compile(scope, text);
+            assert!(policy.accepts_everything(), "{text:?}");
+            for (attributes, body) in &inputs {
+                assert_eq!(verdict(&policy, attributes, body), Verdict::Match, "{scope}: {text:?} on {body:?}");
+            }
+        }
+    }
+    assert!(!compile(MA, r#"{"event_type": ["OrderPlaced"]}"#).accepts_everything());
+    assert!(!compile(MB, r#"{"$or": [{"a": ["x"]}, {"b": ["y"]}]}"#).accepts_everything());
+}
+
+#[test]
+fn only_the_whole_policy_may_be_empty() {
+    // The docs' empty JSON body is the whole policy; an empty object inside one is still refused
+    // (AWS text "Empty objects are not allowed"), as is an empty `$or` alternative.
+    for (scope, policy) in [(MB, r#"{"a": {}}"#), (MB, r#"{"a": {"b": {}}}"#), (MA, r#"{"$or": [{}, {"b": ["y"]}]}"#)] {
+        let e = FilterPolicy::compile(policy, scope).expect_err(policy);
+        assert!(e.message.contains("Empty objects are not allowed"), "{}", e.message);
+    }
+}
+
+#[test]
 fn valid_edge_policies_compile() {
     let valid = [
         // SNS docs, "AND/OR logic": exactly 150 combinations with nested $or (LocalStack, AWS-recorded).

@@ -14,6 +14,11 @@
 //! only matches a message value of its own JSON type. Not stated in the SNS docs for every
 //! combination (e.g. a `Number` attribute against a string policy value): chosen to follow the
 //! typed-JSON model above, which is how event-ruler (the engine SNS and EventBridge share) works.
+//!
+//! Numbers are compared at five digits of accuracy after the decimal point (SNS docs, "Filter
+//! policy constraints"): the policy's numbers are rounded when compiled (`operand.rs`), a message
+//! number in [`Matcher::matches_leaf`]; exact numbers, `anything-but` numbers and `numeric`
+//! ranges alike. `number.rs` says how the rounding goes.
 
 use super::cidr::Cidr;
 use super::number::Decimal;
@@ -143,8 +148,18 @@ pub(crate) struct Matcher {
 
 impl Matcher {
     /// Whether one message value satisfies any condition of this key (`exists` aside: it looks at
-    /// presence, not at a value, and is decided by the caller).
+    /// presence, not at a value, and is decided by the caller). A number is tested at five digits
+    /// of accuracy, like the policy's numbers were compiled (`number.rs`).
     pub(crate) fn matches_leaf(&self, leaf: &Leaf<'_>) -> bool {
+        if let Leaf::Num(n) = leaf {
+            let n = n.at_accuracy();
+            return self.matches_leaf_at_accuracy(&Leaf::Num(&n));
+        }
+        self.matches_leaf_at_accuracy(leaf)
+    }
+
+    /// [`Matcher::matches_leaf`] for a leaf whose number, if any, is already rounded.
+    fn matches_leaf_at_accuracy(&self, leaf: &Leaf<'_>) -> bool {
         let positive = match leaf {
             Leaf::Str(s) => {
                 self.strings.contains(*s)
@@ -184,6 +199,11 @@ impl Matcher {
 
     pub(crate) fn has_numeric_conditions(&self) -> bool {
         !self.numbers.is_empty() || !self.ranges.is_empty()
+    }
+
+    /// Whether some condition compares numbers (exact, `numeric` or `anything-but` numbers).
+    pub(crate) fn compares_numbers(&self) -> bool {
+        self.has_numeric_conditions() || self.anything_but.iter().any(|a| matches!(a, AnythingBut::Numbers(_)))
     }
 
     /// The only condition is `"exists": false`.
