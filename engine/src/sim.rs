@@ -118,6 +118,7 @@ impl Sim {
         self.cause = entry.name;
         let result = (entry.handler)(self, &checked);
         if result.is_ok() {
+            self.raise_receivable();
             self.advance_to(self.now);
         }
         result
@@ -135,6 +136,7 @@ impl Sim {
             self.now = self.now.max(at);
             self.cause = timer.cause();
             self.fire(timer);
+            self.raise_receivable();
         }
         self.now = self.now.max(t);
     }

@@ -66,8 +66,8 @@ fn a_dlq_alarm_goes_to_alarm_when_the_first_message_lands_and_pages_the_owner() 
     let change = events_named(&sim, "AlarmStateChanged").into_iter().find(|e| e["to"] == "ALARM").unwrap();
     assert_eq!(
         change["at"].as_u64().unwrap(),
-        landed.div_ceil(60_000) * 60_000,
-        "at the end of the minute it landed in"
+        (landed / 60_000 + 1) * 60_000,
+        "at the end of the minute it landed in (a minute is [start, end): a landing at 2:00 is in the third)"
     );
     assert_eq!(change["actions"], json!(["arn:aws:sns:us-east-1:000000000000:on-call"]));
     let page = ok(&mut sim, "ReceiveMessage", json!({"QueueUrl": "pager"}))["Messages"][0]["Body"].clone();

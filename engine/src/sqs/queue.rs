@@ -134,6 +134,10 @@ pub struct Queue {
     pub(crate) fifo: Option<FifoState>,
     /// Calls per virtual second, for the FIFO throughput quotas.
     pub(crate) rates: RateWindows,
+    /// Set when a message may have become receivable since the engine last looked: one entered
+    /// the visible state, or (FIFO) one left the in-flight state, freeing the rest of its group.
+    /// The engine reads and clears it after every action and timer, to wake long pollers.
+    pub(crate) receivable: bool,
 }
 
 impl Queue {
@@ -156,6 +160,7 @@ impl Queue {
             last_purge: None,
             fifo,
             rates: RateWindows::default(),
+            receivable: false,
         }
     }
 
@@ -201,6 +206,7 @@ impl Queue {
         } else {
             msg.state = MsgState::Visible;
             self.visible.insert((msg.order, key));
+            self.receivable = true;
         }
         if let (Some(fifo), Some(group)) = (&mut self.fifo, &msg.group) {
             fifo.enter(group, msg.state, msg.order, key);
@@ -231,7 +237,10 @@ impl Queue {
             MsgState::Visible => {
                 self.visible.remove(&(order, key));
             }
-            MsgState::InFlight { .. } => self.inflight -= 1,
+            MsgState::InFlight { .. } => {
+                self.inflight -= 1;
+                self.receivable |= self.fifo.is_some();
+            }
             MsgState::Delayed { .. } => self.delayed -= 1,
         }
         if let Some(t) = timer {
@@ -251,7 +260,10 @@ impl Queue {
             MsgState::Visible => {
                 self.visible.remove(&(order, key));
             }
-            MsgState::InFlight { .. } => self.inflight -= 1,
+            MsgState::InFlight { .. } => {
+                self.inflight -= 1;
+                self.receivable |= self.fifo.is_some();
+            }
             MsgState::Delayed { .. } => self.delayed -= 1,
         }
         if let Some(t) = msg.state_timer {
@@ -263,6 +275,7 @@ impl Queue {
         let timer = match state {
             MsgState::Visible => {
                 self.visible.insert((order, key));
+                self.receivable = true;
                 None
             }
             MsgState::InFlight { until, .. } => {

@@ -9,7 +9,7 @@
 //! - `dependency`: downstream services with a schedule and a capacity; retry strategies.
 //! - `producer`: the same events through fan-out, one shared queue, or a coupled call chain.
 //! - `metrics`, `alarms`: CloudWatch-style series in virtual time, and alarms on them.
-//! - `watch`: long polling in virtual time; `spec`: parameter shapes; `events`, `view`.
+//! - `watch`: long polling in virtual time, woken by the queues' receivable notices; `spec`: parameter shapes; `events`, `view`.
 //!
 //! Same seed, same story: every choice comes from the simulation's one generator, every
 //! collection is ordered, and time is the virtual clock.
@@ -64,8 +64,6 @@ pub struct World {
     pub(crate) metrics: metrics::Metrics,
     pub(crate) alarms: VecMap<Name, alarms::Alarm>,
     pub(crate) watch: watch::Watches,
-    /// The long-poll sweep, scheduled while any consumer waits.
-    pub(crate) sweep: Option<crate::timers::TimerKey>,
 }
 
 /// What an actor's timer does when it fires.
@@ -78,10 +76,8 @@ pub(crate) enum WorldTimer {
     Heartbeat(Name),
     MappingWait(u64),
     MappingWindow(u64),
-    /// A message may have become visible in a queue with waiting consumers.
+    /// A message became receivable in a queue with waiting consumers.
     QueueWake(Name),
-    /// Once a second while consumers wait: wake those whose queue has visible messages.
-    Sweep,
     /// A dependency finishes a call its caller gave up on, and frees the slot.
     Release(Name),
     ProducerTick(Name),
@@ -95,7 +91,7 @@ impl WorldTimer {
             WorldTimer::WorkerWait(_) => "WaitTimeSeconds",
             WorldTimer::Heartbeat(_) => "Heartbeat",
             WorldTimer::MappingWait(_) | WorldTimer::MappingWindow(_) => "Lambda",
-            WorldTimer::QueueWake(_) | WorldTimer::Sweep => "LongPoll",
+            WorldTimer::QueueWake(_) => "LongPoll",
             WorldTimer::Release(_) => "Dependency",
             WorldTimer::ProducerTick(_) => "Producer",
             WorldTimer::MetricsTick => "Metrics",
@@ -117,7 +113,6 @@ impl Sim {
             WorldTimer::MappingWait(m) => self.on_mapping_timer(m, false),
             WorldTimer::MappingWindow(m) => self.on_mapping_timer(m, true),
             WorldTimer::QueueWake(q) => self.on_queue_wake(&q),
-            WorldTimer::Sweep => self.on_sweep(),
             WorldTimer::Release(d) => {
                 if let Some(dep) = self.world.dependencies.get_mut(&d) {
                     dep.in_flight = dep.in_flight.saturating_sub(1);

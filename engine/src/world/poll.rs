@@ -72,7 +72,6 @@ impl Sim {
         }
         let wait_ms = if w.wait_seconds == 0 { SHORT_POLL_SLEEP_MS } else { u64::from(w.wait_seconds) * SECOND };
         let behavior = w.behavior.clone();
-        let visibility = w.visibility_timeout;
         if let Some(t) = timer {
             self.timers.cancel(t);
         }
@@ -96,9 +95,6 @@ impl Sim {
             self.wait_on(&queue, Waiter::Worker(name.clone()));
             return;
         }
-        let timeout_s =
-            visibility.or_else(|| self.queues.get(&queue).map(|q| q.config.visibility_timeout)).unwrap_or(30);
-        self.note_visible_at(&queue, now.plus_secs(u64::from(timeout_s)));
         let w = self.world.workers.get_mut(name).expect("invariant: checked above");
         w.stats.received += records.len() as u64;
         w.state = WorkerState::Processing;
@@ -165,7 +161,6 @@ impl Sim {
         if let Some(w) = self.world.workers.get_mut(name) {
             w.stats.heartbeats += 1;
         }
-        self.note_visible_at(&queue, until);
         self.emit(EventKind::World(WorldEvent::HeartbeatSent {
             worker: name.clone(),
             queue,

@@ -62,8 +62,6 @@ impl Sim {
                 if records.is_empty() {
                     break;
                 }
-                let vt = self.queues.get(&queue).map_or(30, |q| q.config.visibility_timeout);
-                self.note_visible_at(&queue, self.now.plus_secs(u64::from(vt)));
                 let now = self.now;
                 let m = self.world.mappings.get_mut(&id).expect("invariant: checked above");
                 m.gather_since.get_or_insert(now);

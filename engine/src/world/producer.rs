@@ -229,17 +229,13 @@ impl Sim {
         let result = match design {
             Design::FanOut { topic } => {
                 let attrs = json!({ "event_type": { "DataType": "String", "StringValue": event_type } });
-                let r = self.run_action(
+                self.run_action(
                     "Publish",
                     &json!({ "TopicArn": &**topic, "Message": text, "MessageAttributes": attrs }),
-                );
-                self.note_topic_delivery(topic);
-                r
+                )
             }
             Design::SingleQueue { queue } => {
-                let r = self.run_action("SendMessage", &json!({ "QueueUrl": &**queue, "MessageBody": text }));
-                self.note_visible_at(queue, self.now);
-                r
+                self.run_action("SendMessage", &json!({ "QueueUrl": &**queue, "MessageBody": text }))
             }
             Design::Chain { behavior, timeout_ms } => {
                 return self.start_request(name, behavior.clone(), *timeout_ms, event_id, body);
