@@ -133,14 +133,9 @@ pub const ACTIONS: &[Action] = &[
         ],
         Sim::receive_message,
     ),
-    action("DeleteMessage", Sqs, &["QueueUrl", "ReceiptHandle"], Sim::delete_message),
+    action("DeleteMessage", Sqs, crate::sqs::DELETE_PARAMS, Sim::delete_message),
     action("DeleteMessageBatch", Sqs, &["QueueUrl", "Entries"], Sim::delete_message_batch),
-    action(
-        "ChangeMessageVisibility",
-        Sqs,
-        &["QueueUrl", "ReceiptHandle", "VisibilityTimeout"],
-        Sim::change_message_visibility,
-    ),
+    action("ChangeMessageVisibility", Sqs, crate::sqs::VISIBILITY_PARAMS, Sim::change_message_visibility),
     action("ChangeMessageVisibilityBatch", Sqs, &["QueueUrl", "Entries"], Sim::change_message_visibility_batch),
     action("PurgeQueue", Sqs, &["QueueUrl"], Sim::purge_queue),
     action(

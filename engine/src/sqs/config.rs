@@ -108,6 +108,35 @@ impl Default for QueueConfig {
 /// Attributes stored as given, without effect in the playground (access policies, encryption).
 const PASSTHROUGH: &[&str] = &["Policy", "KmsMasterKeyId", "KmsDataKeyReusePeriodSeconds", "SqsManagedSseEnabled"];
 
+/// Attributes GetQueueAttributes returns that no call sets.
+const READ_ONLY: &[&str] = &[
+    "ApproximateNumberOfMessages",
+    "ApproximateNumberOfMessagesNotVisible",
+    "ApproximateNumberOfMessagesDelayed",
+    "CreatedTimestamp",
+    "LastModifiedTimestamp",
+    "QueueArn",
+];
+
+/// Every name GetQueueAttributes accepts (`All` too), including FIFO and encryption ones a
+/// standard queue does not return.
+pub(crate) fn is_attribute_name(name: &str) -> bool {
+    name == "All" || [SETTABLE, FIFO_SETTABLE, PASSTHROUGH, READ_ONLY].iter().any(|names| names.contains(&name))
+}
+
+/// SSE-KMS and SSE-SQS exclude each other: one call cannot set a KMS key and turn SQS-managed
+/// encryption on (AWS, observed, with this message).
+fn check_one_encryption(attributes: &VecMap<String, String>) -> ApiResult<()> {
+    let kms = attributes.get("KmsMasterKeyId").is_some_and(|k| !k.is_empty());
+    if kms && attributes.get("SqsManagedSseEnabled").is_some_and(|v| v == "true") {
+        return Err(ApiError::new(
+            "InvalidAttributeName",
+            "You can use one type of server-side encryption (SSE) at one time. You can either enable KMS SSE or SQS SSE.",
+        ));
+    }
+    Ok(())
+}
+
 /// What a dead-letter target lookup tells: `None` if no such queue, else its
 /// RedriveAllowPolicy and whether it is a FIFO queue.
 pub type DlqLookup<'a> = dyn Fn(&str) -> Option<(Option<RedriveAllow>, bool)> + 'a;
@@ -133,6 +162,17 @@ fn invalid_value(name: &str, value: &str, reason: &str) -> ApiError {
     )
 }
 
+fn unknown_attribute(name: &str, fifo: bool) -> ApiError {
+    ApiError::new(
+        "InvalidAttributeName",
+        format!(
+            "Unknown Attribute {name}. {} queue attributes are {}.",
+            if fifo { "FIFO" } else { "Standard" },
+            if fifo { [SETTABLE, FIFO_SETTABLE].concat().join(", ") } else { SETTABLE.join(", ") }
+        ),
+    )
+}
+
 fn seconds(name: &str, value: &str, min: u32, max: u32) -> ApiResult<u32> {
     match value.trim().parse::<u32>() {
         Ok(n) if (min..=max).contains(&n) => Ok(n),
@@ -149,17 +189,25 @@ impl QueueConfig {
         queue_arn: &str,
         dlq_lookup: &DlqLookup,
     ) -> ApiResult<QueueConfig> {
+        check_one_encryption(attributes)?;
         let mut c = self.clone();
         for (name, value) in attributes {
             match (name.as_str(), c.fifo.as_mut()) {
-                ("FifoQueue", fifo) => {
-                    if value != if fifo.is_some() { "true" } else { "false" } {
-                        return Err(invalid_value(
-                            name,
-                            value,
-                            "a queue's type is fixed when it is created (FIFO names end in .fifo).",
-                        ));
-                    }
+                // A standard queue knows no FifoQueue attribute, not even "false" (AWS, observed).
+                ("FifoQueue", None) => return Err(unknown_attribute(name, false)),
+                ("FifoQueue", Some(_)) if value != "true" => {
+                    return Err(invalid_value(
+                        name,
+                        value,
+                        "a queue's type is fixed when it is created (FIFO names end in .fifo).",
+                    ))
+                }
+                ("FifoQueue", Some(_)) => {}
+                ("DeduplicationScope" | "FifoThroughputLimit", None) => {
+                    return Err(ApiError::new(
+                        "InvalidAttributeName",
+                        format!("You can specify the {name} only when FifoQueue is set to true."),
+                    ))
                 }
                 ("ContentBasedDeduplication", Some(f)) => {
                     f.content_based_deduplication = match value.as_str() {
@@ -209,22 +257,44 @@ impl QueueConfig {
             "MaximumMessageSize" => c.maximum_message_size = seconds(name, value, 1_024, 1_048_576)?,
             "ReceiveMessageWaitTimeSeconds" => c.receive_wait_time = seconds(name, value, 0, 20)?,
             "RedrivePolicy" if value.trim().is_empty() => c.redrive_policy = None,
-            "RedrivePolicy" => c.redrive_policy = Some(parse_redrive_policy(value, queue_arn, fifo, dlq_lookup)?),
+            "RedrivePolicy" => {
+                // A queue may be its own dead-letter queue (AWS accepts it); it is looked up as it
+                // is now, since at CreateQueue it does not exist yet.
+                let own = (c.redrive_allow.clone(), fifo);
+                let lookup =
+                    |dlq: &str| if ids::queue_arn(dlq) == queue_arn { Some(own.clone()) } else { dlq_lookup(dlq) };
+                c.redrive_policy = Some(parse_redrive_policy(value, queue_arn, fifo, &lookup)?)
+            }
             "RedriveAllowPolicy" if value.trim().is_empty() => c.redrive_allow = None,
             "RedriveAllowPolicy" => c.redrive_allow = Some(parse_redrive_allow(value)?),
+            "KmsMasterKeyId" | "KmsDataKeyReusePeriodSeconds" | "SqsManagedSseEnabled" => {
+                c.set_encryption(name, value)?
+            }
             n if PASSTHROUGH.contains(&n) => {
                 c.passthrough.insert(name.to_string(), value.to_string());
             }
-            _ => {
-                return Err(ApiError::new(
-                    "InvalidAttributeName",
-                    format!(
-                        "Unknown Attribute {name}. {} queue attributes are {}.",
-                        if fifo { "FIFO" } else { "Standard" },
-                        if fifo { [SETTABLE, FIFO_SETTABLE].concat().join(", ") } else { SETTABLE.join(", ") }
-                    ),
-                ))
-            }
+            _ => return Err(unknown_attribute(name, fifo)),
+        }
+        Ok(())
+    }
+
+    /// The encryption attributes, stored without effect. As AWS was observed to answer: a KMS key
+    /// turns `SqsManagedSseEnabled` to "false", and it stays false when the key is cleared (set
+    /// to ""); an empty key and the default reuse period (300 s) are not listed.
+    fn set_encryption(&mut self, name: &str, value: &str) -> ApiResult<()> {
+        let cleared = match name {
+            "KmsMasterKeyId" => value.is_empty(),
+            "KmsDataKeyReusePeriodSeconds" => value == "300",
+            _ if value == "true" || value == "false" => false,
+            _ => return Err(invalid_value(name, value, "must be true or false.")),
+        };
+        if name == "KmsMasterKeyId" && !cleared {
+            self.passthrough.insert("SqsManagedSseEnabled".into(), "false".into());
+        }
+        if cleared {
+            self.passthrough.remove(name);
+        } else {
+            self.passthrough.insert(name.to_string(), value.to_string());
         }
         Ok(())
     }
@@ -286,10 +356,6 @@ fn parse_redrive_policy(value: &str, queue_arn: &str, fifo: bool, dlq_lookup: &D
         Some(n) if arn.starts_with("arn:") => n,
         _ => return Err(bad("deadLetterTargetArn must be a queue ARN (arn:aws:sqs:us-east-1:000000000000:NAME).")),
     };
-    if arn == queue_arn {
-        // Not stated by AWS; refused so a message cannot be redriven into its own queue forever.
-        return Err(bad("a queue cannot be its own dead-letter queue."));
-    }
     match dlq_lookup(dlq_name) {
         None => Err(bad(&format!("Dead letter target does not exist: no queue named \"{dlq_name}\"."))),
         Some((_, dlq_fifo)) if dlq_fifo != fifo => Err(bad(&format!(

@@ -1,5 +1,6 @@
-//! FIFO queues: message groups (order within a group, one batch of a group in flight at a time)
-//! and the five-minute deduplication interval. SNS FIFO topics use the same deduplication.
+//! FIFO queues: message groups (order within a group; a message waits while an earlier message
+//! of its group is in flight) and the five-minute deduplication interval. SNS FIFO topics use
+//! the same deduplication.
 
 use super::queue::MsgState;
 use crate::event::Name;
@@ -15,18 +16,37 @@ pub const DEDUPLICATION_INTERVAL_MS: u64 = 5 * MINUTE;
 pub struct GroupState {
     /// Visible messages of the group as (order, key).
     pub visible: BTreeSet<(u64, u64)>,
-    pub inflight: usize,
+    /// In-flight messages of the group as (order, key): the first one holds back every later
+    /// message of the group.
+    pub inflight: BTreeSet<(u64, u64)>,
     pub delayed: usize,
     /// The order under which the group is listed in `FifoState::heads`, if it is.
     head: Option<u64>,
+}
+
+impl GroupState {
+    /// AWS (observed; the developer guide says only that messages of a group are returned in
+    /// order): a message is withheld while an *earlier* message of its group is in flight, not
+    /// while a later one is. So only visible messages ordered before the group's first in-flight
+    /// message can be received; `None` when nothing of the group is in flight.
+    pub fn receivable_before(&self) -> Option<u64> {
+        self.inflight.first().map(|(order, _)| *order)
+    }
+
+    /// The copy (key) of the earliest in-flight message of the group, if it is ahead of `order`:
+    /// the message a visible message at `order` waits behind.
+    pub fn blocker_of(&self, order: u64) -> Option<u64> {
+        self.inflight.first().filter(|(o, _)| *o < order).map(|(_, key)| *key)
+    }
 }
 
 /// The FIFO bookkeeping of one queue.
 #[derive(Clone, Debug, Default)]
 pub struct FifoState {
     pub groups: BTreeMap<Name, GroupState>,
-    /// Groups a receive may take from: none of their messages in flight and one visible,
-    /// as (order of the group's first visible message, group). The first entry is served first.
+    /// Groups a receive may take from: a visible message with no earlier message of the group in
+    /// flight, as (order of the group's first visible message, group). The first entry is
+    /// served first.
     pub heads: BTreeSet<(u64, Name)>,
     pub dedup: Dedup,
     /// The last `SequenceNumber` given out.
@@ -43,7 +63,9 @@ impl FifoState {
             MsgState::Visible => {
                 g.visible.insert((order, key));
             }
-            MsgState::InFlight { .. } => g.inflight += 1,
+            MsgState::InFlight { .. } => {
+                g.inflight.insert((order, key));
+            }
             MsgState::Delayed { .. } => g.delayed += 1,
         }
         self.refresh(group);
@@ -56,7 +78,9 @@ impl FifoState {
             MsgState::Visible => {
                 g.visible.remove(&(order, key));
             }
-            MsgState::InFlight { .. } => g.inflight -= 1,
+            MsgState::InFlight { .. } => {
+                g.inflight.remove(&(order, key));
+            }
             MsgState::Delayed { .. } => g.delayed -= 1,
         }
         self.refresh(group);
@@ -65,7 +89,7 @@ impl FifoState {
     /// Keeps `heads` in step with one group; forgets a group with no messages left.
     fn refresh(&mut self, group: &Name) {
         let Some(g) = self.groups.get_mut(group) else { return };
-        let head = if g.inflight == 0 { g.visible.first().map(|(order, _)| *order) } else { None };
+        let head = g.visible.first().map(|(order, _)| *order).filter(|o| g.receivable_before().is_none_or(|b| *o < b));
         if head != g.head {
             if let Some(old) = g.head {
                 self.heads.remove(&(old, group.clone()));
@@ -75,7 +99,7 @@ impl FifoState {
             }
             g.head = head;
         }
-        if g.visible.is_empty() && g.inflight == 0 && g.delayed == 0 {
+        if g.visible.is_empty() && g.inflight.is_empty() && g.delayed == 0 {
             self.groups.remove(group);
         }
     }

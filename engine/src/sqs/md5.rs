@@ -2,7 +2,7 @@
 //! encoding AWS documents (each attribute sorted by name: length-prefixed name, type, a transport
 //! byte of 1 for string values or 2 for binary, then the length-prefixed value).
 
-use crate::attributes::MessageAttributes;
+use crate::attributes::{decode_base64, MessageAttributes};
 use md5::{Digest, Md5};
 
 fn hex(bytes: &[u8]) -> String {
@@ -20,7 +20,8 @@ pub fn md5_hex(text: &str) -> String {
 }
 
 /// `MD5OfMessageAttributes`; `None` when there are no attributes (AWS omits the field).
-/// Simplification: a Binary value is hashed as its base64 text, not its decoded bytes.
+/// A Binary value is hashed as its decoded bytes, as the documented algorithm says (a value
+/// that is not base64 is hashed as its text).
 pub fn md5_of_attributes(attributes: &MessageAttributes) -> Option<String> {
     if attributes.is_empty() {
         return None;
@@ -40,7 +41,7 @@ pub fn md5_of_attributes(attributes: &MessageAttributes) -> Option<String> {
             }
             (None, Some(b)) => {
                 hasher.update([2u8]);
-                put(&mut hasher, b.as_bytes());
+                put(&mut hasher, &decode_base64(b).unwrap_or_else(|| b.as_bytes().to_vec()));
             }
             (None, None) => hasher.update([1u8]),
         }

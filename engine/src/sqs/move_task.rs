@@ -121,6 +121,7 @@ impl Sim {
         let mut incoming = Incoming::new(msg.body, msg.attributes, msg.sender);
         incoming.sns_id = msg.sns_id;
         incoming.md5 = Some(msg.md5);
+        incoming.trace_header = msg.trace_header;
         let new_id = self.store(&target, incoming);
         if let Some(t) = self.move_tasks.get_mut(&number) {
             t.moved += 1;

@@ -57,6 +57,9 @@ pub struct Message {
     pub group: Option<Name>,
     pub dedup_id: Option<Name>,
     pub sequence: Option<u64>,
+    /// `AWSTraceHeader`: the X-Ray trace header sent as a message system attribute. It stays
+    /// with the message when it moves to a dead-letter queue.
+    pub trace_header: Option<Arc<str>>,
 }
 
 impl Message {
@@ -170,6 +173,16 @@ impl Queue {
 
     pub fn visible_count(&self) -> usize {
         self.visible.len()
+    }
+
+    /// FIFO: the message a visible copy waits behind — the earliest in-flight message of its
+    /// group, when that one is ahead of it in the group (AWS withholds a message only while an
+    /// earlier message of its group is in flight). `None` for a message a receive can take, for
+    /// messages not visible, and on standard queues.
+    pub fn blocked_by(&self, key: u64) -> Option<MsgId> {
+        let msg = self.messages.get(&key).filter(|m| m.state == MsgState::Visible)?;
+        let group = self.fifo.as_ref()?.groups.get(msg.group.as_ref()?)?;
+        group.blocker_of(msg.order).and_then(|k| self.messages.get(&k)).map(|m| m.id)
     }
 
     /// Age of the oldest message, as CloudWatch's `ApproximateAgeOfOldestMessage` (ms).
@@ -317,5 +330,56 @@ impl Queue {
         }
         self.schedule_retention(timers);
         keys.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ids::MsgId;
+    use crate::sim::Sim;
+    use serde_json::json;
+
+    /// (message id, the message it waits behind) for each copy of `q.fifo`, in enqueue order.
+    fn blockers(sim: &Sim) -> Vec<(MsgId, Option<MsgId>)> {
+        let q = sim.queues.get("q.fifo").expect("the test's queue exists");
+        q.messages.values().map(|m| (m.id, q.blocked_by(m.key))).collect()
+    }
+
+    #[test]
+    fn a_fifo_message_is_blocked_by_the_earliest_in_flight_message_ahead_of_it_in_its_group() {
+        // SQS FIFO (AWS, observed): only an earlier in-flight message of the group holds a
+        // message back; `blocked_by` names it (for "waiting behind msg-N").
+        let mut sim = Sim::new(1);
+        let apply = |sim: &mut Sim, action: &str, p| sim.apply(action, &p).expect("the step succeeds");
+        apply(
+            &mut sim,
+            "CreateQueue",
+            json!({"QueueName": "q.fifo", "Attributes": {"FifoQueue": "true", "ContentBasedDeduplication": "true"}}),
+        );
+        for (body, group) in [("a", "g"), ("b", "g"), ("c", "g"), ("other", "h")] {
+            apply(&mut sim, "SendMessage", json!({"QueueUrl": "q.fifo", "MessageBody": body, "MessageGroupId": group}));
+        }
+        assert!(blockers(&sim).iter().all(|(_, b)| b.is_none()), "nothing in flight yet");
+        let (a, b, c, other) = (MsgId(1), MsgId(2), MsgId(3), MsgId(4));
+        apply(&mut sim, "ReceiveMessage", json!({"QueueUrl": "q.fifo"}));
+        assert_eq!(blockers(&sim), [(a, None), (b, Some(a)), (c, Some(a)), (other, None)]);
+        apply(
+            &mut sim,
+            "ChangeMessageVisibility",
+            json!({"QueueUrl": "q.fifo", "ReceiptHandle": "rh-1-1", "VisibilityTimeout": 0}),
+        );
+        let got = apply(&mut sim, "ReceiveMessage", json!({"QueueUrl": "q.fifo", "MaxNumberOfMessages": 10}));
+        assert_eq!(got["Messages"].as_array().map(Vec::len), Some(4), "a, b, c and other, all in flight");
+        let visible_again = |sim: &mut Sim, handle: &str| {
+            apply(
+                sim,
+                "ChangeMessageVisibility",
+                json!({"QueueUrl": "q.fifo", "ReceiptHandle": handle, "VisibilityTimeout": 0}),
+            );
+        };
+        visible_again(&mut sim, "rh-3-1");
+        assert_eq!(blockers(&sim), [(a, None), (b, None), (c, Some(a)), (other, None)], "c waits behind a");
+        visible_again(&mut sim, "rh-1-2");
+        assert_eq!(blockers(&sim), [(a, None), (b, None), (c, Some(b)), (other, None)], "a is free; c waits behind b");
     }
 }

@@ -1,8 +1,8 @@
 //! ReceiveMessage, DeleteMessage and ChangeMessageVisibility (single and batch), and the timers
 //! that move messages between states: visibility timeout, delay, retention.
 
-use super::md5::md5_of_attributes;
-use super::{batch_entries, queue::parse_receipt_handle, Incoming, Message, MsgState, Queue};
+use super::received::{message_json, SYSTEM_ATTRIBUTES};
+use super::{batch_entries, queue::parse_receipt_handle, Incoming, MsgState, Queue};
 use crate::error::{ApiError, ApiResult, Service};
 use crate::event::{EventKind, Name};
 use crate::ids;
@@ -17,18 +17,14 @@ const ATTEMPT_WINDOW_MS: u64 = 5 * crate::time::MINUTE;
 /// Visibility may be extended up to 12 hours from the receive that produced the handle.
 const MAX_VISIBILITY_MS: u64 = 12 * HOUR;
 
-const SYSTEM_ATTRIBUTES: &[&str] = &[
-    "All",
-    "SenderId",
-    "SentTimestamp",
-    "ApproximateReceiveCount",
-    "ApproximateFirstReceiveTimestamp",
-    "SequenceNumber",
-    "MessageDeduplicationId",
-    "MessageGroupId",
-    "AWSTraceHeader",
-    "DeadLetterQueueSourceArn",
-];
+/// DeleteMessage and its batch entries name the message the same way.
+const DELETE_FIELDS: &[&str] = &["ReceiptHandle"];
+pub(crate) const DELETE_PARAMS: &[&str] = crate::actions::names!(&["QueueUrl"], DELETE_FIELDS);
+const DELETE_ENTRY_PARAMS: &[&str] = crate::actions::names!(&["Id"], DELETE_FIELDS);
+/// ChangeMessageVisibility and its batch entries take the same fields.
+const VISIBILITY_FIELDS: &[&str] = &["ReceiptHandle", "VisibilityTimeout"];
+pub(crate) const VISIBILITY_PARAMS: &[&str] = crate::actions::names!(&["QueueUrl"], VISIBILITY_FIELDS);
+const VISIBILITY_ENTRY_PARAMS: &[&str] = crate::actions::names!(&["Id"], VISIBILITY_FIELDS);
 
 fn invalid_handle(handle: &str) -> ApiError {
     ApiError::new(
@@ -131,9 +127,10 @@ impl Sim {
         Ok(Value::Object(out))
     }
 
-    /// FIFO: serves whole message groups in the order of their oldest message. A group with a
-    /// message in flight is skipped (its later messages are withheld); from a group that is free,
-    /// as many messages as fit are returned together, in order.
+    /// FIFO: serves message groups in the order of their oldest visible message. From a group,
+    /// as many messages as fit are returned together, in order, up to the group's first message
+    /// in flight: a message waits while an earlier message of its group is in flight (AWS,
+    /// observed), and a group whose first message is in flight gives nothing.
     fn receive_fifo(
         &mut self,
         name: &Name,
@@ -148,9 +145,12 @@ impl Sim {
         while messages.len() < max {
             let fifo = self.queues[name].fifo.as_ref().expect("invariant: receive_fifo runs on FIFO queues");
             let Some((_, group)) = fifo.heads.first().cloned() else { break };
+            // Fixed before this receive puts any of the group's messages in flight.
+            let before = fifo.groups.get(&group).and_then(|g| g.receivable_before());
             while messages.len() < max {
                 let fifo = self.queues[name].fifo.as_ref().expect("invariant: FIFO queue");
-                let Some(&(_, key)) = fifo.groups.get(&group).and_then(|g| g.visible.first()) else { break };
+                let next = fifo.groups.get(&group).and_then(|g| g.visible.first()).copied();
+                let Some((_, key)) = next.filter(|(order, _)| before.is_none_or(|b| *order < b)) else { break };
                 if self.redrive_if_exhausted(name, key) {
                     continue;
                 }
@@ -219,8 +219,13 @@ impl Sim {
         incoming.dedup_id = dlq_fifo.then(|| msg.id.to_string().into());
         incoming.sns_id = msg.sns_id;
         incoming.dead_letter_source = Some(source_arn);
-        incoming.receive_count = msg.receive_count;
-        incoming.first_receive_at = msg.first_receive_at;
+        incoming.trace_header = msg.trace_header;
+        // A queue that is its own dead-letter queue (AWS accepts such a policy; what follows is
+        // not documented): the message goes to the back of the queue like a move to any other
+        // dead-letter queue, with its receive count reset, so it is not moved again at once.
+        let to_itself = dlq == *name;
+        incoming.receive_count = if to_itself { 0 } else { msg.receive_count };
+        incoming.first_receive_at = if to_itself { None } else { msg.first_receive_at };
         self.store(&dlq, incoming);
         // Not counted in the dead-letter queue's NumberOfMessagesSent, as on AWS.
         self.queue_mut(&dlq).stats.arrived_from_redrive += 1;
@@ -312,7 +317,7 @@ impl Sim {
         let mut successful = Vec::with_capacity(entries.len());
         let mut failed = Vec::new();
         for (id, entry) in entries {
-            let resolved = Params::new(Service::Sqs, "DeleteMessageBatch entry", entry, &["Id", "ReceiptHandle"])
+            let resolved = Params::new(Service::Sqs, "DeleteMessageBatch entry", entry, DELETE_ENTRY_PARAMS)
                 .and_then(|ep| self.resolve_for_fifo(&name, ep.str("ReceiptHandle")?));
             match resolved {
                 Ok(handle) => {
@@ -332,11 +337,17 @@ impl Sim {
 
     pub(crate) fn change_message_visibility(&mut self, p: &Params) -> ApiResult<Value> {
         let name = self.queue_ref(p.str("QueueUrl")?)?;
+        self.change_visibility_as_asked(&name, p)?;
+        Ok(json!({}))
+    }
+
+    /// ChangeMessageVisibility as a call or a batch entry asks it: `ReceiptHandle` and
+    /// `VisibilityTimeout` (0 to 43,200 seconds, required).
+    fn change_visibility_as_asked(&mut self, name: &Name, p: &Params) -> ApiResult<()> {
         let handle = p.str("ReceiptHandle")?;
         let timeout =
             p.opt_int("VisibilityTimeout", 0, 43_200)?.ok_or_else(|| Service::Sqs.missing("VisibilityTimeout"))?;
-        self.change_visibility(&name, handle, timeout as u64)?;
-        Ok(json!({}))
+        self.change_visibility(name, handle, timeout as u64)
     }
 
     /// Sets a new visibility timeout, counted from now, for an in-flight message.
@@ -384,14 +395,9 @@ impl Sim {
         let mut successful = Vec::new();
         let mut failed = Vec::new();
         for (id, entry) in entries {
-            let names = ["Id", "ReceiptHandle", "VisibilityTimeout"];
             let result =
-                Params::new(Service::Sqs, "ChangeMessageVisibilityBatch entry", entry, &names).and_then(|ep| {
-                    let timeout = ep
-                        .opt_int("VisibilityTimeout", 0, 43_200)?
-                        .ok_or_else(|| Service::Sqs.missing("VisibilityTimeout"))?;
-                    self.change_visibility(&name, ep.str("ReceiptHandle")?, timeout as u64)
-                });
+                Params::new(Service::Sqs, "ChangeMessageVisibilityBatch entry", entry, VISIBILITY_ENTRY_PARAMS)
+                    .and_then(|ep| self.change_visibility_as_asked(&name, &ep));
             match result {
                 Ok(()) => successful.push(json!({ "Id": id })),
                 Err(e) => failed.push(json!({"Id": id, "SenderFault": true, "Code": e.code, "Message": e.message})),
@@ -473,68 +479,4 @@ fn receive_in(
     msg.first_receive_at.get_or_insert(now);
     q.set_state(key, MsgState::InFlight { since: now, until }, timers);
     message_json(&q.messages[&key], system, user)
-}
-
-/// A received message in the ReceiveMessage response shape, with the requested attributes.
-fn message_json(msg: &Message, system: &[&str], user: &[&str]) -> Value {
-    let all = system.contains(&"All");
-    let want = |n: &str| all || system.contains(&n);
-    let mut attrs = Map::new();
-    if want("SenderId") {
-        attrs.insert("SenderId".into(), Value::String(String::from(&*msg.sender)));
-    }
-    if want("SentTimestamp") {
-        attrs.insert("SentTimestamp".into(), json!(msg.sent_at.epoch_ms().to_string()));
-    }
-    if want("ApproximateReceiveCount") {
-        attrs.insert("ApproximateReceiveCount".into(), json!(msg.receive_count.to_string()));
-    }
-    if want("ApproximateFirstReceiveTimestamp") {
-        if let Some(t) = msg.first_receive_at {
-            attrs.insert("ApproximateFirstReceiveTimestamp".into(), json!(t.epoch_ms().to_string()));
-        }
-    }
-    if let (true, Some(g)) = (want("MessageGroupId"), &msg.group) {
-        attrs.insert("MessageGroupId".into(), Value::String(String::from(&**g)));
-    }
-    if let (true, Some(d)) = (want("MessageDeduplicationId"), &msg.dedup_id) {
-        attrs.insert("MessageDeduplicationId".into(), Value::String(String::from(&**d)));
-    }
-    if let (true, Some(n)) = (want("SequenceNumber"), msg.sequence) {
-        attrs.insert("SequenceNumber".into(), json!(super::sequence_number(n)));
-    }
-    if want("DeadLetterQueueSourceArn") {
-        if let Some(src) = &msg.dead_letter_source {
-            attrs.insert("DeadLetterQueueSourceArn".into(), Value::String(String::from(&**src)));
-        }
-    }
-    let mut out = Map::new();
-    out.insert("MessageId".into(), Value::String(msg.id.to_string()));
-    out.insert("ReceiptHandle".into(), Value::String(msg.receipt_handle()));
-    out.insert("MD5OfBody".into(), Value::String(String::from(&*msg.md5)));
-    out.insert("Body".into(), Value::String(String::from(&*msg.body)));
-    if !attrs.is_empty() {
-        out.insert("Attributes".into(), Value::Object(attrs));
-    }
-    if user.is_empty() || msg.attributes.is_empty() {
-        return Value::Object(out);
-    }
-    let selected: crate::attributes::MessageAttributes = msg
-        .attributes
-        .iter()
-        .filter(|(k, _)| {
-            user.iter().any(|w| {
-                *w == "All"
-                    || *w == ".*"
-                    || *w == k.as_str()
-                    || w.strip_suffix(".*").is_some_and(|pre| k.starts_with(pre))
-            })
-        })
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    if let Some(md5) = md5_of_attributes(&selected) {
-        out.insert("MD5OfMessageAttributes".into(), Value::String(md5));
-        out.insert("MessageAttributes".into(), serde_json::to_value(&selected).unwrap_or_default());
-    }
-    Value::Object(out)
 }
