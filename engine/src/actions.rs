@@ -212,15 +212,6 @@ pub fn action_names() -> impl Iterator<Item = &'static str> {
     ACTIONS.iter().map(|a| a.name)
 }
 
-impl Sim {
-    /// Runs a table entry from inside the engine (an actor's call), without `apply`'s advance.
-    pub(crate) fn run_action(&mut self, name: &str, params: &Value) -> ApiResult<Value> {
-        let entry = find(name).expect("invariant: actors call actions of the table");
-        let checked = Params::new(entry.service, entry.name, params, entry.params)?;
-        (entry.handler)(self, &checked)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -89,6 +89,26 @@ impl Sim {
         Ok(outcome_json(self.offer(&topic, checked)))
     }
 
+    /// Publish for the engine's own actors (a producer, an alarm action): a message and its
+    /// attributes to a standard topic, checked as Publish checks them. Returns the message id.
+    pub(crate) fn publish_message(
+        &mut self,
+        topic: &Name,
+        message: String,
+        attributes: MessageAttributes,
+    ) -> ApiResult<SnsId> {
+        let fifo = self.topics.get(topic).ok_or_else(|| not_found_topic(topic))?.fifo.as_ref();
+        if fifo.is_some() {
+            return Err(invalid("Invalid parameter: The MessageGroupId parameter is required for FIFO topics"));
+        }
+        check_size(&message, &attributes)?;
+        let checked = Checked { message, subject: None, attributes, group: None, dedup: None };
+        self.topic_quota(topic, &[&checked])?;
+        match self.offer(topic, checked) {
+            Outcome::Published(id, _) | Outcome::Deduplicated(id) => Ok(id),
+        }
+    }
+
     /// Checks a FIFO topic's quotas for these messages, counting them if they fit.
     fn topic_quota(&mut self, topic: &Name, messages: &[&Checked]) -> ApiResult<()> {
         let now = self.now;
@@ -385,14 +405,24 @@ fn check_publish(p: &Params, fifo: Option<&TopicFifo>) -> ApiResult<Checked> {
         }
     };
     let attributes = p.message_attributes("MessageAttributes")?;
-    let size = message.len() + attributes_size(&attributes);
+    check_size(&message, &attributes)?;
+    let (group, dedup) = check_fifo_publish(p, fifo, &message)?;
+    Ok(Checked { message, subject: subject.map(str::to_string), attributes, group, dedup })
+}
+
+/// A message with its attributes may be at most 256 KiB.
+fn check_size(message: &str, attributes: &MessageAttributes) -> ApiResult<()> {
+    let size = message.len() + attributes_size(attributes);
     if size > MAX_PUBLISH_BYTES {
         return Err(invalid(format!(
             "Invalid parameter: Message too long ({size} bytes; the limit is {MAX_PUBLISH_BYTES})"
         )));
     }
-    let (group, dedup) = check_fifo_publish(p, fifo, &message)?;
-    Ok(Checked { message, subject: subject.map(str::to_string), attributes, group, dedup })
+    Ok(())
+}
+
+fn not_found_topic(topic: &str) -> ApiError {
+    ApiError::new("NotFound", format!("Topic does not exist: {topic}"))
 }
 
 /// `MessageStructure: json`: the message is a JSON object of per-protocol texts; SQS

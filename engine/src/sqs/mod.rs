@@ -19,6 +19,7 @@ pub use config::{DeduplicationScope, FifoConfig, FifoThroughputLimit, QueueConfi
 pub(crate) use move_task::MoveTask;
 pub use queue::{parse_receipt_handle, Message, MsgState, Queue, QueueStats};
 pub(crate) use receive::{DELETE_PARAMS, VISIBILITY_PARAMS};
+pub(crate) use received::Received;
 pub(crate) use send::SEND_PARAMS;
 
 use crate::attributes::MessageAttributes;

@@ -1,7 +1,7 @@
 //! ReceiveMessage, DeleteMessage and ChangeMessageVisibility (single and batch), and the timers
 //! that move messages between states: visibility timeout, delay, retention.
 
-use super::received::{message_json, SYSTEM_ATTRIBUTES};
+use super::received::{message_json, Received, SYSTEM_ATTRIBUTES};
 use super::{batch_entries, queue::parse_receipt_handle, Incoming, MsgState, Queue};
 use crate::error::{ApiError, ApiResult, Service};
 use crate::event::{EventKind, Name};
@@ -70,76 +70,94 @@ impl Sim {
             return Err(ApiError::new("InvalidAttributeName", format!("Unknown Attribute {bad}.")));
         }
         let user = p.str_list("MessageAttributeNames")?;
-        let timeout_ms = timeout.map_or(u64::from(self.queues[&name].config.visibility_timeout), |t| t as u64) * SECOND;
-
         let attempt = p.opt_str("ReceiveRequestAttemptId")?;
-        if self.queues[&name].fifo.is_some() {
-            self.fifo_quota(&name, "Receive", None)?;
-            if let Some(repeat) = attempt.and_then(|a| self.repeat_attempt(&name, a, &system, &user)) {
-                return Ok(json!({ "Messages": repeat }));
-            }
-            self.count_call(&name, "Receive", None);
-        }
-        let messages = if self.queues[&name].fifo.is_some() {
-            self.receive_fifo(&name, max, timeout_ms, &system, &user, attempt)
-        } else if self.queues[&name].config.redrive_policy.is_none() {
-            // No redrive policy: nothing can move to a dead-letter queue during this receive, so
-            // the queue is looked up once and the events are written after the loop (in order).
-            let now = self.now;
-            let until = now.plus_ms(timeout_ms);
-            let record = self.record_events;
-            let (q, timers) = self.queue_parts(&name);
-            let mut messages = Vec::with_capacity(max.min(q.visible.len()));
-            let mut received = Vec::new();
-            while messages.len() < max {
-                let Some(&(_, key)) = q.visible.first() else { break };
-                let out = receive_in(q, timers, key, now, until, &system, &user);
-                if record {
-                    let msg = &q.messages[&key];
-                    let handle = out["ReceiptHandle"].as_str().unwrap_or_default().to_string();
-                    received.push((msg.id, msg.receive_count, handle));
-                }
-                messages.push(out);
-            }
-            for (message_id, receive_count, receipt_handle) in received {
-                self.emit(EventKind::Received {
-                    queue: name.clone(),
-                    message_id,
-                    receive_count,
-                    receipt_handle,
-                    visible_again_at: until,
-                });
-            }
-            messages
-        } else {
-            let mut messages = Vec::new();
-            while messages.len() < max {
-                let Some(&(_, key)) = self.queues[&name].visible.first() else { break };
-                if self.redrive_if_exhausted(&name, key) {
-                    continue;
-                }
-                messages.push(self.receive_one(&name, key, timeout_ms, &system, &user));
-            }
-            messages
-        };
+        let keys = self.receive_keys(&name, max, timeout.map(|t| t as u32), attempt)?;
+        let q = &self.queues[&name];
+        let messages = keys.iter().map(|k| message_json(&q.messages[k], &system, &user)).collect();
         let mut out = Map::new();
         out.insert("Messages".into(), Value::Array(messages));
         Ok(Value::Object(out))
+    }
+
+    /// ReceiveMessage for the engine's own actors (workers, Lambda pollers): up to `max`
+    /// messages, hidden for `visibility_timeout` seconds (the queue's own when `None`).
+    pub(crate) fn receive(
+        &mut self,
+        queue: &Name,
+        max: usize,
+        visibility_timeout: Option<u32>,
+    ) -> ApiResult<Vec<Received>> {
+        let queue = self.queue_ref(queue)?;
+        let keys = self.receive_keys(&queue, max.clamp(1, 10), visibility_timeout, None)?;
+        let q = &self.queues[&queue];
+        Ok(keys.iter().map(|k| Received::of(&q.messages[k])).collect())
+    }
+
+    /// The receive itself: the keys of the copies it put in flight, in the order received.
+    fn receive_keys(
+        &mut self,
+        name: &Name,
+        max: usize,
+        visibility_timeout: Option<u32>,
+        attempt: Option<&str>,
+    ) -> ApiResult<Vec<u64>> {
+        let timeout_s = visibility_timeout.unwrap_or(self.queues[name].config.visibility_timeout);
+        let timeout_ms = u64::from(timeout_s) * SECOND;
+        if self.queues[name].fifo.is_some() {
+            self.fifo_quota(name, "Receive", None)?;
+            if let Some(repeat) = attempt.and_then(|a| self.repeat_attempt(name, a)) {
+                return Ok(repeat);
+            }
+            self.count_call(name, "Receive", None);
+            return Ok(self.receive_fifo(name, max, timeout_ms, attempt));
+        }
+        if self.queues[name].config.redrive_policy.is_some() {
+            let mut keys = Vec::new();
+            while keys.len() < max {
+                let Some(&(_, key)) = self.queues[name].visible.first() else { break };
+                if self.redrive_if_exhausted(name, key) {
+                    continue;
+                }
+                keys.push(self.receive_one(name, key, timeout_ms));
+            }
+            return Ok(keys);
+        }
+        // No redrive policy: nothing can move to a dead-letter queue during this receive, so
+        // the queue is looked up once and the events are written after the loop (in order).
+        let now = self.now;
+        let until = now.plus_ms(timeout_ms);
+        let (q, timers) = self.queue_parts(name);
+        let mut keys = Vec::with_capacity(max.min(q.visible.len()));
+        while keys.len() < max {
+            let Some(&(_, key)) = q.visible.first() else { break };
+            receive_in(q, timers, key, now, until);
+            keys.push(key);
+        }
+        if self.record_events {
+            for key in &keys {
+                self.emit_received(name, *key, until);
+            }
+        }
+        Ok(keys)
+    }
+
+    fn emit_received(&mut self, name: &Name, key: u64, until: crate::time::SimTime) {
+        let msg = &self.queues[name].messages[&key];
+        let (message_id, receive_count, receipt_handle) = (msg.id, msg.receive_count, msg.receipt_handle());
+        self.emit(EventKind::Received {
+            queue: name.clone(),
+            message_id,
+            receive_count,
+            receipt_handle,
+            visible_again_at: until,
+        });
     }
 
     /// FIFO: serves message groups in the order of their oldest visible message. From a group,
     /// as many messages as fit are returned together, in order, up to the group's first message
     /// in flight: a message waits while an earlier message of its group is in flight (AWS,
     /// observed), and a group whose first message is in flight gives nothing.
-    fn receive_fifo(
-        &mut self,
-        name: &Name,
-        max: usize,
-        timeout_ms: u64,
-        system: &[&str],
-        user: &[&str],
-        attempt: Option<&str>,
-    ) -> Vec<Value> {
+    fn receive_fifo(&mut self, name: &Name, max: usize, timeout_ms: u64, attempt: Option<&str>) -> Vec<u64> {
         let mut messages = Vec::new();
         let mut received = Vec::new();
         while messages.len() < max {
@@ -154,7 +172,7 @@ impl Sim {
                 if self.redrive_if_exhausted(name, key) {
                     continue;
                 }
-                messages.push(self.receive_one(name, key, timeout_ms, system, user));
+                messages.push(self.receive_one(name, key, timeout_ms));
                 received.push((key, self.queues[name].messages[&key].receive_count));
             }
         }
@@ -171,7 +189,7 @@ impl Sim {
     /// ReceiveRequestAttemptId (FIFO): repeating a receive with the same attempt id within five
     /// minutes returns the same messages and receipt handles, as long as they are still in flight
     /// from that receive; otherwise the receive runs anew.
-    fn repeat_attempt(&self, name: &Name, attempt: &str, system: &[&str], user: &[&str]) -> Option<Vec<Value>> {
+    fn repeat_attempt(&self, name: &Name, attempt: &str) -> Option<Vec<u64>> {
         let q = &self.queues[name];
         let (at, copies) = q.fifo.as_ref()?.attempts.get(attempt)?;
         if self.now.0 >= at.0 + ATTEMPT_WINDOW_MS {
@@ -182,7 +200,7 @@ impl Sim {
             .map(|(key, count)| {
                 let m = q.messages.get(key)?;
                 let in_flight = matches!(m.state, MsgState::InFlight { .. });
-                (in_flight && m.receive_count == *count).then(|| message_json(m, system, user))
+                (in_flight && m.receive_count == *count).then_some(*key)
             })
             .collect()
     }
@@ -238,33 +256,44 @@ impl Sim {
         true
     }
 
-    fn receive_one(&mut self, name: &Name, key: u64, timeout_ms: u64, system: &[&str], user: &[&str]) -> Value {
+    /// Receives one visible copy for `timeout_ms`; its key.
+    fn receive_one(&mut self, name: &Name, key: u64, timeout_ms: u64) -> u64 {
         let now = self.now;
         let until = now.plus_ms(timeout_ms);
         let (q, timers) = self.queue_parts(name);
-        let out = receive_in(q, timers, key, now, until, system, user);
+        receive_in(q, timers, key, now, until);
         if self.record_events {
-            let msg = &self.queues[name].messages[&key];
-            let (id, receive_count) = (msg.id, msg.receive_count);
-            let receipt_handle = out["ReceiptHandle"].as_str().unwrap_or_default().to_string();
-            self.emit(EventKind::Received {
-                queue: name.clone(),
-                message_id: id,
-                receive_count,
-                receipt_handle,
-                visible_again_at: until,
-            });
+            self.emit_received(name, key, until);
         }
-        out
+        key
     }
 
     pub(crate) fn delete_message(&mut self, p: &Params) -> ApiResult<Value> {
         let name = self.queue_ref(p.str("QueueUrl")?)?;
-        self.fifo_quota(&name, "Delete", None)?;
-        let handle = self.resolve_for_fifo(&name, p.str("ReceiptHandle")?)?;
-        self.count_call(&name, "Delete", None);
-        self.delete_resolved(&name, handle);
+        self.delete(&name, p.str("ReceiptHandle")?)?;
         Ok(json!({}))
+    }
+
+    /// DeleteMessage, for the JSON action and the engine's own actors alike.
+    pub(crate) fn delete(&mut self, name: &Name, receipt_handle: &str) -> ApiResult<()> {
+        self.fifo_quota(name, "Delete", None)?;
+        let handle = self.resolve_for_fifo(name, receipt_handle)?;
+        self.count_call(name, "Delete", None);
+        self.delete_resolved(name, handle);
+        Ok(())
+    }
+
+    /// DeleteMessageBatch for the engine's own actors: one call (one FIFO quota unit) deleting
+    /// each handle; a handle that fails does so on its own.
+    pub(crate) fn delete_messages(&mut self, name: &Name, receipt_handles: &[String]) -> ApiResult<Vec<ApiResult<()>>> {
+        self.fifo_quota(name, "Delete", None)?;
+        self.count_call(name, "Delete", None);
+        let mut results = Vec::with_capacity(receipt_handles.len());
+        for h in receipt_handles {
+            let resolved = self.resolve_for_fifo(name, h);
+            results.push(resolved.map(|handle| self.delete_resolved(name, handle)));
+        }
+        Ok(results)
     }
 
     /// Resolves a handle; on a FIFO queue, a handle whose message is no longer in flight from
@@ -351,7 +380,7 @@ impl Sim {
     }
 
     /// Sets a new visibility timeout, counted from now, for an in-flight message.
-    fn change_visibility(&mut self, name: &Name, handle: &str, timeout_s: u64) -> ApiResult<()> {
+    pub(crate) fn change_visibility(&mut self, name: &Name, handle: &str, timeout_s: u64) -> ApiResult<()> {
         let key = match self.resolve_handle(&self.queues[name], handle)? {
             Handle::Current(key) => key,
             // AWS answers success and changes nothing for the handle of an earlier receive.
@@ -462,21 +491,17 @@ impl Sim {
     }
 }
 
-/// Receives one visible copy: counts it, puts it in flight until `until`, and answers its
-/// ReceiveMessage response shape.
+/// Receives one visible copy: counts it and puts it in flight until `until`.
 fn receive_in(
     q: &mut Queue,
     timers: &mut crate::timers::Timers,
     key: u64,
     now: crate::time::SimTime,
     until: crate::time::SimTime,
-    system: &[&str],
-    user: &[&str],
-) -> Value {
+) {
     q.stats.received += 1;
     let msg = q.messages.get_mut(&key).expect("invariant: visible message exists");
     msg.receive_count += 1;
     msg.first_receive_at.get_or_insert(now);
     q.set_state(key, MsgState::InFlight { since: now, until }, timers);
-    message_json(&q.messages[&key], system, user)
 }

@@ -5,7 +5,10 @@
 use super::md5::md5_of_attributes;
 use super::Message;
 use crate::attributes::MessageAttributes;
+use crate::ids::MsgId;
+use crate::time::SimTime;
 use serde_json::{json, Map, Value};
+use std::sync::Arc;
 
 /// The system attribute names ReceiveMessage accepts.
 pub(super) const SYSTEM_ATTRIBUTES: &[&str] = &[
@@ -20,6 +23,30 @@ pub(super) const SYSTEM_ATTRIBUTES: &[&str] = &[
     "AWSTraceHeader",
     "DeadLetterQueueSourceArn",
 ];
+
+/// A received message as the engine's own actors see it: typed, nothing to parse back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Received {
+    pub message_id: MsgId,
+    pub receipt_handle: String,
+    pub body: Arc<str>,
+    /// `ApproximateReceiveCount`, this receive included.
+    pub receive_count: u32,
+    /// When the message was sent (`SentTimestamp`).
+    pub sent_at: SimTime,
+}
+
+impl Received {
+    pub(super) fn of(msg: &Message) -> Received {
+        Received {
+            message_id: msg.id,
+            receipt_handle: msg.receipt_handle(),
+            body: msg.body.clone(),
+            receive_count: msg.receive_count,
+            sent_at: msg.sent_at,
+        }
+    }
+}
 
 /// A received message in the ReceiveMessage response shape, with the requested attributes.
 pub(super) fn message_json(msg: &Message, system: &[&str], user: &[&str]) -> Value {

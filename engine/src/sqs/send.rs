@@ -9,6 +9,7 @@ use super::{
 use crate::attributes::{MessageAttributeValue, MessageAttributes};
 use crate::error::{ApiError, ApiResult, Service};
 use crate::event::{EventKind, Name};
+use crate::ids::MsgId;
 use crate::params::Params;
 use crate::sim::Sim;
 use serde_json::{json, Value};
@@ -40,7 +41,7 @@ impl Sim {
         let checked = self.check_send(&name, p)?;
         self.fifo_quota(&name, "Send", checked.group.as_deref())?;
         self.count_call(&name, "Send", checked.group.as_deref());
-        Ok(self.send_checked(&name, checked))
+        Ok(self.send_checked(&name, checked).1)
     }
 
     /// Entries are sent one by one; one that fails on its own (too large for the queue, bad
@@ -67,7 +68,7 @@ impl Sim {
                 .and_then(|ep| self.check_send(&name, &ep));
             match checked {
                 Ok(checked) => {
-                    let mut result = self.send_checked(&name, checked);
+                    let mut result = self.send_checked(&name, checked).1;
                     result["Id"] = json!(id);
                     successful.push(result);
                 }
@@ -77,10 +78,43 @@ impl Sim {
         Ok(json!({ "Successful": successful, "Failed": failed }))
     }
 
+    /// SendMessage for the engine's own actors (a producer): a plain body to a standard queue,
+    /// checked as SendMessage checks it. Returns the message id.
+    pub(crate) fn send_body(&mut self, queue: &Name, body: &str) -> ApiResult<MsgId> {
+        let q = self.queues.get(queue).ok_or_else(super::queue_not_found)?;
+        check_body(body)?;
+        if q.fifo.is_some() {
+            return Err(Service::Sqs.missing("MessageGroupId"));
+        }
+        let delay = q.config.delay_seconds;
+        check_message_size(q, body.len())?;
+        let mut incoming = Incoming::new(body.into(), Arc::new(MessageAttributes::new()), PLAYGROUND_SENDER.into());
+        incoming.delay_seconds = delay;
+        self.count_call(queue, "Send", None);
+        let (id, _) = self.send_checked(queue, incoming);
+        Ok(id)
+    }
+
     /// Validates one message to send; changes nothing.
     fn check_send(&self, queue: &Name, p: &Params) -> ApiResult<Incoming> {
         let body = p.str("MessageBody")?;
         let q = &self.queues[queue];
+        check_body(body)?;
+        let (group, dedup_id) = self.check_fifo_send(q, p, body)?;
+        let delay = delay_seconds(q, p)?;
+        let attributes = message_attributes(p)?;
+        check_message_size(q, body.len() + attributes_size(&attributes))?;
+        let mut incoming = Incoming::new(body.into(), Arc::new(attributes), PLAYGROUND_SENDER.into());
+        incoming.delay_seconds = delay;
+        incoming.group = group;
+        incoming.dedup_id = dedup_id;
+        incoming.trace_header = trace_header(p)?;
+        Ok(incoming)
+    }
+}
+
+fn check_body(body: &str) -> ApiResult<()> {
+    {
         if body.is_empty() {
             // AWS answers an empty body as a missing one (observed; the guide: "must not be empty").
             return Err(Service::Sqs.missing("MessageBody"));
@@ -91,24 +125,21 @@ impl Sim {
                 format!("Invalid binary character '#x{:X}' was found in the message body, the set of allowed characters is #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF", bad as u32),
             ));
         }
-        let (group, dedup_id) = self.check_fifo_send(q, p, body)?;
-        let delay = delay_seconds(q, p)?;
-        let attributes = message_attributes(p)?;
-        let size = body.len() + attributes_size(&attributes);
-        if size > q.config.maximum_message_size as usize {
-            return Err(ApiError::new(
-                "InvalidParameterValue",
-                format!("One or more parameters are invalid. Reason: Message must be shorter than {} bytes (this one is {size}).", q.config.maximum_message_size),
-            ));
-        }
-        let mut incoming = Incoming::new(body.into(), Arc::new(attributes), PLAYGROUND_SENDER.into());
-        incoming.delay_seconds = delay;
-        incoming.group = group;
-        incoming.dedup_id = dedup_id;
-        incoming.trace_header = trace_header(p)?;
-        Ok(incoming)
     }
+    Ok(())
+}
 
+fn check_message_size(q: &Queue, size: usize) -> ApiResult<()> {
+    if size > q.config.maximum_message_size as usize {
+        return Err(ApiError::new(
+            "InvalidParameterValue",
+            format!("One or more parameters are invalid. Reason: Message must be shorter than {} bytes (this one is {size}).", q.config.maximum_message_size),
+        ));
+    }
+    Ok(())
+}
+
+impl Sim {
     /// FIFO queues require `MessageGroupId` and a deduplication id (given, or the body's SHA-256
     /// with ContentBasedDeduplication); standard queues refuse a deduplication id and take a
     /// group id (fair queues, not modelled beyond keeping it).
@@ -137,7 +168,9 @@ impl Sim {
         Ok((Some(group.into()), Some(dedup.into())))
     }
 
-    fn send_checked(&mut self, queue: &Name, incoming: Incoming) -> Value {
+    /// Stores a checked message; its id (or the id of the message it duplicates) and the
+    /// SendMessage response.
+    fn send_checked(&mut self, queue: &Name, incoming: Incoming) -> (MsgId, Value) {
         let digest: Arc<str> = md5_hex(&incoming.body).into();
         let mut out = json!({ "MD5OfMessageBody": &*digest });
         let mut incoming = incoming;
@@ -150,7 +183,10 @@ impl Sim {
         }
         let delay = incoming.delay_seconds;
         match self.accept(queue, incoming) {
-            Accepted::Deduplicated(first) => out["MessageId"] = json!(first),
+            Accepted::Deduplicated(first) => {
+                out["MessageId"] = json!(first);
+                (first, out)
+            }
             Accepted::Stored(id) => {
                 let q = self.queue_mut(queue);
                 q.stats.sent += 1;
@@ -159,9 +195,9 @@ impl Sim {
                 }
                 out["MessageId"] = json!(id);
                 self.emit(EventKind::MessageSent { queue: queue.clone(), message_id: id, delay_seconds: delay });
+                (id, out)
             }
         }
-        out
     }
 }
 

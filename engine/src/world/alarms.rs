@@ -3,6 +3,7 @@
 //! logged as `AlarmStateChanged` and runs its actions: an SNS topic ARN gets the notification
 //! published to it, which is how a dead-letter-queue alarm "pages the owner".
 
+use super::commands::Command;
 use super::metrics::{metric_target, Stat};
 use super::spec::invalid;
 use super::WorldEvent;
@@ -395,12 +396,12 @@ impl Sim {
             reason,
             actions: targets.clone(),
         }));
-        let previous = std::mem::replace(&mut self.cause, "CloudWatchAlarm");
-        for arn in targets {
-            // A topic deleted since the alarm was made: the notification is lost, as on AWS.
-            let _ = self.run_action("Publish", &json!({ "TopicArn": arn, "Message": message }));
-        }
-        self.cause = previous;
+        let commands = targets
+            .into_iter()
+            .map(|topic| Command::Publish { topic, message: message.clone(), attributes: Default::default() })
+            .collect();
+        // A topic deleted since the alarm was made: the notification is lost, as on AWS.
+        let _ = self.perform("CloudWatchAlarm", commands);
     }
 }
 

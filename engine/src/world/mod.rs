@@ -9,12 +9,14 @@
 //! - `dependency`: downstream services with a schedule and a capacity; retry strategies.
 //! - `producer`: the same events through fan-out, one shared queue, or a coupled call chain.
 //! - `metrics`, `alarms`: CloudWatch-style series in virtual time, and alarms on them.
+//! - `commands`: what actors want done, run in one place that stamps their cause; typed receives.
 //! - `watch`: long polling in virtual time, woken by the queues' receivable notices; `spec`: parameter shapes; `events`, `view`.
 //!
 //! Same seed, same story: every choice comes from the simulation's one generator, every
 //! collection is ordered, and time is the virtual clock.
 
 mod alarms;
+mod commands;
 mod dependency;
 mod effects;
 mod events;

@@ -1,6 +1,7 @@
 //! A worker's life between actions: the poll loop (receive, process, or wait), deleting what
 //! succeeded, heartbeats while busy, and the ways it stops (a crash, a missing queue).
 
+use super::commands::Command;
 use super::process::{records_from, Owner, Run};
 use super::watch::Waiter;
 use super::worker::{WorkerState, SHORT_POLL_SLEEP_MS};
@@ -9,7 +10,6 @@ use crate::event::{EventKind, Name};
 use crate::sim::Sim;
 use crate::time::SECOND;
 use crate::timers::{Timer, TimerKey};
-use serde_json::json;
 
 impl Sim {
     /// Cancels everything a worker has pending and drops what it holds (the messages stay in
@@ -62,28 +62,18 @@ impl Sim {
         }
         let timer = w.wait_timer.take();
         let queue = w.queue.clone();
-        let mut params = json!({
-            "QueueUrl": &*queue,
-            "MaxNumberOfMessages": w.max_messages,
-            "AttributeNames": ["ApproximateReceiveCount", "SentTimestamp"],
-        });
-        if let Some(v) = w.visibility_timeout {
-            params["VisibilityTimeout"] = json!(v);
-        }
+        let (max, visibility) = (w.max_messages as usize, w.visibility_timeout);
         let wait_ms = if w.wait_seconds == 0 { SHORT_POLL_SLEEP_MS } else { u64::from(w.wait_seconds) * SECOND };
         let behavior = w.behavior.clone();
         if let Some(t) = timer {
             self.timers.cancel(t);
         }
         self.stop_waiting(&queue, &Waiter::Worker(name.clone()));
-        let previous = std::mem::replace(&mut self.cause, "Worker");
-        let response = self.run_action("ReceiveMessage", &params);
-        self.cause = previous;
-        let response = match response {
+        let received = match self.receive_as("Worker", &queue, max, visibility) {
             Ok(r) => r,
             Err(e) => return self.stop_worker(name, format!("ReceiveMessage failed: {}: {}", e.code, e.message)),
         };
-        let records = records_from(&response, &behavior);
+        let records = records_from(&received, &behavior);
         let now = self.now;
         if records.is_empty() {
             self.world.metrics.count(super::metrics::MetricKey::queue("NumberOfEmptyReceives", &queue), 1);
@@ -121,9 +111,9 @@ impl Sim {
 
     /// Deletes a message the worker finished (the receipt handle of its own receive).
     pub(crate) fn worker_delete(&mut self, name: &Name, queue: &Name, handle: &str) {
-        let params = json!({ "QueueUrl": &**queue, "ReceiptHandle": handle });
+        let delete = Command::Delete { queue: queue.clone(), receipt_handle: handle.to_string() };
         // The queue may have been deleted meanwhile; the worker carries on.
-        let _ = self.run_action("DeleteMessage", &params);
+        let _ = self.perform("Worker", vec![delete]);
         if let Some(w) = self.world.workers.get_mut(name) {
             w.stats.succeeded += 1;
         }
@@ -151,12 +141,15 @@ impl Sim {
         let (Some(hb), Some(run)) = (w.heartbeat, w.run.as_ref()) else { return };
         let handles: Vec<String> = run.held().iter().map(|r| r.receipt_handle.clone()).collect();
         let queue = w.queue.clone();
-        let mut extended = 0;
-        for handle in handles {
-            let params =
-                json!({ "QueueUrl": &*queue, "ReceiptHandle": handle, "VisibilityTimeout": hb.visibility_timeout });
-            extended += usize::from(self.run_action("ChangeMessageVisibility", &params).is_ok());
-        }
+        let commands = handles
+            .into_iter()
+            .map(|receipt_handle| Command::ChangeVisibility {
+                queue: queue.clone(),
+                receipt_handle,
+                seconds: hb.visibility_timeout,
+            })
+            .collect();
+        let extended = self.perform("Heartbeat", commands).iter().filter(|r| r.is_ok()).count();
         let until = self.now.plus_secs(u64::from(hb.visibility_timeout));
         if let Some(w) = self.world.workers.get_mut(name) {
             w.stats.heartbeats += 1;

@@ -4,15 +4,15 @@
 //! throws on the first failing record and the whole batch returns to the queue; with it, the
 //! handler reports the failed records and only those return.
 
+use super::commands::{Command, Done};
 use super::mapping::{uuid, Invocation, Mapping};
 use super::process::{records_from, Owner, Run};
 use super::watch::Waiter;
 use super::{BatchItemFailure, BatchResponse, WorldEvent, WorldTimer};
-use crate::event::{EventKind, Name};
+use crate::event::EventKind;
 use crate::sim::Sim;
 use crate::time::{MINUTE, SECOND};
 use crate::timers::Timer;
-use serde_json::{json, Value};
 
 impl Sim {
     /// Concurrent batches allowed now: Lambda starts with five and adds up to 300 a minute while
@@ -45,15 +45,8 @@ impl Sim {
             let (batch_size, window_ms) = (m.batch_size as usize, u64::from(m.window_s) * SECOND);
             let mut gathered = m.gathered.len();
             while gathered < batch_size {
-                let params = json!({
-                    "QueueUrl": &*queue,
-                    "MaxNumberOfMessages": (batch_size - gathered).min(10),
-                    "AttributeNames": ["ApproximateReceiveCount", "SentTimestamp"],
-                });
-                let previous = std::mem::replace(&mut self.cause, "Lambda");
-                let response = self.run_action("ReceiveMessage", &params);
-                self.cause = previous;
-                let records = match response {
+                let received = self.receive_as("Lambda", &queue, (batch_size - gathered).min(10), None);
+                let records = match received {
                     Ok(r) => records_from(&r, &behavior),
                     Err(e) => {
                         return self.disable_mapping(id, format!("ReceiveMessage failed: {}: {}", e.code, e.message))
@@ -173,8 +166,12 @@ impl Sim {
                 records_returned: run.records.len(),
             }));
         } else {
-            let handles: Vec<&str> = run.succeeded.iter().map(|i| run.records[*i].receipt_handle.as_str()).collect();
-            let deleted = self.delete_batch(&queue, &handles);
+            let receipt_handles = run.succeeded.iter().map(|i| run.records[*i].receipt_handle.clone()).collect();
+            let delete = Command::DeleteBatch { queue: queue.clone(), receipt_handles };
+            let deleted = match self.perform("Lambda", vec![delete]).pop() {
+                Some(Ok(Done::Applied(n))) => n,
+                _ => 0,
+            };
             let failures: Vec<BatchItemFailure> = run
                 .failures
                 .iter()
@@ -196,20 +193,5 @@ impl Sim {
             }));
         }
         self.mapping_poll(id);
-    }
-
-    /// Lambda deletes a batch's successful messages with DeleteMessageBatch, ten at a time.
-    fn delete_batch(&mut self, queue: &Name, handles: &[&str]) -> usize {
-        let previous = std::mem::replace(&mut self.cause, "Lambda");
-        let mut deleted = 0;
-        for chunk in handles.chunks(10) {
-            let entries: Vec<Value> =
-                chunk.iter().enumerate().map(|(i, h)| json!({ "Id": i.to_string(), "ReceiptHandle": h })).collect();
-            if let Ok(r) = self.run_action("DeleteMessageBatch", &json!({ "QueueUrl": &**queue, "Entries": entries })) {
-                deleted += r["Successful"].as_array().map_or(0, Vec::len);
-            }
-        }
-        self.cause = previous;
-        deleted
     }
 }

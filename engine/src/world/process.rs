@@ -8,6 +8,7 @@ use super::{WorldEvent, WorldTimer};
 use crate::event::{EventKind, Name};
 use crate::ids::MsgId;
 use crate::sim::Sim;
+use crate::sqs::Received;
 use crate::time::SimTime;
 use crate::timers::{Timer, TimerKey};
 use std::sync::Arc;
@@ -152,9 +153,12 @@ impl Sim {
 
     /// Moves a run on from now until it must wait, finishes, or crashes its worker.
     pub(crate) fn drive(&mut self, owner: &Owner) {
+        self.with_cause(owner.cause(), |sim| sim.drive_as_owner(owner));
+    }
+
+    fn drive_as_owner(&mut self, owner: &Owner) {
         let Some(mut run) = self.run_slot(owner).and_then(Option::take) else { return };
         run.timer = None;
-        let previous = std::mem::replace(&mut self.cause, owner.cause());
         let flow = if run.timed_out {
             self.abandon_call(&mut run);
             run.aborted = Some(run.timeout_message.clone());
@@ -190,7 +194,6 @@ impl Sim {
                 }
             }
         }
-        self.cause = previous;
     }
 
     fn finish_run(&mut self, owner: &Owner) {
@@ -372,23 +375,16 @@ impl Sim {
     }
 }
 
-/// The records of a ReceiveMessage response (asked with `ApproximateReceiveCount` and `SentTimestamp`).
-pub(crate) fn records_from(response: &serde_json::Value, b: &Behavior) -> Vec<Record> {
-    let Some(messages) = response.get("Messages").and_then(serde_json::Value::as_array) else { return Vec::new() };
-    messages
+/// The records of a receive, as the consumer's code sees them.
+pub(crate) fn records_from(received: &[Received], b: &Behavior) -> Vec<Record> {
+    received
         .iter()
-        .map(|m| {
-            let text = |k: &str| m.get(k).and_then(serde_json::Value::as_str).unwrap_or_default();
-            let attr = |k: &str| m.pointer(&format!("/Attributes/{k}")).and_then(serde_json::Value::as_str);
-            let id = text("MessageId");
-            let sent_epoch = attr("SentTimestamp").and_then(|t| t.parse::<u64>().ok()).unwrap_or(crate::time::EPOCH_MS);
-            Record {
-                message_id: MsgId::parse(id),
-                receipt_handle: text("ReceiptHandle").to_string(),
-                receive_count: attr("ApproximateReceiveCount").and_then(|c| c.parse().ok()).unwrap_or(1),
-                sent_at: SimTime(sent_epoch.saturating_sub(crate::time::EPOCH_MS)),
-                info: b.inspect(text("Body"), id),
-            }
+        .map(|m| Record {
+            message_id: Some(m.message_id),
+            receipt_handle: m.receipt_handle.clone(),
+            receive_count: m.receive_count,
+            sent_at: m.sent_at,
+            info: b.inspect(&m.body, &m.message_id.to_string()),
         })
         .collect()
 }

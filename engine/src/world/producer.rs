@@ -5,10 +5,12 @@
 //! - `Chain`: the coupled design: call every service in turn on the request path. Latency is the
 //!   sum of the calls; the request succeeds only if every call does (availability is the product).
 
+use super::commands::Command;
 use super::effects::Histogram;
 use super::process::{Owner, Record, Run};
 use super::spec::{self, has, invalid, Behavior, EventInfo, Span};
 use super::{WorldEvent, WorldTimer};
+use crate::attributes::{MessageAttributeValue, MessageAttributes};
 use crate::error::{ApiResult, Service};
 use crate::event::{EventKind, Name};
 use crate::params::Params;
@@ -226,21 +228,18 @@ impl Sim {
 
     fn produce(&mut self, name: &Name, design: &Design, event_id: &str, body: &Value, event_type: &str) {
         let text = body.to_string();
-        let result = match design {
+        let command = match design {
             Design::FanOut { topic } => {
-                let attrs = json!({ "event_type": { "DataType": "String", "StringValue": event_type } });
-                self.run_action(
-                    "Publish",
-                    &json!({ "TopicArn": &**topic, "Message": text, "MessageAttributes": attrs }),
-                )
+                let mut attributes = MessageAttributes::new();
+                attributes.insert("event_type".into(), MessageAttributeValue::string(event_type));
+                Command::Publish { topic: topic.to_string(), message: text, attributes }
             }
-            Design::SingleQueue { queue } => {
-                self.run_action("SendMessage", &json!({ "QueueUrl": &**queue, "MessageBody": text }))
-            }
+            Design::SingleQueue { queue } => Command::Send { queue: queue.clone(), body: text },
             Design::Chain { behavior, timeout_ms } => {
                 return self.start_request(name, behavior.clone(), *timeout_ms, event_id, body);
             }
         };
+        let result = self.perform("Producer", vec![command]).pop().expect("one command, one result");
         let pr = self.world.producers.get_mut(name).expect("invariant: a producing producer exists");
         match result {
             Ok(_) => pr.stats.accepted += 1,
