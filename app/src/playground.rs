@@ -302,14 +302,15 @@ mod tests {
         pg.add_worker("packing").unwrap();
         pg.publish("OrderPlaced").unwrap();
         let packing = |pg: &Playground| pg.snapshot().queues.into_iter().find(|q| q.name == "packing").unwrap();
-        // A long-polling worker finds a message published by hand within a second (simplified).
-        pg.history.advance_to(pg.now().plus_ms(1_000));
+        // A long-polling worker takes a message the moment it is published.
         assert_eq!(packing(&pg).in_flight, 1, "the worker took it");
+        let received_at = pg.now();
+        pg.history.advance_to(received_at.plus_ms(1_000));
         pg.worker("CrashWorker", "packing-w1").unwrap();
-        pg.history.advance_to(pg.now().plus_ms(29_000));
+        pg.history.advance_to(received_at.plus_ms(29_999));
         assert_eq!(packing(&pg).in_flight, 1, "still hidden after the crash");
-        pg.history.advance_to(pg.now().plus_ms(1_000));
-        assert_eq!(packing(&pg).visible, 1, "back after the 30 s visibility timeout");
+        pg.history.advance_to(received_at.plus_ms(30_000));
+        assert_eq!(packing(&pg).visible, 1, "back 30 s after the receive: the visibility timeout");
         assert!(pg.worker("NoSuchAction", "x").is_err());
     }
 

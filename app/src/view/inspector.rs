@@ -189,15 +189,16 @@ fn worker(w: WorkerView, jobs: Vec<JobView>) -> impl IntoView {
     } else {
         w.held.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", ")
     };
+    let state = w.state.as_str();
     let state =
-        if w.crash_armed { format!("{}, set to crash at its next side effect", w.state) } else { w.state.to_string() };
+        if w.crash_armed { format!("{state}, set to crash at its next side effect") } else { state.to_string() };
     view! {
         <h3>{format!("Worker {}", w.name)}</h3>
         <dl class="facts">
             {row("consumes", w.queue.clone())}
             {row("state", state)}
             {row("holding", held)}
-            {row("time per message", w.processing_time.clone())}
+            {row("time per message", crate::format::span(w.processing_time))}
             {row("idempotency", w.idempotency.to_string())}
             {row("received / succeeded / failed", format!("{} / {} / {}", w.received, w.succeeded, w.failed))}
             {row("crashes", w.crashes.to_string())}

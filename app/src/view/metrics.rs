@@ -2,6 +2,7 @@
 //! age of the oldest message, with any alarm's threshold drawn on the metric it watches.
 
 use super::{esc, use_ctx};
+use engine::world::AlarmState;
 use engine::SimTime;
 use leptos::prelude::*;
 
@@ -41,7 +42,7 @@ pub fn Metrics() -> impl IntoView {
                         },
                     ];
                     let age = sim.queue_metric_points("ApproximateAgeOfOldestMessage", &q.name);
-                    let alarms: Vec<(f64, String, &'static str)> = s
+                    let alarms: Vec<(f64, String, AlarmState)> = s
                         .world
                         .alarms
                         .iter()
@@ -97,7 +98,7 @@ fn points(line: &[(SimTime, u64)], span: (u64, u64), top: u64, w: i64, h: i64) -
 /// One queue's chart as SVG markup: visible and in-flight counts with any alarm thresholds, and
 /// under it the age of the oldest message. Names are queue and alarm names (letters, digits, `-`
 /// and `_`; alarm names are escaped anyway).
-fn chart(name: &str, lines: &[Line], age: &[(SimTime, u64)], alarms: &[(f64, String, &'static str)]) -> String {
+fn chart(name: &str, lines: &[Line], age: &[(SimTime, u64)], alarms: &[(f64, String, AlarmState)]) -> String {
     let all = lines.iter().flat_map(|l| l.points.iter()).chain(age.iter());
     let span = all.clone().fold((u64::MAX, 0), |(a, b), (t, _)| (a.min(t.ms()), b.max(t.ms())));
     let top = lines
@@ -124,11 +125,12 @@ fn chart(name: &str, lines: &[Line], age: &[(SimTime, u64)], alarms: &[(f64, Str
         let ty = ((H - 4) as f64 * 10.0 - threshold / top as f64 * (H - 8) as f64 * 10.0).round() as i64;
         out += &format!(
             "<g class=\"threshold {}\"><line x1=\"0\" x2=\"{W}\" y1=\"{y}\" y2=\"{y}\"/>\
-             <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}: {state}</text></g>",
-            state.to_ascii_lowercase(),
+             <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}: {}</text></g>",
+            state.as_str().to_ascii_lowercase(),
             W - 2,
             tenths(ty - 30),
             esc(alarm),
+            state.as_str(),
             y = tenths(ty),
         );
     }

@@ -2,9 +2,11 @@
 //! visibility timer, or delayed — with its receive count against maxReceiveCount; the counts;
 //! and the queue's actions and settings.
 
+use super::topology::{state_glyph, ConsumerState};
 use super::{use_ctx, Selection};
 use engine::snapshot::{MessageView, QueueView};
 use engine::sqs::MsgState;
+use engine::world::{DurationMs, WorkerStatus};
 use engine::SimTime;
 use leptos::prelude::*;
 
@@ -123,7 +125,7 @@ fn Workers(queue: String) -> impl IntoView {
     });
     view! {
         <ul class="workers">
-            <For each=move || workers.get() key=|w| (w.name.clone(), w.state, w.held.clone(), w.processing_time.clone(), w.succeeded, w.failed) let:w>
+            <For each=move || workers.get() key=|w| (w.name.clone(), w.state, w.held.clone(), w.processing_time, w.succeeded, w.failed) let:w>
                 <WorkerRow w=w />
             </For>
         </ul>
@@ -143,9 +145,9 @@ fn WorkerRow(w: engine::world::WorkerView) -> impl IntoView {
     };
     let who = w.name.clone();
     let select = move |_| ctx.selected.set(Some(Selection::Worker(who.clone())));
-    let crashed = w.state == "Crashed";
-    let paused = w.state == "Paused";
-    let slow = w.processing_time == "20000ms";
+    let crashed = w.state == WorkerStatus::Crashed;
+    let paused = w.state == WorkerStatus::Paused;
+    let slow = w.processing_time == DurationMs::fixed(20_000);
     let slow_name = w.name.clone();
     let toggle_slow = move |_| {
         ctx.act(|p| p.set_worker_slow(&slow_name, !slow));
@@ -157,9 +159,9 @@ fn WorkerRow(w: engine::world::WorkerView) -> impl IntoView {
     };
     view! {
         <li class="worker" class:crashed=crashed class:paused=paused data-testid=id.clone()>
-            <span class="state" title=w.state>{super::topology::state_glyph(w.state)}</span>
+            <span class="state" title=w.state.as_str()>{state_glyph(ConsumerState::Worker(w.state))}</span>
             <button class="who link" on:click=select aria-label=format!("Inspect worker {}", w.name)>{w.name.clone()}</button>
-            <span class="what">{format!("{}{held} · {} ok, {} failed", w.state.to_lowercase(), w.succeeded, w.failed)}</span>
+            <span class="what">{format!("{}{held} · {} ok, {} failed", w.state.as_str().to_lowercase(), w.succeeded, w.failed)}</span>
             <span class="buttons">
                 {if crashed {
                     view! { <button data-testid=format!("{id}-restart") on:click=act("RestartWorker")>"Restart"</button> }.into_any()

@@ -4,6 +4,7 @@
 
 use super::{esc, use_ctx, Selection};
 use engine::snapshot::{Snapshot, SubscriptionView};
+use engine::world::{MappingState, WorkerStatus};
 use engine::EventKind;
 use leptos::prelude::*;
 
@@ -60,8 +61,7 @@ struct Row {
 struct Consumer {
     /// The worker's name, or the Lambda function's name after "λ".
     label: String,
-    /// Waiting, Processing, Paused, Crashed, … (a function: Enabled or Disabled).
-    state: &'static str,
+    state: ConsumerState,
     /// The worker to inspect on click (functions have no inspector page).
     worker: Option<String>,
 }
@@ -94,12 +94,12 @@ impl Layout {
                 });
                 let workers = s.world.workers.iter().filter(|w| w.queue == name).map(|w| Consumer {
                     label: w.name.clone(),
-                    state: w.state,
+                    state: ConsumerState::Worker(w.state),
                     worker: Some(w.name.clone()),
                 });
                 let functions = s.world.event_source_mappings.iter().filter(|m| m.queue == name).map(|m| Consumer {
                     label: format!("λ {}", m.function),
-                    state: m.state,
+                    state: ConsumerState::Mapping(m.state),
                     worker: None,
                 });
                 let row = Row {
@@ -156,14 +156,32 @@ impl Layout {
     }
 }
 
-/// The glyph that carries a consumer's state along with its colour.
-pub(crate) fn state_glyph(state: &str) -> &'static str {
+/// A consumer on the diagram: a worker or a Lambda event source mapping, in its own state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ConsumerState {
+    Worker(WorkerStatus),
+    Mapping(MappingState),
+}
+
+impl ConsumerState {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            ConsumerState::Worker(s) => s.as_str(),
+            ConsumerState::Mapping(s) => s.as_str(),
+        }
+    }
+}
+
+/// The glyph that carries a consumer's state along with its colour. Every state is named, so a
+/// new one does not compile until it is drawn.
+pub(crate) fn state_glyph(state: ConsumerState) -> &'static str {
+    use ConsumerState::{Mapping, Worker};
     match state {
-        "Crashed" => "✕",
-        "Paused" | "Pausing" | "Disabled" => "Ⅱ",
-        "Processing" => "●",
-        "Enabled" => "λ",
-        _ => "○",
+        Worker(WorkerStatus::Crashed) => "✕",
+        Worker(WorkerStatus::Paused | WorkerStatus::Pausing) | Mapping(MappingState::Disabled) => "Ⅱ",
+        Worker(WorkerStatus::Processing) => "●",
+        Mapping(MappingState::Enabled) => "λ",
+        Worker(WorkerStatus::Waiting | WorkerStatus::Stopped) | Mapping(MappingState::Deleting) => "○",
     }
 }
 
@@ -247,10 +265,10 @@ fn diagram_markup(layout: &Layout) -> String {
                  <g class=\"node consumer {}\" tabindex=\"0\" role=\"button\"{select} data-testid=\"diagram-consumer-{}\" aria-label=\"{label} on {q}: {}\">\
                  <title>{label}: {}</title><rect x=\"650\" y=\"{}\" width=\"170\" height=\"20\" rx=\"10\"/>\
                  <text class=\"glyph\" x=\"662\" y=\"{}\">{}</text><text x=\"676\" y=\"{}\">{label}</text></g>",
-                c.state.to_ascii_lowercase(),
+                c.state.name().to_ascii_lowercase(),
                 c.worker.as_deref().map_or_else(|| label.clone(), esc),
-                c.state,
-                c.state,
+                c.state.name(),
+                c.state.name(),
                 cy - 10,
                 cy + 4,
                 state_glyph(c.state),
@@ -400,7 +418,7 @@ fn Tokens(layout: Memo<Layout>) -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use super::{diagram_markup, selection_of, Layout, DLQ_ROW, ROW};
+    use super::{diagram_markup, selection_of, ConsumerState, Layout, WorkerStatus, DLQ_ROW, ROW};
     use crate::playground::{Playground, DEFAULT_SCENARIO};
     use crate::view::Selection;
     use serde_json::json;
@@ -418,7 +436,7 @@ mod tests {
         assert!(layout.rows[3].sub.is_none(), "no topic feeds the work queue");
         assert_eq!(layout.rows[2].dlq, Some(("sms-dlq".to_string(), 0)));
         assert_eq!(layout.rows[3].consumers.len(), 1);
-        assert_eq!(layout.rows[3].consumers[0].state, "Waiting");
+        assert_eq!(layout.rows[3].consumers[0].state, ConsumerState::Worker(WorkerStatus::Waiting));
         // Rows stack without overlap; the DLQ's row is taller; the topic sits level with the
         // middle of the queues it feeds.
         assert_eq!(layout.rows[3].y - layout.rows[2].y, ROW + DLQ_ROW);

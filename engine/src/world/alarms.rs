@@ -6,6 +6,7 @@
 use super::commands::Command;
 use super::metrics::{metric_target, Stat};
 use super::spec::invalid;
+use super::AlarmState;
 use super::WorldEvent;
 use crate::error::{ApiResult, Service};
 use crate::event::{EventKind, Name};
@@ -14,23 +15,6 @@ use crate::params::Params;
 use crate::sim::Sim;
 use crate::time::{SimTime, SECOND};
 use serde_json::{json, Value};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum AlarmState {
-    Ok,
-    Alarm,
-    InsufficientData,
-}
-
-impl AlarmState {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AlarmState::Ok => "OK",
-            AlarmState::Alarm => "ALARM",
-            AlarmState::InsufficientData => "INSUFFICIENT_DATA",
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Comparison {

@@ -7,6 +7,7 @@ use super::lambda::{function_name, function_not_found, lambda_error, Function};
 use super::process::{Record, Run};
 use super::spec::{self, has};
 use super::watch::Waiter;
+use super::MappingState;
 use super::WorldEvent;
 use crate::error::{ApiError, ApiResult, Service};
 use crate::event::{EventKind, Name};
@@ -47,7 +48,7 @@ pub(crate) struct Mapping {
     pub max_concurrency: Option<u32>,
     pub report_failures: bool,
     pub enabled: bool,
-    pub state: &'static str,
+    pub state: MappingState,
     pub last_result: &'static str,
     pub gathered: Vec<Record>,
     pub(crate) gather_since: Option<SimTime>,
@@ -111,7 +112,7 @@ impl Sim {
             max_concurrency: None,
             report_failures: false,
             enabled: true,
-            state: "Enabled",
+            state: MappingState::Enabled,
             last_result: "No records processed",
             gathered: Vec::new(),
             gather_since: None,
@@ -158,7 +159,7 @@ impl Sim {
         }
         mapping_settings(p, &mut m).map_err(lambda_error)?;
         let settings = p.given().filter(|k| *k != "UUID").map(String::from).collect();
-        m.state = if m.enabled { "Enabled" } else { "Disabled" };
+        m.state = if m.enabled { MappingState::Enabled } else { MappingState::Disabled };
         if !m.enabled {
             self.mapping_idle(&mut m);
         }
@@ -183,7 +184,7 @@ impl Sim {
                 }
             }
         }
-        m.state = "Deleting";
+        m.state = MappingState::Deleting;
         self.emit(EventKind::World(WorldEvent::EventSourceMappingDeleted { uuid: uuid(id) }));
         Ok(self.mapping_json(&m))
     }
@@ -203,7 +204,7 @@ impl Sim {
             "BatchSize": m.batch_size,
             "MaximumBatchingWindowInSeconds": m.window_s,
             "FunctionResponseTypes": if m.report_failures { vec!["ReportBatchItemFailures"] } else { vec![] },
-            "State": m.state,
+            "State": m.state.as_str(),
             "StateTransitionReason": "USER_INITIATED",
             "LastProcessingResult": m.last_result,
             "LastModified": self.now.epoch_ms() / 1000,
@@ -238,7 +239,7 @@ impl Sim {
         let Some(mut m) = self.world.mappings.remove(&id) else { return };
         self.mapping_idle(&mut m);
         m.enabled = false;
-        m.state = "Disabled";
+        m.state = MappingState::Disabled;
         self.world.mappings.insert(id, m);
         self.emit(EventKind::World(WorldEvent::EventSourceMappingDisabled { uuid: uuid(id), reason }));
     }
@@ -276,6 +277,6 @@ fn mapping_settings(p: &Params, m: &mut Mapping) -> ApiResult<()> {
     if let Some(e) = p.opt_bool("Enabled")? {
         m.enabled = e;
     }
-    m.state = if m.enabled { "Enabled" } else { "Disabled" };
+    m.state = if m.enabled { MappingState::Enabled } else { MappingState::Disabled };
     Ok(())
 }

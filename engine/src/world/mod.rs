@@ -39,6 +39,7 @@ pub(crate) use lambda::FUNCTION_KEYS;
 pub(crate) use mapping::MAPPING_SETTINGS;
 pub(crate) use producer::PRODUCER_KEYS;
 pub(crate) use spec::BEHAVIOR_KEYS;
+pub use view::{AlarmState, DurationMs, MappingState, WorkerStatus};
 pub use view::{AlarmView, DependencyView, FunctionView, JobView, MappingView, ProducerView, WorkerView, WorldView};
 pub(crate) use worker::POLL_KEYS;
 

@@ -95,6 +95,10 @@ impl Span {
         }
     }
 
+    pub fn as_duration(&self) -> super::DurationMs {
+        super::DurationMs { min_ms: self.min, max_ms: self.max }
+    }
+
     pub fn describe(&self) -> String {
         if self.min == self.max {
             format!("{}ms", self.min)

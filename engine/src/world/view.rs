@@ -5,6 +5,84 @@ use crate::ids::MsgId;
 use crate::sim::Sim;
 use serde::Serialize;
 
+/// A worker's state. Serialised as its name (`"Crashed"`), so the snapshot's JSON stays readable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum WorkerStatus {
+    /// Long-polling its queue, holding nothing.
+    Waiting,
+    Processing,
+    /// Asked to pause; it finishes what it holds first.
+    Pausing,
+    Paused,
+    /// Gone without deleting what it held: those messages return after their visibility timeout.
+    Crashed,
+    /// Stopped by the playground (its queue was deleted, say); the reason is in the log.
+    Stopped,
+}
+
+impl WorkerStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WorkerStatus::Waiting => "Waiting",
+            WorkerStatus::Processing => "Processing",
+            WorkerStatus::Pausing => "Pausing",
+            WorkerStatus::Paused => "Paused",
+            WorkerStatus::Crashed => "Crashed",
+            WorkerStatus::Stopped => "Stopped",
+        }
+    }
+}
+
+/// An event source mapping's `State`, in Lambda's words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum MappingState {
+    Enabled,
+    Disabled,
+    Deleting,
+}
+
+impl MappingState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MappingState::Enabled => "Enabled",
+            MappingState::Disabled => "Disabled",
+            MappingState::Deleting => "Deleting",
+        }
+    }
+}
+
+/// A CloudWatch alarm's `StateValue`, serialised as CloudWatch writes it (`"ALARM"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum AlarmState {
+    Ok,
+    Alarm,
+    InsufficientData,
+}
+
+impl AlarmState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AlarmState::Ok => "OK",
+            AlarmState::Alarm => "ALARM",
+            AlarmState::InsufficientData => "INSUFFICIENT_DATA",
+        }
+    }
+}
+
+/// A duration in whole milliseconds: fixed (`min_ms == max_ms`) or a seeded uniform range.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct DurationMs {
+    pub min_ms: u64,
+    pub max_ms: u64,
+}
+
+impl DurationMs {
+    pub const fn fixed(ms: u64) -> DurationMs {
+        DurationMs { min_ms: ms, max_ms: ms }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct WorldView {
     /// The period of every metric series, in milliseconds.
@@ -22,12 +100,11 @@ pub struct WorldView {
 pub struct WorkerView {
     pub name: String,
     pub queue: String,
-    /// Waiting, Processing, Pausing, Paused, Crashed or Stopped.
-    pub state: &'static str,
+    pub state: WorkerStatus,
     /// Received and not finished: what a crash would abandon.
     pub held: Vec<MsgId>,
     pub crash_armed: bool,
-    pub processing_time: String,
+    pub processing_time: DurationMs,
     pub idempotency: &'static str,
     pub jobs: Vec<String>,
     pub received: u64,
@@ -54,7 +131,7 @@ pub struct MappingView {
     pub batching_window_s: u32,
     pub maximum_concurrency: Option<u32>,
     pub report_batch_item_failures: bool,
-    pub state: &'static str,
+    pub state: MappingState,
     pub concurrent_invocations: usize,
     pub records_delivered: u64,
     pub records_redelivered: u64,
@@ -65,7 +142,7 @@ pub struct MappingView {
 pub struct DependencyView {
     pub name: String,
     /// Conditions now, from the base and the schedule.
-    pub latency: String,
+    pub latency: DurationMs,
     pub error_rate_ppm: u32,
     pub down: bool,
     pub capacity: Option<u32>,
@@ -103,7 +180,7 @@ pub struct JobView {
 pub struct AlarmView {
     pub name: String,
     pub metric: String,
-    pub state: &'static str,
+    pub state: AlarmState,
     pub reason: String,
     /// The metric's name alone, the dimension value it watches, and its threshold, for charts.
     pub metric_name: String,
@@ -115,7 +192,7 @@ fn dependency_view(d: &Dependency, sim: &Sim) -> DependencyView {
     let c = d.at(sim.now);
     DependencyView {
         name: d.name.to_string(),
-        latency: c.latency.describe(),
+        latency: c.latency.as_duration(),
         error_rate_ppm: c.error_ppm,
         down: c.down,
         capacity: c.capacity,
@@ -137,10 +214,10 @@ impl Sim {
                 .map(|k| WorkerView {
                     name: k.name.to_string(),
                     queue: k.queue.to_string(),
-                    state: k.state_name(),
+                    state: k.status(),
                     held: k.held(),
                     crash_armed: k.crash_armed,
-                    processing_time: k.behavior.processing.describe(),
+                    processing_time: k.behavior.processing.as_duration(),
                     idempotency: k.behavior.idempotency.as_str(),
                     jobs: k.behavior.jobs.iter().map(|j| j.job.to_string()).collect(),
                     received: k.stats.received,
@@ -213,7 +290,7 @@ impl Sim {
                 .map(|a| AlarmView {
                     name: a.name.to_string(),
                     metric: format!("{} {}", a.namespace, a.metric),
-                    state: a.state.as_str(),
+                    state: a.state,
                     reason: a.reason.clone(),
                     metric_name: a.metric.clone(),
                     dimension_value: a.dimension.as_ref().map(|(_, v)| v.clone()),

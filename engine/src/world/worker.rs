@@ -6,6 +6,7 @@
 use super::process::Run;
 use super::spec::{self, has, invalid, Behavior};
 use super::watch::Waiter;
+use super::WorkerStatus;
 use super::WorldEvent;
 use crate::error::{ApiResult, Service};
 use crate::event::{EventKind, Name};
@@ -73,15 +74,19 @@ pub(crate) struct Worker {
 }
 
 impl Worker {
-    pub fn state_name(&self) -> &'static str {
+    pub fn status(&self) -> WorkerStatus {
         match self.state {
-            WorkerState::Processing if self.pause_requested => "Pausing",
-            WorkerState::Waiting => "Waiting",
-            WorkerState::Processing => "Processing",
-            WorkerState::Paused => "Paused",
-            WorkerState::Crashed => "Crashed",
-            WorkerState::Stopped => "Stopped",
+            WorkerState::Processing if self.pause_requested => WorkerStatus::Pausing,
+            WorkerState::Waiting => WorkerStatus::Waiting,
+            WorkerState::Processing => WorkerStatus::Processing,
+            WorkerState::Paused => WorkerStatus::Paused,
+            WorkerState::Crashed => WorkerStatus::Crashed,
+            WorkerState::Stopped => WorkerStatus::Stopped,
         }
+    }
+
+    pub fn state_name(&self) -> &'static str {
+        self.status().as_str()
     }
 
     pub fn held(&self) -> Vec<MsgId> {
