@@ -41,6 +41,16 @@ pub enum Service {
 }
 
 impl Service {
+    /// The service's short name: SNS, SQS, Lambda, or Playground for the playground's own.
+    pub fn label(self) -> &'static str {
+        match self {
+            Service::Sns => "SNS",
+            Service::Sqs => "SQS",
+            Service::Lambda => "Lambda",
+            Service::Sim => "Playground",
+        }
+    }
+
     /// SQS answers a bad value with `InvalidParameterValue`; SNS with `InvalidParameter`.
     pub fn invalid_value(self, message: impl Into<String>) -> ApiError {
         match self {

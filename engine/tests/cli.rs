@@ -273,3 +273,14 @@ fn test_filter_jsonl_answers_one_line_per_case_including_bad_ones() {
     assert_eq!(rows[4], json!({"match": true}));
     assert!(rows[5]["error"].as_str().unwrap().contains("line 7"), "{}", rows[5]);
 }
+
+#[test]
+fn actions_lists_the_engines_one_table() {
+    let r = fanout(&["actions"]);
+    assert_eq!(r.code, Some(0));
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), engine::actions::ACTIONS.len(), "one line per table entry");
+    let receive = lines.iter().find(|l| l.contains(" ReceiveMessage ")).expect("ReceiveMessage listed");
+    assert!(receive.starts_with("SQS") && receive.contains("QueueUrl, AttributeNames"), "{receive}");
+    assert!(lines.iter().any(|l| l.starts_with("Playground") && l.contains(" CrashWorker ")));
+}

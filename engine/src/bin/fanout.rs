@@ -5,6 +5,7 @@
 //! fanout test FILE...
 //! fanout test-filter --policy P --scope MessageAttributes|MessageBody --message M
 //! fanout test-filter --jsonl < cases.jsonl
+//! fanout actions
 //! ```
 
 use engine::filter::{FilterPolicy, FilterPolicyScope, Verdict};
@@ -19,7 +20,8 @@ const USAGE: &str = "usage:
   fanout test FILE...           check every expectation; ends with \"N passed, M failed\"
   fanout test-filter --policy P --scope MessageAttributes|MessageBody --message M
                                 P and M are JSON or @file; M is {\"MessageAttributes\": {...}} or {\"Message\": \"...\"}
-  fanout test-filter --jsonl    one {\"scope\", \"policy\", \"message\"} per line on stdin, one result per line out";
+  fanout test-filter --jsonl    one {\"scope\", \"policy\", \"message\"} per line on stdin, one result per line out
+  fanout actions                every action a scenario step can name: service, action, parameters";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
         Some("run") => run(&args[1..]),
         Some("test") => test(&args[1..]),
         Some("test-filter") => test_filter(&args[1..]),
+        Some("actions") => actions(),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -37,6 +40,14 @@ fn main() -> ExitCode {
         eprintln!("fanout: {message}");
         ExitCode::from(2)
     })
+}
+
+/// The engine's action table, one action a line: `SQS ReceiveMessage QueueUrl, AttributeNames, …`.
+fn actions() -> Result<ExitCode, String> {
+    for a in engine::actions::ACTIONS {
+        println!("{:<10} {:<30} {}", a.service.label(), a.name, a.params.join(", "));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn load(path: &str) -> Result<Scenario, String> {
