@@ -5,10 +5,15 @@
 //! that every queue is empty. Times parsing it, running it as `fanout test` does (event log off)
 //! and as the page loads it (event log on, checkpoints for time travel), per step of the file.
 //!
+//! Then scrubs a 10,000-event story (seek to random moments, each with the page's snapshot), the
+//! time travel the checkpoints are for.
+//!
 //! `cargo bench -p fanout-engine --bench scenario`; `FANOUT_BENCH_PUBLISHES=500` changes N
 //! (default 2,000), `FANOUT_BENCH_RUNS=1` the number of runs (default 5), and `FANOUT_BENCH_WRITE=path.json` also writes the generated file there, to
 //! time `fanout test path.json` end to end.
+use engine::history::History;
 use engine::scenario::{RunOptions, Scenario};
+use engine::SimTime;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -75,6 +80,45 @@ fn measure(text: &str) -> Measured {
     measured
 }
 
+/// A story of about 10,000 events, like the page's when it has played a while: sends every
+/// 400 ms to a queue with a 2 s visibility timeout, a receive every other send, duplicates on.
+fn long_story() -> History {
+    let mut h = History::new(9);
+    let ok = |r: Result<Value, engine::ApiError>| r.unwrap_or_else(|e| panic!("{e}"));
+    ok(h.apply("ConfigureSimulation", &json!({"DuplicateDeliveryProbability": "0.3"})));
+    ok(h.apply("CreateQueue", &json!({"QueueName": "q", "Attributes": {"VisibilityTimeout": "2"}})));
+    let mut i = 0u64;
+    while h.sim().events().len() < 10_000 {
+        h.advance_to(SimTime(i * 400));
+        ok(h.apply("SendMessage", &json!({"QueueUrl": "q", "MessageBody": format!("m{i}")})));
+        if i % 2 == 0 {
+            ok(h.apply("ReceiveMessage", &json!({"QueueUrl": "q", "MaxNumberOfMessages": 3})));
+        }
+        i += 1;
+    }
+    h
+}
+
+/// Scrubs the long story: seeks to 400 moments spread by a fixed generator, each followed by the
+/// page's snapshot (200 messages a queue). Returns the time of each seek plus snapshot.
+fn scrub() -> (usize, Vec<Duration>) {
+    let mut h = long_story();
+    let (events, end) = (h.sim().events().len(), h.end().0);
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let times = (0..400)
+        .map(|_| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let t = SimTime((x >> 33) % (end + 1));
+            timed(|| {
+                h.seek(t);
+                h.sim().snapshot_limited(200)
+            })
+            .1
+        })
+        .collect();
+    (events, times)
+}
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
@@ -113,4 +157,15 @@ fn main() {
     }
     println!();
     println!("µs/step: parse plus run, per step of the file.");
+    let (events, mut times) = scrub();
+    times.sort();
+    let at = |q: usize| ms(times[(times.len() * q / 100).min(times.len() - 1)]);
+    println!();
+    println!(
+        "Seek + snapshot in a {events}-event story, {} random moments: p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms",
+        times.len(),
+        at(50),
+        at(95),
+        ms(*times.last().expect("some seeks"))
+    );
 }
