@@ -1,10 +1,11 @@
 //! The app's logic, in plain Rust with no signals: a story (the engine's `History`) loaded from a
 //! scenario file, and the learner's commands, each an AWS action sent to the engine. The view
-//! holds one `Playground` in a signal and draws the engine's snapshots.
+//! holds one `Playground` in a signal and draws the engine's snapshots. What the page offers for
+//! a scenario (its one-click events, the workers it adds) comes from the scenario file.
 
 use engine::filter::{FilterPolicy, FilterPolicyScope};
 use engine::history::History;
-use engine::scenario::{Scenario, Step};
+use engine::scenario::{PublishPreset, PublishPresets, RunOptions, Scenario, WorkerRules};
 use engine::snapshot::QueueView;
 use engine::{ApiError, SimTime, Snapshot};
 use serde_json::{json, Value};
@@ -22,10 +23,6 @@ pub const SCENARIOS: &[(&str, &str)] = &[
 /// The scenario the page opens with.
 pub const DEFAULT_SCENARIO: &str = SCENARIOS[0].1;
 
-/// The events a learner can publish with one click. The poison order's phone number is a
-/// digit short, which a consumer that sends SMS cannot handle.
-pub const EVENT_TYPES: &[&str] = &["OrderPlaced", "OrderShipped", "OrderCancelled", "RefundIssued", "PoisonOrder"];
-
 /// Playback speeds, virtual seconds per real second.
 /// Playback speeds: the label, and how many virtual milliseconds pass per 4 wall milliseconds
 /// (integers, so no float is ever formatted or rounded for them).
@@ -41,22 +38,28 @@ pub struct Playground {
     source: String,
     /// Commands that built the scenario; undo stops there.
     base: usize,
+    /// The scenario's one-click events (its `publish` section).
+    publish: Option<PublishPresets>,
+    /// The workers "+ Worker" adds (its `workers` section).
+    workers: WorkerRules,
 }
 
 impl Playground {
-    /// Builds the story a scenario file describes: its actions are applied in order and its
-    /// `advance` steps move the clock. Expectations are for `fanout test`, not for the page.
+    /// Builds the story a scenario file describes, exactly as `fanout test` runs it (the
+    /// engine's `Scenario::run_on`, on a History): `${name}` values, `save`, `advance` and
+    /// `expect_error` steps included. A step whose action fails without `expect_error` is a load
+    /// error naming the step, and so is a `save` that does not resolve; an expectation that does
+    /// not hold is not (that is for `fanout test` to report).
     pub fn from_scenario(text: &str) -> Result<Playground, String> {
         let scenario = Scenario::parse(text).map_err(|e| e.to_string())?;
-        let mut history = History::new(scenario.seed);
-        for (i, step) in scenario.steps.iter().enumerate() {
-            match step {
-                Step::Advance { ms, .. } => history.advance_to(history.sim().now().plus_ms(*ms)),
-                Step::Action { action, params, .. } => {
-                    history.apply(action, params).map_err(|e| format!("step {}: {}: {}", i + 1, e.code, e.message))?;
-                }
-            }
+        let run = scenario.run_with(RunOptions { event_log: true, responses: false });
+        if let Some(stop) = &run.stopped {
+            return Err(stop.to_string());
         }
+        if let Some((o, e)) = run.outcomes.iter().find_map(|o| o.unexpected_error().map(|e| (o, e))) {
+            return Err(format!("step {} ({}): {}: {}", o.step, o.label, e.code, e.message));
+        }
+        let history = run.story;
         Ok(Playground {
             id: String::new(),
             name: scenario.name,
@@ -64,6 +67,8 @@ impl Playground {
             base: history.commands().len(),
             history,
             source: text.to_string(),
+            publish: scenario.publish,
+            workers: scenario.workers,
         })
     }
 
@@ -100,41 +105,38 @@ impl Playground {
         self.history.sim().now()
     }
 
-    /// The scenario's topic to publish to: its ARN, whether it is FIFO, and how many messages
-    /// it has had.
+    /// The events this scenario offers to publish with one click, in order.
+    pub fn presets(&self) -> &[PublishPreset] {
+        self.publish.as_ref().map_or(&[], |p| p.presets.as_slice())
+    }
+
+    /// The topic to publish to (the scenario's `publish.topic`, else its first topic): its
+    /// ARN, whether it is FIFO, and how many messages it has had.
     fn topic(&self) -> Result<(String, bool, u64), ApiError> {
         let snapshot = self.history.sim().snapshot_limited(0);
-        let topic = snapshot
-            .topics
-            .first()
-            .ok_or_else(|| ApiError::new("NotFound", "This scenario has no topic to publish to."))?;
+        let wanted = self.publish.as_ref().map(|p| p.topic.as_str());
+        let topic =
+            match wanted {
+                Some(w) => snapshot.topics.iter().find(|t| t.name == w || t.arn == w).ok_or_else(|| {
+                    ApiError::new("NotFound", format!("This scenario's topic \"{w}\" does not exist."))
+                })?,
+                None => snapshot
+                    .topics
+                    .first()
+                    .ok_or_else(|| ApiError::new("NotFound", "This scenario has no topic to publish to."))?,
+            };
         Ok((topic.arn.clone(), topic.fifo, topic.published))
     }
 
-    /// Publishes one order event to the scenario's topic, carrying what consumers need
-    /// (event-carried state transfer) and `event_type` as a message attribute for filters.
-    pub fn publish(&mut self, kind: &str) -> Result<Value, ApiError> {
-        let (arn, fifo, published) = self.topic()?;
-        let n = published + 1;
-        let order_id = 4416 + n;
-        let (event_type, phone) =
-            if kind == "PoisonOrder" { ("OrderPlaced", "+91 98765 4321") } else { (kind, "+91 98765 43210") };
-        let body = json!({
-            "event_id": format!("evt-{n}"),
-            "event_type": event_type,
-            "order_id": order_id,
-            "version": 1,
-            "occurred_at": self.now().iso8601(),
-            "data": {"items": [{"sku": "quilt-queen", "qty": 1}], "amount": 4999, "phone": phone}
-        });
-        let mut params = json!({
-            "TopicArn": arn,
-            "Message": body.to_string(),
-            "MessageAttributes": {"event_type": {"DataType": "String", "StringValue": event_type}}
-        });
-        if fifo {
-            params["MessageGroupId"] = json!(order_id.to_string());
-        }
+    /// Publishes the scenario's preset called `name` to its topic: the preset's body and
+    /// attributes, filled in for the topic's next message number and the current time.
+    pub fn publish(&mut self, name: &str) -> Result<Value, ApiError> {
+        let preset =
+            self.presets().iter().find(|p| p.name == name).ok_or_else(|| {
+                ApiError::new("NotFound", format!("This scenario has no event \"{name}\" to publish."))
+            })?;
+        let (arn, _, published) = self.topic()?;
+        let params = preset.params(&arn, published + 1, self.now());
         self.history.apply("Publish", &params)
     }
 
@@ -188,30 +190,14 @@ impl Playground {
         self.set_queue_attribute(&q.name, "RedrivePolicy", &policy)
     }
 
-    /// Adds a worker (a competing consumer) to a queue: it long-polls, takes two seconds per
-    /// message, does its job's side effect and deletes. An SMS worker fails on a phone number
-    /// that is too short (the poison order).
+    /// Adds a worker (a competing consumer) to a queue, of the kind the scenario's `workers`
+    /// section gives that queue (`CreateWorker`'s defaults if it has none). Workers are named
+    /// `<queue>-w<n>` and do the job named after the queue unless the rules name one.
     pub fn add_worker(&mut self, queue: &str) -> Result<Value, ApiError> {
         let snapshot = self.history.sim().snapshot_limited(0);
         let stem: String = queue.trim_end_matches(".fifo").chars().map(|c| if c == '.' { '-' } else { c }).collect();
         let n = (1..).find(|n| !snapshot.world.workers.iter().any(|w| w.name == format!("{stem}-w{n}"))).unwrap_or(1);
-        let effect = match stem.as_str() {
-            s if s.contains("billing") => "invoice written",
-            s if s.contains("sms") => "SMS sent",
-            s if s.contains("packing") => "slip printed",
-            _ => "work done",
-        };
-        let mut params = json!({
-            "WorkerName": format!("{stem}-w{n}"),
-            "QueueUrl": queue,
-            "WaitTimeSeconds": 20,
-            "ProcessingTime": "2s",
-            "Job": stem,
-            "Effect": effect,
-        });
-        if stem.contains("sms") {
-            params["Poison"] = json!({"Field": "data.phone", "LengthBelow": 15});
-        }
+        let params = self.workers.params(queue, &format!("{stem}-w{n}"), &stem);
         self.history.apply("CreateWorker", &params)
     }
 
@@ -322,3 +308,7 @@ mod tests {
         assert_eq!(pg.snapshot(), before);
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+#[path = "playground_tests.rs"]
+mod scenario_tests;

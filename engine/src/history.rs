@@ -2,6 +2,13 @@
 //! command with the virtual time it ran at; any moment of it is rebuilt by cloning the nearest
 //! earlier checkpoint and replaying the commands after it. Acting after going back forks the
 //! story: the commands after that moment are discarded.
+//!
+//! A checkpoint is the whole `Sim` but its event log: the log only grows, so the story's own
+//! log, cut back to the checkpoint's length, is the checkpoint's log. Checkpoints are spaced by
+//! events, at least [`CHECKPOINT_EVERY_EVENTS`] apart and further apart as the stored messages
+//! grow, so that copying the state never costs much more than replaying the events since the
+//! last copy. With the event log off (`set_event_recording(false)`, for a run nothing will
+//! travel in) there are no checkpoints but the first.
 
 use crate::error::ApiError;
 use crate::sim::Sim;
@@ -21,11 +28,13 @@ pub struct Command {
 struct Checkpoint {
     /// Commands `..next_command` are inside `sim`.
     next_command: usize,
+    /// The length of the event log at the checkpoint (`sim` itself holds no events).
+    events: usize,
     sim: Sim,
 }
 
-/// A take of the events between checkpoints: small enough that replaying is quick.
-const CHECKPOINT_EVERY_EVENTS: usize = 512;
+/// The fewest events between checkpoints: small enough that replaying them is quick.
+pub const CHECKPOINT_EVERY_EVENTS: usize = 512;
 
 #[derive(Clone, Debug)]
 pub struct History {
@@ -47,7 +56,7 @@ impl History {
         History {
             seed,
             commands: Vec::new(),
-            checkpoints: vec![Checkpoint { next_command: 0, sim: sim.clone() }],
+            checkpoints: vec![Checkpoint { next_command: 0, events: 0, sim: sim.clone() }],
             sim,
             applied: 0,
             undone: Vec::new(),
@@ -73,6 +82,15 @@ impl History {
         &self.sim
     }
 
+    /// Turns the event log off (a run that only checks responses) or back on, for the story
+    /// from now on and for every replay of it. On by default.
+    pub fn set_event_recording(&mut self, on: bool) {
+        self.sim.set_event_recording(on);
+        for c in &mut self.checkpoints {
+            c.sim.set_event_recording(on);
+        }
+    }
+
     pub fn seed(&self) -> u64 {
         self.seed
     }
@@ -91,6 +109,19 @@ impl History {
     /// that were ahead (the story forks). A failed command changes nothing and is not kept.
     pub fn apply(&mut self, action: &str, params: &Value) -> Result<Value, ApiError> {
         let result = self.sim.apply(action, params)?;
+        self.record(action, params.clone());
+        Ok(result)
+    }
+
+    /// `apply`, keeping `params` itself as the command rather than a copy.
+    pub fn apply_owned(&mut self, action: &str, params: Value) -> Result<Value, ApiError> {
+        let result = self.sim.apply(action, &params)?;
+        self.record(action, params);
+        Ok(result)
+    }
+
+    /// Records a command that has just succeeded, forking the story if it was in the past.
+    fn record(&mut self, action: &str, params: Value) {
         if self.applied < self.commands.len() || self.horizon > self.sim.now() {
             self.commands.truncate(self.applied);
             self.horizon = self.sim.now();
@@ -98,16 +129,15 @@ impl History {
             let applied = self.applied;
             self.checkpoints.retain(|c| c.next_command <= applied && c.sim.now() <= now);
         }
-        self.commands.push(Command { at: self.sim.now(), action: action.to_string(), params: params.clone() });
+        self.commands.push(Command { at: self.sim.now(), action: action.to_string(), params });
         self.applied = self.commands.len();
         self.undone.clear();
         self.maybe_checkpoint();
-        Ok(result)
     }
 
     /// Moves time forward, replaying any recorded commands that fall on the way.
     pub fn advance_to(&mut self, t: SimTime) {
-        while let Some(c) = self.commands.get(self.applied).filter(|c| c.at <= t).cloned() {
+        while let Some(c) = self.commands.get(self.applied).filter(|c| c.at <= t) {
             self.sim.advance_to(c.at);
             let replayed = self.sim.apply(&c.action, &c.params);
             debug_assert!(replayed.is_ok(), "invariant: a recorded command replays");
@@ -173,25 +203,37 @@ impl History {
         true
     }
 
-    /// Rebuilds from the latest checkpoint at or before `t`.
+    /// Rebuilds from the latest checkpoint at or before `t`. Its event log is the current one
+    /// cut back: the story up to the checkpoint is the same, so its events are the same.
     fn restore_at(&mut self, t: SimTime) {
-        let cp = self
-            .checkpoints
-            .iter()
-            .rev()
-            .find(|c| c.sim.now() <= t)
-            .expect("invariant: the first checkpoint is at time 0");
+        let mut log = std::mem::take(&mut self.sim.log);
+        let at = self.checkpoints.iter().rposition(|c| c.sim.now() <= t).unwrap_or(0);
+        // The current log holds every earlier checkpoint's; if it somehow does not, start over.
+        let at = if self.checkpoints[at].events <= log.len() { at } else { 0 };
+        let cp = &self.checkpoints[at];
+        log.truncate(cp.events);
         self.sim = cp.sim.clone();
+        self.sim.log = log;
         self.applied = cp.next_command;
         self.advance_to(t);
     }
 
+    /// Takes a checkpoint when enough has happened since the last: at least
+    /// `CHECKPOINT_EVERY_EVENTS` events, and at least as many events as there are stored
+    /// messages (so the copy costs less than replaying since the last one).
     fn maybe_checkpoint(&mut self) {
         let last = self.checkpoints.last().expect("invariant: there is always a first checkpoint");
-        if self.sim.events().len() >= last.sim.events().len() + CHECKPOINT_EVERY_EVENTS
-            && self.sim.now() > last.sim.now()
-        {
-            self.checkpoints.push(Checkpoint { next_command: self.applied, sim: self.sim.clone() });
+        let events = self.sim.log.len();
+        if events < last.events + CHECKPOINT_EVERY_EVENTS || self.sim.now() <= last.sim.now() {
+            return;
         }
+        let stored: usize = self.sim.queues.values().map(|q| q.messages.len()).sum();
+        if events < last.events + stored {
+            return;
+        }
+        let log = std::mem::take(&mut self.sim.log);
+        let sim = self.sim.clone();
+        self.sim.log = log;
+        self.checkpoints.push(Checkpoint { next_command: self.applied, events, sim });
     }
 }

@@ -193,6 +193,26 @@ fn a_save_path_that_does_not_resolve_stops_the_run_at_that_step() {
 }
 
 #[test]
+fn a_bad_publish_preset_is_reported_with_where_it_is() {
+    // The page's presets are part of the file: a placeholder it does not know is refused before
+    // anything runs, naming the preset and the path inside its body.
+    let text = json!({"name": "x", "steps": [], "publish": {"topic": "t", "presets": [
+        {"name": "OrderPlaced", "body": "{}"}, {"name": "Refund", "body": {"data": {"at": "{{today}}"}}}]}});
+    rejects(
+        "presets.json",
+        &text.to_string(),
+        &["publish.presets[1] (Refund): body.data.at: unknown placeholder \"{{today}}\""],
+    );
+}
+
+#[test]
+fn a_worker_rule_that_create_worker_refuses_is_reported_with_its_queue() {
+    // Worker rules are checked by CreateWorker itself: a misspelt parameter names the queue's rule.
+    let text = json!({"name": "x", "steps": [], "workers": {"queues": {"sms": {"Efect": "SMS sent"}}}});
+    rejects("workers.json", &text.to_string(), &["workers.queues.sms: CreateWorker would fail: ", "Efect"]);
+}
+
+#[test]
 fn a_missing_file_is_an_error_naming_it() {
     // A file that cannot be read is named, with the reason, and the exit code says failure.
     let out = fanout(&["run", "/nonexistent/scenario.json"]);

@@ -1,6 +1,8 @@
 //! Every scenario file shipped with the playground (`public/scenarios/`) and every lesson file of
-//! the test suite (`engine/tests/scenarios/`) runs to its end with all its expectations met.
-use engine::scenario::{Run, Scenario};
+//! the test suite (`engine/tests/scenarios/`) runs to its end with all its expectations met, the
+//! same whether it runs as `fanout test` runs it or as the page loads it.
+use engine::scenario::{Run, RunOptions, Scenario};
+use engine::{event_log_jsonl, Sim};
 use std::path::{Path, PathBuf};
 
 fn scenario_files(dir: &str) -> Vec<PathBuf> {
@@ -81,8 +83,68 @@ fn scenario_runs_are_reproducible() {
     // The same file and seed give the same event log, byte for byte.
     for path in scenario_files("tests/scenarios").into_iter().chain(scenario_files("../public/scenarios")) {
         let scenario = load(&path).unwrap_or_else(|e| panic!("{e}"));
-        let first = engine::event_log_jsonl(scenario.run().events());
-        let second = engine::event_log_jsonl(scenario.run().events());
+        let first = event_log_jsonl(scenario.run().events());
+        let second = event_log_jsonl(scenario.run().events());
         assert!(first == second, "{}: two runs gave different event logs", path.display());
+    }
+}
+
+fn every_file() -> Vec<PathBuf> {
+    scenario_files("tests/scenarios").into_iter().chain(scenario_files("../public/scenarios")).collect()
+}
+
+#[test]
+fn a_scenario_runs_the_same_on_a_bare_sim_and_on_a_history() {
+    // `fanout test` runs the steps on a Sim, the page on a History: same outcomes, same log.
+    for path in every_file() {
+        let scenario = load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let on_history = scenario.run();
+        let on_sim = scenario.run_on(Sim::new(scenario.seed), RunOptions::default());
+        assert_eq!(on_history.outcomes, on_sim.outcomes, "{}", path.display());
+        assert_eq!(on_history.stopped, on_sim.stopped, "{}", path.display());
+        let (a, b) = (event_log_jsonl(on_history.events()), event_log_jsonl(on_sim.events()));
+        assert!(a == b, "{}: the event logs differ", path.display());
+    }
+}
+
+#[test]
+fn the_event_log_and_the_kept_responses_change_no_verdict() {
+    // `fanout test` keeps neither; every step's verdict, error and the final state are the same.
+    for path in every_file() {
+        let scenario = load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let full = scenario.run();
+        let lean = scenario.run_on(Sim::new(scenario.seed), RunOptions { event_log: false, responses: false });
+        assert!(lean.events().is_empty());
+        assert_eq!(full.outcomes.len(), lean.outcomes.len(), "{}", path.display());
+        for (f, l) in full.outcomes.iter().zip(&lean.outcomes) {
+            assert_eq!(
+                (&f.check, f.unexpected_error()),
+                (&l.check, l.unexpected_error()),
+                "{} step {}",
+                path.display(),
+                f.step
+            );
+            assert_eq!(f.result.as_ref().map(Result::is_ok), l.result.as_ref().map(Result::is_ok));
+        }
+        assert_eq!(full.stopped, lean.stopped);
+        let (mut a, b) = (full.sim().snapshot(), lean.sim().snapshot());
+        a.events = b.events;
+        assert_eq!(a, b, "{}: the final state differs", path.display());
+    }
+}
+
+#[test]
+fn each_shipped_scenario_describes_what_its_page_offers_and_loads_without_an_unexpected_error() {
+    // The page refuses a file whose action fails without `expect_error`; each shipped file has
+    // publish presets for a topic it creates, and worker rules.
+    for path in scenario_files("../public/scenarios") {
+        let scenario = load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let run = scenario.run();
+        let bad: Vec<_> = run.outcomes.iter().filter(|o| o.unexpected_error().is_some()).map(|o| o.step).collect();
+        assert!(bad.is_empty(), "{}: steps {bad:?} fail unexpectedly", path.display());
+        let publish = scenario.publish.as_ref().unwrap_or_else(|| panic!("{}: no publish section", path.display()));
+        let topics = run.sim().snapshot().topics;
+        assert!(topics.iter().any(|t| t.name == publish.topic), "{}: no topic {}", path.display(), publish.topic);
+        assert!(!scenario.workers.default.is_empty(), "{}: no default worker", path.display());
     }
 }

@@ -1,15 +1,28 @@
-//! Publishing events (presets and a custom editor) and editing subscriptions' filter policies
-//! with live validation from the engine: the exact error inline, nothing applied until valid.
+//! Publishing events (the scenario's presets and a custom editor) and editing subscriptions'
+//! filter policies with live validation from the engine: the exact error inline, nothing applied
+//! until valid.
 
 use super::use_ctx;
-use crate::playground::{check_filter_policy, EVENT_TYPES};
+use crate::playground::check_filter_policy;
 use engine::snapshot::SubscriptionView;
 use leptos::prelude::*;
 
 #[component]
 pub fn Publish() -> impl IntoView {
     let ctx = use_ctx();
-    let event_type = RwSignal::new(EVENT_TYPES[0].to_string());
+    // The scenario's presets as (name, label); the choice falls back to the first one when the
+    // scenario changes to one without it.
+    let presets = Memo::new(move |_| {
+        ctx.pg.with(|p| p.presets().iter().map(|p| (p.name.clone(), p.label.clone())).collect::<Vec<_>>())
+    });
+    let event_type = RwSignal::new(String::new());
+    let chosen = move || {
+        let picked = event_type.get();
+        presets.with(|ps| match ps.iter().find(|(name, _)| *name == picked) {
+            Some(_) => picked,
+            None => ps.first().map(|(name, _)| name.clone()).unwrap_or_default(),
+        })
+    };
     let custom = RwSignal::new(false);
     let body = RwSignal::new(r#"{"event_type": "OrderPlaced", "order_id": 4500}"#.to_string());
     let attributes =
@@ -20,7 +33,7 @@ pub fn Publish() -> impl IntoView {
         if custom.get_untracked() {
             ctx.act(|p| p.publish_custom(&body.get_untracked(), &attributes.get_untracked(), &group.get_untracked()));
         } else {
-            let kind = event_type.get_untracked();
+            let kind = untrack(chosen);
             ctx.act(|p| p.publish(&kind));
         }
     };
@@ -32,7 +45,10 @@ pub fn Publish() -> impl IntoView {
                     <span>"Event"</span>
                     <select data-testid="event-type" prop:disabled=move || custom.get()
                         on:change=move |ev| event_type.set(event_target_value(&ev))>
-                        {EVENT_TYPES.iter().map(|t| view! { <option value=*t>{if *t == "PoisonOrder" { "Poison order (bad phone)" } else { t }}</option> }).collect_view()}
+                        {move || presets.get().into_iter().map(|(name, label)| {
+                            let this = name.clone();
+                            view! { <option value=name prop:selected=move || chosen() == this>{label}</option> }
+                        }).collect_view()}
                     </select>
                 </label>
                 <button class="primary" data-testid="publish" on:click=publish prop:disabled=move || topic().is_none()>

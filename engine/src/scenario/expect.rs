@@ -46,15 +46,15 @@ fn abbreviate(v: &Value) -> String {
 /// Follows a dotted path (`Messages.0.ReceiptHandle`; numbers index arrays) into `value`.
 pub fn resolve_path<'a>(value: &'a Value, path: &str) -> Result<&'a Value, String> {
     let mut here = value;
-    let mut walked = String::new();
-    for part in path.split('.') {
+    for (depth, part) in path.split('.').enumerate() {
         let next = match here {
             Value::Object(map) => map.get(part),
             Value::Array(items) => part.parse::<usize>().ok().and_then(|i| items.get(i)),
             _ => None,
         };
         here = next.ok_or_else(|| {
-            let where_ = if walked.is_empty() { "the response".to_string() } else { walked.clone() };
+            let walked = path.split('.').take(depth).collect::<Vec<_>>().join(".");
+            let where_ = if walked.is_empty() { "the response".to_string() } else { walked };
             match here {
                 Value::Array(items) => {
                     format!("path {path} does not resolve: {where_} has {} elements, no \"{part}\"", items.len())
@@ -63,10 +63,6 @@ pub fn resolve_path<'a>(value: &'a Value, path: &str) -> Result<&'a Value, Strin
                 _ => format!("path {path} does not resolve: {where_} is not an object or a list"),
             }
         })?;
-        if !walked.is_empty() {
-            walked.push('.');
-        }
-        walked.push_str(part);
     }
     Ok(here)
 }
