@@ -18,7 +18,11 @@ fn target(sim: &mut Sim, rule: &str, id: &str, queue: &str) {
 }
 
 fn put(sim: &mut Sim, source: &str, detail_type: &str, detail: Value) -> Value {
-    ok(sim, "PutEvents", json!({"Entries": [{"Source": source, "DetailType": detail_type, "Detail": detail.to_string()}]}))
+    ok(
+        sim,
+        "PutEvents",
+        json!({"Entries": [{"Source": source, "DetailType": detail_type, "Detail": detail.to_string()}]}),
+    )
 }
 
 fn bodies(sim: &mut Sim, queue: &str) -> Vec<Value> {
@@ -43,7 +47,10 @@ fn a_rule_delivers_the_events_its_pattern_matches_to_a_queue_in_the_envelope() {
     assert!(raw.starts_with("{\"version\":\"0\",\"id\":"), "AWS's field order: {raw}");
     let e: Value = serde_json::from_str(raw).unwrap();
     assert_eq!(e["id"], id);
-    assert_eq!((e["version"].as_str(), e["source"].as_str(), e["detail-type"].as_str()), (Some("0"), Some("shop"), Some("OrderPlaced")));
+    assert_eq!(
+        (e["version"].as_str(), e["source"].as_str(), e["detail-type"].as_str()),
+        (Some("0"), Some("shop"), Some("OrderPlaced"))
+    );
     assert_eq!((e["account"].as_str(), e["region"].as_str()), (Some("000000000000"), Some("us-east-1")));
     assert_eq!(e["time"], "2026-01-01T00:00:00Z", "the time of the PutEvents call, whole seconds");
     assert_eq!(e["resources"], json!([]));
@@ -57,11 +64,23 @@ fn a_rule_on_a_custom_bus_sees_only_that_buss_events() {
     queue(&mut sim, "q", json!({}));
     let arn = ok(&mut sim, "CreateEventBus", json!({"Name": "orders"}))["EventBusArn"].as_str().unwrap().to_string();
     assert_eq!(arn, "arn:aws:events:us-east-1:000000000000:event-bus/orders");
-    let r = ok(&mut sim, "PutRule", json!({"Name": "r", "EventBusName": "orders", "EventPattern": "{\"source\": [\"shop\"]}"}));
+    let r = ok(
+        &mut sim,
+        "PutRule",
+        json!({"Name": "r", "EventBusName": "orders", "EventPattern": "{\"source\": [\"shop\"]}"}),
+    );
     assert_eq!(r["RuleArn"], "arn:aws:events:us-east-1:000000000000:rule/orders/r");
-    ok(&mut sim, "PutTargets", json!({"Rule": "r", "EventBusName": arn, "Targets": [{"Id": "t", "Arn": format!("{QUEUE_ARN}q")}]}));
+    ok(
+        &mut sim,
+        "PutTargets",
+        json!({"Rule": "r", "EventBusName": arn, "Targets": [{"Id": "t", "Arn": format!("{QUEUE_ARN}q")}]}),
+    );
     put(&mut sim, "shop", "OnDefault", json!({}));
-    ok(&mut sim, "PutEvents", json!({"Entries": [{"Source": "shop", "DetailType": "OnOrders", "Detail": "{}", "EventBusName": "orders"}]}));
+    ok(
+        &mut sim,
+        "PutEvents",
+        json!({"Entries": [{"Source": "shop", "DetailType": "OnOrders", "Detail": "{}", "EventBusName": "orders"}]}),
+    );
     let got = bodies(&mut sim, "q");
     assert_eq!(got.len(), 1);
     assert_eq!(got[0]["detail-type"], "OnOrders");
@@ -72,17 +91,32 @@ fn put_events_answers_each_entry_in_order_and_counts_the_failures() {
     // "Each entry in the response array corresponds to an entry in the request array in order";
     // "Detail, DetailType, and Source are required … EventBridge fails that entry".
     let mut sim = Sim::new(1);
-    let r = ok(&mut sim, "PutEvents", json!({"Entries": [
-        {"Source": "a", "DetailType": "t", "Detail": "{}"},
-        {"Source": "a", "DetailType": "t"},
-        {"Source": "a", "DetailType": "t", "Detail": "[1]"},
-        {"Source": "aws.ec2", "DetailType": "t", "Detail": "{}"},
-        {"Source": "a", "DetailType": "t", "Detail": "{}", "EventBusName": "nope"},
-        {"Source": "a", "DetailType": "t", "Detail": "{}", "Time": "2026-01-01T00:00:00Z"},
-    ]}));
+    let r = ok(
+        &mut sim,
+        "PutEvents",
+        json!({"Entries": [
+            {"Source": "a", "DetailType": "t", "Detail": "{}"},
+            {"Source": "a", "DetailType": "t"},
+            {"Source": "a", "DetailType": "t", "Detail": "[1]"},
+            {"Source": "aws.ec2", "DetailType": "t", "Detail": "{}"},
+            {"Source": "a", "DetailType": "t", "Detail": "{}", "EventBusName": "nope"},
+            {"Source": "a", "DetailType": "t", "Detail": "{}", "Time": "2026-01-01T00:00:00Z"},
+        ]}),
+    );
     assert_eq!(r["FailedEntryCount"], 4);
-    let codes: Vec<Value> = r["Entries"].as_array().unwrap().iter().map(|e| e.get("ErrorCode").cloned().unwrap_or(Value::Null)).collect();
-    assert_eq!(codes, [Value::Null, json!("InvalidArgument"), json!("MalformedDetail"), json!("NotAuthorizedForSourceException"), json!("ResourceNotFoundException"), Value::Null]);
+    let codes: Vec<Value> =
+        r["Entries"].as_array().unwrap().iter().map(|e| e.get("ErrorCode").cloned().unwrap_or(Value::Null)).collect();
+    assert_eq!(
+        codes,
+        [
+            Value::Null,
+            json!("InvalidArgument"),
+            json!("MalformedDetail"),
+            json!("NotAuthorizedForSourceException"),
+            json!("ResourceNotFoundException"),
+            Value::Null
+        ]
+    );
     assert_eq!(r["Entries"][0]["EventId"], "evt-1");
     assert_eq!(r["Entries"][5]["EventId"], "evt-2");
 }
@@ -98,7 +132,10 @@ fn put_events_refuses_a_request_that_breaks_its_limits_and_changes_nothing() {
     assert_eq!(fails(&mut sim, "PutEvents", json!({"Entries": eleven})).code, "ValidationException");
     // "The total entry size must be less than 256KB."
     let big = format!("{{\"x\": \"{}\"}}", "a".repeat(262_144));
-    assert_eq!(fails(&mut sim, "PutEvents", json!({"Entries": [{"Source": "a", "DetailType": "t", "Detail": big}]})).code, "ValidationException");
+    assert_eq!(
+        fails(&mut sim, "PutEvents", json!({"Entries": [{"Source": "a", "DetailType": "t", "Detail": big}]})).code,
+        "ValidationException"
+    );
     assert_eq!(fails(&mut sim, "PutEvents", json!({"Entries": []})).code, "ValidationException");
 }
 
@@ -114,7 +151,10 @@ fn invalid_rules_are_refused_with_the_aws_error_and_change_nothing() {
         (json!({"Name": "r", "EventPattern": "{\"a\": [1]}", "State": "ON"}), "ValidationException"),
         (json!({"Name": "r", "ScheduleExpression": "rate(5 hour)"}), "ValidationException"),
         // "You can only create scheduled rules using the default event bus."
-        (json!({"Name": "r", "ScheduleExpression": "rate(5 minutes)", "EventBusName": "custom"}), "ValidationException"),
+        (
+            json!({"Name": "r", "ScheduleExpression": "rate(5 minutes)", "EventBusName": "custom"}),
+            "ValidationException",
+        ),
         (json!({"Name": "r", "EventPattern": "{\"a\": [1]}", "EventBusName": "missing"}), "ResourceNotFoundException"),
         (json!({"Name": "r", "EventPattern": "{\"a\": [1]}", "Color": "red"}), "ValidationException"),
     ];
@@ -151,9 +191,15 @@ fn invalid_targets_are_refused_with_the_aws_error_and_change_nothing() {
         (t(json!({"SqsParameters": {"MessageGroupId": "g"}})), "ValidationException"),
         (t(json!({"KinesisParameters": {"PartitionKeyPath": "$"}})), "ValidationException"),
         (json!({"Rule": "r", "Targets": [{"Id": "t1", "Arn": "not-an-arn"}]}), "ValidationException"),
-        (json!({"Rule": "r", "Targets": [{"Id": "t1", "Arn": "arn:aws:lambda:us-east-1:000000000000:function:f"}]}), "ValidationException"),
+        (
+            json!({"Rule": "r", "Targets": [{"Id": "t1", "Arn": "arn:aws:lambda:us-east-1:000000000000:function:f"}]}),
+            "ValidationException",
+        ),
         // A FIFO queue target needs SqsParameters.MessageGroupId.
-        (json!({"Rule": "r", "Targets": [{"Id": "t1", "Arn": format!("{QUEUE_ARN}jobs.fifo")}]}), "ValidationException"),
+        (
+            json!({"Rule": "r", "Targets": [{"Id": "t1", "Arn": format!("{QUEUE_ARN}jobs.fifo")}]}),
+            "ValidationException",
+        ),
         (json!({"Rule": "r", "Targets": [{"Id": "bad id!", "Arn": q}]}), "ValidationException"),
         (json!({"Rule": "ghost", "Targets": [{"Id": "t1", "Arn": q}]}), "ResourceNotFoundException"),
         (json!({"Rule": "r", "Targets": []}), "ValidationException"),
@@ -204,7 +250,8 @@ fn buses_are_unique_and_the_default_bus_stays() {
     assert_eq!(fails(&mut sim, "CreateEventBus", json!({"Name": "a/b"})).code, "ValidationException");
     assert_eq!(fails(&mut sim, "DeleteEventBus", json!({"Name": "default"})).code, "ValidationException");
     let listed = ok(&mut sim, "ListEventBuses", json!({}));
-    let names: Vec<&str> = listed["EventBuses"].as_array().unwrap().iter().map(|b| b["Name"].as_str().unwrap()).collect();
+    let names: Vec<&str> =
+        listed["EventBuses"].as_array().unwrap().iter().map(|b| b["Name"].as_str().unwrap()).collect();
     assert_eq!(names, ["b", "default"]);
     ok(&mut sim, "DeleteEventBus", json!({"Name": "b"}));
     assert_eq!(fails(&mut sim, "DescribeEventBus", json!({"Name": "b"})).code, "ResourceNotFoundException");
@@ -232,13 +279,29 @@ fn test_event_pattern_answers_result_and_requires_the_envelope_fields() {
     let mut sim = Sim::new(1);
     let event = json!({"id": "1", "account": "1", "source": "shop", "time": "2026-01-01T00:00:00Z", "region": "us-east-1",
         "resources": [], "detail-type": "t", "detail": {"total": 250}});
-    let yes = ok(&mut sim, "TestEventPattern", json!({"EventPattern": "{\"detail\": {\"total\": [{\"numeric\": [\">\", 100]}]}}", "Event": event.to_string()}));
+    let yes = ok(
+        &mut sim,
+        "TestEventPattern",
+        json!({"EventPattern": "{\"detail\": {\"total\": [{\"numeric\": [\">\", 100]}]}}", "Event": event.to_string()}),
+    );
     assert_eq!(yes, json!({"Result": true}));
-    let no = ok(&mut sim, "TestEventPattern", json!({"EventPattern": "{\"source\": [\"other\"]}", "Event": event.to_string()}));
+    let no = ok(
+        &mut sim,
+        "TestEventPattern",
+        json!({"EventPattern": "{\"source\": [\"other\"]}", "Event": event.to_string()}),
+    );
     assert_eq!(no, json!({"Result": false}));
-    let bad = fails(&mut sim, "TestEventPattern", json!({"EventPattern": "{\"source\": \"shop\"}", "Event": event.to_string()}));
+    let bad = fails(
+        &mut sim,
+        "TestEventPattern",
+        json!({"EventPattern": "{\"source\": \"shop\"}", "Event": event.to_string()}),
+    );
     assert_eq!(bad.code, "InvalidEventPatternException");
-    let partial = fails(&mut sim, "TestEventPattern", json!({"EventPattern": "{\"source\": [\"shop\"]}", "Event": "{\"source\": \"shop\"}"}));
+    let partial = fails(
+        &mut sim,
+        "TestEventPattern",
+        json!({"EventPattern": "{\"source\": [\"shop\"]}", "Event": "{\"source\": \"shop\"}"}),
+    );
     assert_eq!(partial.code, "ValidationException");
 }
 
@@ -262,7 +325,10 @@ fn targets_receive_the_input_input_path_or_transformed_input() {
     // InputTransformer: a string variable outside quotes becomes a JSON string, inside quotes it is inserted as it is.
     let t = json!({"InputTransformer": {"InputPathsMap": {"id": "$.detail.order", "kind": "$.detail-type"},
         "InputTemplate": "{\"order\": <id>, \"kind\": <kind>, \"text\": \"order <id> is <kind>\", \"rule\": <aws.events.rule-name>}"}});
-    assert_eq!(transformed(t, json!({"order": 17})), "{\"order\": 17, \"kind\": \"OrderPlaced\", \"text\": \"order 17 is OrderPlaced\", \"rule\": \"r\"}");
+    assert_eq!(
+        transformed(t, json!({"order": 17})),
+        "{\"order\": 17, \"kind\": \"OrderPlaced\", \"text\": \"order 17 is OrderPlaced\", \"rule\": \"r\"}"
+    );
 }
 
 #[test]
@@ -270,10 +336,18 @@ fn an_sns_topic_target_publishes_the_event_to_the_topic() {
     let mut sim = Sim::new(1);
     queue(&mut sim, "sub", json!({}));
     ok(&mut sim, "CreateTopic", json!({"Name": "events"}));
-    ok(&mut sim, "Subscribe", json!({"TopicArn": "events", "Protocol": "sqs", "Endpoint": format!("{QUEUE_ARN}sub"),
-        "Attributes": {"RawMessageDelivery": "true"}}));
+    ok(
+        &mut sim,
+        "Subscribe",
+        json!({"TopicArn": "events", "Protocol": "sqs", "Endpoint": format!("{QUEUE_ARN}sub"),
+        "Attributes": {"RawMessageDelivery": "true"}}),
+    );
     rule(&mut sim, "r", json!({"source": ["shop"]}));
-    ok(&mut sim, "PutTargets", json!({"Rule": "r", "Targets": [{"Id": "t", "Arn": "arn:aws:sns:us-east-1:000000000000:events"}]}));
+    ok(
+        &mut sim,
+        "PutTargets",
+        json!({"Rule": "r", "Targets": [{"Id": "t", "Arn": "arn:aws:sns:us-east-1:000000000000:events"}]}),
+    );
     put(&mut sim, "shop", "t", json!({"n": 5}));
     let got = bodies(&mut sim, "sub");
     assert_eq!(got[0]["detail"]["n"], 5);
@@ -286,9 +360,21 @@ fn an_event_bus_target_puts_the_event_on_the_other_bus() {
     queue(&mut sim, "q", json!({}));
     ok(&mut sim, "CreateEventBus", json!({"Name": "audit"}));
     rule(&mut sim, "forward", json!({"source": ["shop"]}));
-    ok(&mut sim, "PutTargets", json!({"Rule": "forward", "Targets": [{"Id": "t", "Arn": "arn:aws:events:us-east-1:000000000000:event-bus/audit"}]}));
-    ok(&mut sim, "PutRule", json!({"Name": "keep", "EventBusName": "audit", "EventPattern": "{\"source\": [\"shop\"]}"}));
-    ok(&mut sim, "PutTargets", json!({"Rule": "keep", "EventBusName": "audit", "Targets": [{"Id": "t", "Arn": format!("{QUEUE_ARN}q")}]}));
+    ok(
+        &mut sim,
+        "PutTargets",
+        json!({"Rule": "forward", "Targets": [{"Id": "t", "Arn": "arn:aws:events:us-east-1:000000000000:event-bus/audit"}]}),
+    );
+    ok(
+        &mut sim,
+        "PutRule",
+        json!({"Name": "keep", "EventBusName": "audit", "EventPattern": "{\"source\": [\"shop\"]}"}),
+    );
+    ok(
+        &mut sim,
+        "PutTargets",
+        json!({"Rule": "keep", "EventBusName": "audit", "Targets": [{"Id": "t", "Arn": format!("{QUEUE_ARN}q")}]}),
+    );
     let id = put(&mut sim, "shop", "t", json!({}))["Entries"][0]["EventId"].clone();
     let got = bodies(&mut sim, "q");
     assert_eq!(got.len(), 1);
@@ -300,8 +386,12 @@ fn a_fifo_queue_target_gets_the_message_group_of_its_sqs_parameters() {
     let mut sim = Sim::new(1);
     queue(&mut sim, "jobs.fifo", json!({"FifoQueue": "true", "ContentBasedDeduplication": "true"}));
     rule(&mut sim, "r", json!({"source": ["shop"]}));
-    ok(&mut sim, "PutTargets", json!({"Rule": "r", "Targets": [{"Id": "t", "Arn": format!("{QUEUE_ARN}jobs.fifo"),
-        "SqsParameters": {"MessageGroupId": "orders"}}]}));
+    ok(
+        &mut sim,
+        "PutTargets",
+        json!({"Rule": "r", "Targets": [{"Id": "t", "Arn": format!("{QUEUE_ARN}jobs.fifo"),
+        "SqsParameters": {"MessageGroupId": "orders"}}]}),
+    );
     put(&mut sim, "shop", "t", json!({"n": 1}));
     let m = receive(&mut sim, "jobs.fifo", 1);
     assert_eq!(m[0]["Attributes"]["MessageGroupId"], "orders");

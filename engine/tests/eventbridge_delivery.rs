@@ -17,7 +17,11 @@ fn setup(sim: &mut Sim, target_queue: &str, extra: Value) {
 }
 
 fn put(sim: &mut Sim, n: u32) -> String {
-    let r = ok(sim, "PutEvents", json!({"Entries": [{"Source": "shop", "DetailType": "OrderPlaced", "Detail": json!({"n": n}).to_string()}]}));
+    let r = ok(
+        sim,
+        "PutEvents",
+        json!({"Entries": [{"Source": "shop", "DetailType": "OrderPlaced", "Detail": json!({"n": n}).to_string()}]}),
+    );
     r["Entries"][0]["EventId"].as_str().unwrap().to_string()
 }
 
@@ -26,7 +30,13 @@ fn attr<'a>(m: &'a Value, name: &str) -> Option<&'a str> {
 }
 
 fn eb_events(sim: &Sim) -> Vec<&engine::events::EbEvent> {
-    sim.events().iter().filter_map(|e| match &e.kind { EventKind::EventBridge(x) => Some(x), _ => None }).collect()
+    sim.events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::EventBridge(x) => Some(x),
+            _ => None,
+        })
+        .collect()
 }
 
 #[test]
@@ -62,17 +72,27 @@ fn without_a_dlq_the_undeliverable_event_is_dropped() {
     let mut sim = Sim::new(3);
     setup(&mut sim, "never-created", json!({}));
     put(&mut sim, 1);
-    assert!(eb_events(&sim).iter().any(|e| matches!(e, engine::events::EbEvent::EventDropped { error_code: "NO_RESOURCE", .. })));
+    assert!(eb_events(&sim)
+        .iter()
+        .any(|e| matches!(e, engine::events::EbEvent::EventDropped { error_code: "NO_RESOURCE", .. })));
 }
 
 /// A FIFO queue whose Send quota for this second is used up by 300 sends.
 fn throttled_fifo(sim: &mut Sim, retry: Value) {
     queue(sim, "jobs.fifo", json!({"FifoQueue": "true", "ContentBasedDeduplication": "true"}));
     queue(sim, "jobs-dlq", json!({}));
-    setup(sim, "jobs.fifo", json!({"SqsParameters": {"MessageGroupId": "g"}, "RetryPolicy": retry,
-        "DeadLetterConfig": {"Arn": format!("{QUEUE_ARN}jobs-dlq")}}));
+    setup(
+        sim,
+        "jobs.fifo",
+        json!({"SqsParameters": {"MessageGroupId": "g"}, "RetryPolicy": retry,
+        "DeadLetterConfig": {"Arn": format!("{QUEUE_ARN}jobs-dlq")}}),
+    );
     for i in 0..300 {
-        ok(sim, "SendMessage", json!({"QueueUrl": "jobs.fifo", "MessageBody": format!("m{i}"), "MessageGroupId": "other"}));
+        ok(
+            sim,
+            "SendMessage",
+            json!({"QueueUrl": "jobs.fifo", "MessageBody": format!("m{i}"), "MessageGroupId": "other"}),
+        );
     }
 }
 
@@ -84,7 +104,9 @@ fn a_throttled_delivery_is_retried_with_backoff_and_then_delivered() {
     throttled_fifo(&mut sim, json!({}));
     put(&mut sim, 1);
     let retry_at = eb_events(&sim).iter().find_map(|e| match e {
-        engine::events::EbEvent::TargetInvocationFailed { error_code: "THROTTLING", retry_at, attempt: 1, .. } => *retry_at,
+        engine::events::EbEvent::TargetInvocationFailed { error_code: "THROTTLING", retry_at, attempt: 1, .. } => {
+            *retry_at
+        }
         _ => None,
     });
     let retry_at = retry_at.expect("a retry is scheduled");
@@ -144,7 +166,11 @@ fn replay_world(sim: &mut Sim) {
     queue(sim, "orders-q", json!({}));
     setup(sim, "orders-q", json!({}));
     let bus = "arn:aws:events:us-east-1:000000000000:event-bus/default";
-    ok(sim, "CreateArchive", json!({"ArchiveName": "all-orders", "EventSourceArn": bus, "EventPattern": "{\"source\": [\"shop\"]}"}));
+    ok(
+        sim,
+        "CreateArchive",
+        json!({"ArchiveName": "all-orders", "EventSourceArn": bus, "EventPattern": "{\"source\": [\"shop\"]}"}),
+    );
 }
 
 #[test]
@@ -157,12 +183,36 @@ fn an_archive_keeps_the_matching_events_of_its_bus() {
     let d = ok(&mut sim, "DescribeArchive", json!({"ArchiveName": "all-orders"}));
     assert_eq!(d["EventCount"], 2, "the archive's pattern keeps only shop events");
     assert_eq!(d["State"], "ENABLED");
-    assert_eq!(fails(&mut sim, "CreateArchive", json!({"ArchiveName": "all-orders",
-        "EventSourceArn": "arn:aws:events:us-east-1:000000000000:event-bus/default"})).code, "ResourceAlreadyExistsException");
-    assert_eq!(fails(&mut sim, "CreateArchive", json!({"ArchiveName": "x",
-        "EventSourceArn": "arn:aws:events:us-east-1:000000000000:event-bus/nope"})).code, "ResourceNotFoundException");
-    assert_eq!(fails(&mut sim, "CreateArchive", json!({"ArchiveName": "x", "EventPattern": "{}",
-        "EventSourceArn": "arn:aws:events:us-east-1:000000000000:event-bus/default"})).code, "InvalidEventPatternException");
+    assert_eq!(
+        fails(
+            &mut sim,
+            "CreateArchive",
+            json!({"ArchiveName": "all-orders",
+        "EventSourceArn": "arn:aws:events:us-east-1:000000000000:event-bus/default"})
+        )
+        .code,
+        "ResourceAlreadyExistsException"
+    );
+    assert_eq!(
+        fails(
+            &mut sim,
+            "CreateArchive",
+            json!({"ArchiveName": "x",
+        "EventSourceArn": "arn:aws:events:us-east-1:000000000000:event-bus/nope"})
+        )
+        .code,
+        "ResourceNotFoundException"
+    );
+    assert_eq!(
+        fails(
+            &mut sim,
+            "CreateArchive",
+            json!({"ArchiveName": "x", "EventPattern": "{}",
+        "EventSourceArn": "arn:aws:events:us-east-1:000000000000:event-bus/default"})
+        )
+        .code,
+        "InvalidEventPatternException"
+    );
 }
 
 #[test]
@@ -175,9 +225,13 @@ fn a_replay_redelivers_the_archived_events_of_its_window_marked_with_replay_name
     put(&mut sim, 2);
     sim.advance_by(61_000);
     queue(&mut sim, "orders-q", json!({}));
-    let r = ok(&mut sim, "StartReplay", json!({"ReplayName": "fix", "EventSourceArn": "arn:aws:events:us-east-1:000000000000:archive/all-orders",
+    let r = ok(
+        &mut sim,
+        "StartReplay",
+        json!({"ReplayName": "fix", "EventSourceArn": "arn:aws:events:us-east-1:000000000000:archive/all-orders",
         "EventStartTime": "2026-01-01T00:00:00Z", "EventEndTime": "2026-01-01T00:01:00Z",
-        "Destination": {"Arn": "arn:aws:events:us-east-1:000000000000:event-bus/default"}}));
+        "Destination": {"Arn": "arn:aws:events:us-east-1:000000000000:event-bus/default"}}),
+    );
     assert_eq!(r["State"], "STARTING");
     sim.advance_by(120_000);
     let m = receive(&mut sim, "orders-q", 10);
@@ -195,13 +249,29 @@ fn a_rule_can_leave_replayed_events_out() {
     // A pattern on replay-name with exists false matches only original events.
     let mut sim = Sim::new(1);
     queue(&mut sim, "orders-q", json!({}));
-    ok(&mut sim, "PutRule", json!({"Name": "live-only", "EventPattern": "{\"source\": [\"shop\"], \"replay-name\": [{\"exists\": false}]}"}));
-    ok(&mut sim, "PutTargets", json!({"Rule": "live-only", "Targets": [{"Id": "t", "Arn": format!("{QUEUE_ARN}orders-q")}]}));
-    ok(&mut sim, "CreateArchive", json!({"ArchiveName": "a", "EventSourceArn": "arn:aws:events:us-east-1:000000000000:event-bus/default"}));
+    ok(
+        &mut sim,
+        "PutRule",
+        json!({"Name": "live-only", "EventPattern": "{\"source\": [\"shop\"], \"replay-name\": [{\"exists\": false}]}"}),
+    );
+    ok(
+        &mut sim,
+        "PutTargets",
+        json!({"Rule": "live-only", "Targets": [{"Id": "t", "Arn": format!("{QUEUE_ARN}orders-q")}]}),
+    );
+    ok(
+        &mut sim,
+        "CreateArchive",
+        json!({"ArchiveName": "a", "EventSourceArn": "arn:aws:events:us-east-1:000000000000:event-bus/default"}),
+    );
     put(&mut sim, 1);
-    ok(&mut sim, "StartReplay", json!({"ReplayName": "again", "EventSourceArn": "arn:aws:events:us-east-1:000000000000:archive/a",
+    ok(
+        &mut sim,
+        "StartReplay",
+        json!({"ReplayName": "again", "EventSourceArn": "arn:aws:events:us-east-1:000000000000:archive/a",
         "EventStartTime": 1_767_225_600, "EventEndTime": 1_767_225_660,
-        "Destination": {"Arn": "arn:aws:events:us-east-1:000000000000:event-bus/default"}}));
+        "Destination": {"Arn": "arn:aws:events:us-east-1:000000000000:event-bus/default"}}),
+    );
     sim.advance_by(60_000);
     assert_eq!(counts(&mut sim, "orders-q").0, 1, "only the original");
     assert!(event_names(&sim).contains(&"RuleNotMatched"));
@@ -212,11 +282,19 @@ fn invalid_replays_are_refused_and_change_nothing() {
     let mut sim = Sim::new(1);
     replay_world(&mut sim);
     ok(&mut sim, "CreateEventBus", json!({"Name": "other"}));
-    let replay = |start: Value, end: Value, bus: &str| json!({"ReplayName": "r", "EventSourceArn": "arn:aws:events:us-east-1:000000000000:archive/all-orders",
-        "EventStartTime": start, "EventEndTime": end, "Destination": {"Arn": format!("arn:aws:events:us-east-1:000000000000:event-bus/{bus}")}});
-    assert_eq!(fails(&mut sim, "StartReplay", replay(json!(1_767_225_660), json!(1_767_225_600), "default")).code, "ValidationException");
+    let replay = |start: Value, end: Value, bus: &str| {
+        json!({"ReplayName": "r", "EventSourceArn": "arn:aws:events:us-east-1:000000000000:archive/all-orders",
+        "EventStartTime": start, "EventEndTime": end, "Destination": {"Arn": format!("arn:aws:events:us-east-1:000000000000:event-bus/{bus}")}})
+    };
+    assert_eq!(
+        fails(&mut sim, "StartReplay", replay(json!(1_767_225_660), json!(1_767_225_600), "default")).code,
+        "ValidationException"
+    );
     // "you can replay events only to the same event bus that emitted the events".
-    assert_eq!(fails(&mut sim, "StartReplay", replay(json!(1_767_225_600), json!(1_767_225_660), "other")).code, "ValidationException");
+    assert_eq!(
+        fails(&mut sim, "StartReplay", replay(json!(1_767_225_600), json!(1_767_225_660), "other")).code,
+        "ValidationException"
+    );
     let mut missing = replay(json!(1_767_225_600), json!(1_767_225_660), "default");
     missing["EventSourceArn"] = json!("arn:aws:events:us-east-1:000000000000:archive/ghost");
     assert_eq!(fails(&mut sim, "StartReplay", missing).code, "ResourceNotFoundException");

@@ -83,7 +83,9 @@ fn arn_of(kind: &str, name: &str) -> String {
 fn timestamp(p: &Params, name: &str) -> ApiResult<i64> {
     let bad = || validation(format!("Parameter {name} is not valid: use epoch seconds or an RFC 3339 timestamp."));
     match p.raw(name) {
-        None => Err(validation(format!("1 validation error detected: Value null at '{name}' failed to satisfy constraint: Member must not be null"))),
+        None => Err(validation(format!(
+            "1 validation error detected: Value null at '{name}' failed to satisfy constraint: Member must not be null"
+        ))),
         Some(Value::Number(n)) => n.as_i64().and_then(|s| s.checked_mul(1000)).ok_or_else(bad),
         Some(Value::String(s)) => parse_rfc3339(s).ok_or_else(bad),
         Some(_) => Err(bad()),
@@ -96,7 +98,9 @@ impl Sim {
         check_name("archiveName", name, 48)?;
         let source = p.str("EventSourceArn")?;
         if !source.starts_with("arn:aws:events:") {
-            return Err(validation(format!("Parameter EventSourceArn is not valid: {source} is not an event bus ARN.")));
+            return Err(validation(format!(
+                "Parameter EventSourceArn is not valid: {source} is not an event bus ARN."
+            )));
         }
         let bus = self.bus_ref(Some(source))?;
         let pattern = p.opt_str("EventPattern")?.map(Sim::compile_pattern).transpose()?;
@@ -126,7 +130,11 @@ impl Sim {
     }
 
     fn archive_ref(&self, name: &str) -> ApiResult<Name> {
-        self.events.archives.get_key_value(name).map(|(k, _)| k.clone()).ok_or_else(|| not_found(format!("Archive {name} does not exist.")))
+        self.events
+            .archives
+            .get_key_value(name)
+            .map(|(k, _)| k.clone())
+            .ok_or_else(|| not_found(format!("Archive {name} does not exist.")))
     }
 
     pub(crate) fn describe_archive(&mut self, p: &Params) -> ApiResult<Value> {
@@ -184,13 +192,18 @@ impl Sim {
         let archive = self.archive_ref(archive_name)?;
         let (start_ms, end_ms) = (timestamp(p, "EventStartTime")?, timestamp(p, "EventEndTime")?);
         if start_ms >= end_ms {
-            return Err(validation("Parameter EventEndTime is not valid. Reason: EventStartTime must be before EventEndTime."));
+            return Err(validation(
+                "Parameter EventEndTime is not valid. Reason: EventStartTime must be before EventEndTime.",
+            ));
         }
-        let destination = p.raw("Destination").cloned().ok_or_else(|| crate::error::Service::Events.missing("Destination"))?;
+        let destination =
+            p.raw("Destination").cloned().ok_or_else(|| crate::error::Service::Events.missing("Destination"))?;
         let dp = Params::new(crate::error::Service::Events, "Destination", &destination, &["Arn", "FilterArns"])?;
         let bus = self.bus_ref(Some(dp.str("Arn")?))?;
         if bus != self.events.archives[&archive].bus {
-            return Err(validation("Parameter Destination.Arn is not valid. Reason: Cross event bus replay is not permitted."));
+            return Err(validation(
+                "Parameter Destination.Arn is not valid. Reason: Cross event bus replay is not permitted.",
+            ));
         }
         let filter_rules = match dp.raw("FilterArns") {
             None => None,
@@ -207,8 +220,13 @@ impl Sim {
         if self.events.replays.contains_key(name) {
             return Err(ApiError::new("ResourceAlreadyExistsException", format!("Replay {name} already exists.")));
         }
-        if self.events.replays.values().filter(|r| matches!(r.state, "STARTING" | "RUNNING")).count() >= MAX_ACTIVE_REPLAYS {
-            return Err(ApiError::new("LimitExceededException", format!("At most {MAX_ACTIVE_REPLAYS} replays can be active at once.")));
+        if self.events.replays.values().filter(|r| matches!(r.state, "STARTING" | "RUNNING")).count()
+            >= MAX_ACTIVE_REPLAYS
+        {
+            return Err(ApiError::new(
+                "LimitExceededException",
+                format!("At most {MAX_ACTIVE_REPLAYS} replays can be active at once."),
+            ));
         }
         let mut pending: Vec<Arc<EventRecord>> = self.events.archives[&archive]
             .kept(self.now)
@@ -287,7 +305,11 @@ impl Sim {
     }
 
     fn replay_ref(&self, name: &str) -> ApiResult<Name> {
-        self.events.replays.get_key_value(name).map(|(k, _)| k.clone()).ok_or_else(|| not_found(format!("Replay {name} does not exist.")))
+        self.events
+            .replays
+            .get_key_value(name)
+            .map(|(k, _)| k.clone())
+            .ok_or_else(|| not_found(format!("Replay {name} does not exist.")))
     }
 
     pub(crate) fn describe_replay(&mut self, p: &Params) -> ApiResult<Value> {

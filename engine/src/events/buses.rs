@@ -21,16 +21,14 @@ pub(crate) fn epoch_seconds(t: SimTime) -> u64 {
 }
 
 /// `after:<last name>`: a readable page token (AWS's are opaque).
-pub(crate) fn page<'a, T>(
-    items: Vec<(&'a str, T)>,
-    p: &Params,
-    max: i64,
-) -> ApiResult<(Vec<T>, Option<String>)> {
+pub(crate) fn page<T>(items: Vec<(&str, T)>, p: &Params, max: i64) -> ApiResult<(Vec<T>, Option<String>)> {
     let limit = p.opt_int("Limit", 1, max)?.unwrap_or(max) as usize;
     let after = match p.opt_str("NextToken")? {
         None => None,
         Some(token) => Some(
-            token.strip_prefix("after:").ok_or_else(|| validation(format!("The NextToken \"{token}\" is not valid.")))?,
+            token
+                .strip_prefix("after:")
+                .ok_or_else(|| validation(format!("The NextToken \"{token}\" is not valid.")))?,
         ),
     };
     let mut rest: Vec<(&str, T)> = items.into_iter().filter(|(name, _)| after.is_none_or(|a| *name > a)).collect();
@@ -67,7 +65,9 @@ impl Sim {
             return Err(validation("Partner event buses (EventSourceName) are not simulated by the playground."));
         }
         if let Some(k) = ["KmsKeyIdentifier", "DeadLetterConfig"].into_iter().find(|k| p.raw(k).is_some()) {
-            return Err(validation(format!("{k} on an event bus (customer managed keys) is not simulated by the playground.")));
+            return Err(validation(format!(
+                "{k} on an event bus (customer managed keys) is not simulated by the playground."
+            )));
         }
         let description = p.opt_str("Description")?;
         if description.is_some_and(|d| d.chars().count() > 512) {

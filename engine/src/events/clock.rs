@@ -62,12 +62,7 @@ pub(crate) fn rfc3339_seconds(epoch_ms: i64) -> String {
     let days = epoch_ms.div_euclid(DAY_MS);
     let rem = epoch_ms.rem_euclid(DAY_MS) as u64;
     let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / HOUR,
-        rem % HOUR / MINUTE,
-        rem % MINUTE / SECOND
-    )
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / HOUR, rem % HOUR / MINUTE, rem % MINUTE / SECOND)
 }
 
 fn digits(text: &str, at: usize, len: usize) -> Option<i64> {

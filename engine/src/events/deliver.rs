@@ -106,7 +106,9 @@ impl Sim {
             if !content_based {
                 return Err(Failure {
                     code: "INVALID_PARAMETER",
-                    message: format!("The FIFO queue {name} needs ContentBasedDeduplication for an EventBridge target."),
+                    message: format!(
+                        "The FIFO queue {name} needs ContentBasedDeduplication for an EventBridge target."
+                    ),
                     retriable: false,
                 });
             }
@@ -172,7 +174,7 @@ impl Sim {
             Some("MaximumEventAgeInSeconds")
         };
         self.emit(self.invocation_failed(&d, &f, None));
-        self.to_dead_letter_queue(&d, &f, exhausted);
+        self.send_to_dead_letter_queue(&d, &f, exhausted);
     }
 
     /// The wait before the retry that follows attempt `attempt`: equal jitter over an exponential.
@@ -194,7 +196,7 @@ impl Sim {
         })
     }
 
-    fn to_dead_letter_queue(&mut self, d: &Delivery, f: &Failure, exhausted: Option<&str>) {
+    fn send_to_dead_letter_queue(&mut self, d: &Delivery, f: &Failure, exhausted: Option<&str>) {
         let dlq = d.target.dead_letter_arn.as_deref().and_then(destination_of_dlq).map(str::to_string);
         let dropped = |reason: String| {
             EventKind::EventBridge(EbEvent::EventDropped {
@@ -211,7 +213,9 @@ impl Sim {
             return;
         };
         let Ok(queue) = self.queue_ref(&dlq_name) else {
-            self.emit(dropped(format!("its dead-letter queue {dlq_name} does not exist (InvocationsFailedToBeSentToDLQ)")));
+            self.emit(dropped(format!(
+                "its dead-letter queue {dlq_name} does not exist (InvocationsFailedToBeSentToDLQ)"
+            )));
             return;
         };
         let mut attributes = MessageAttributes::new();

@@ -164,7 +164,11 @@ impl Reader<'_> {
             b'n' => self.keyword("null", Node::Null),
             _ => {
                 let start = self.at;
-                while self.bytes().get(self.at).is_some_and(|b| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')) {
+                while self
+                    .bytes()
+                    .get(self.at)
+                    .is_some_and(|b| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+                {
                     self.at += 1;
                 }
                 let text = self.text.get(start..self.at)?.to_string();
@@ -298,7 +302,8 @@ mod tests {
 
     #[test]
     fn dotted_keys_arrays_and_escapes() {
-        let t = Tree::parse(r#"{"a": {"b": 1}, "a.c": [2, [3]], "s": "x\"\u00e9", "o": [{"k": 1}, {"k": 2}]}"#).unwrap();
+        let t =
+            Tree::parse(r#"{"a": {"b": 1}, "a.c": [2, [3]], "s": "x\"\u00e9", "o": [{"k": 1}, {"k": 2}]}"#).unwrap();
         assert_eq!(t.leaves(t.root, &path("a.b")).len(), 1);
         assert_eq!(t.leaves(t.root, &path("a.c")).len(), 2);
         assert_eq!(t.leaves(t.root, &path("o.k")).len(), 2);

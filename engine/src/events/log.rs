@@ -206,7 +206,9 @@ impl EbEvent {
                 "{event_id} ({source} / {detail_type}) put on {bus}{}: {rules_matched} rules matched",
                 replay_name.as_ref().map(|r| format!(" by replay {r}")).unwrap_or_default()
             ),
-            RuleMatched { rule, event_id, targets, .. } => format!("{event_id} matched rule {rule} ({targets} targets)"),
+            RuleMatched { rule, event_id, targets, .. } => {
+                format!("{event_id} matched rule {rule} ({targets} targets)")
+            }
             RuleNotMatched { rule, event_id, reason, .. } => format!("{event_id} did not match rule {rule}: {reason}"),
             ScheduledEventSent { rule, event_id, targets, .. } => {
                 format!("scheduled rule {rule} ran: {event_id} to {targets} targets")

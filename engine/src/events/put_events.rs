@@ -98,8 +98,10 @@ pub(crate) struct EnvelopeParts<'a> {
 /// The entry size as the user guide computes it.
 fn entry_size(p: &Params) -> usize {
     let len = |k: &str| p.raw(k).and_then(Value::as_str).map_or(0, str::len);
-    let resources: usize =
-        p.raw("Resources").and_then(Value::as_array).map_or(0, |r| r.iter().filter_map(Value::as_str).map(str::len).sum());
+    let resources: usize = p
+        .raw("Resources")
+        .and_then(Value::as_array)
+        .map_or(0, |r| r.iter().filter_map(Value::as_str).map(str::len).sum());
     usize::from(p.raw("Time").is_some()) * 14 + len("Source") + len("DetailType") + len("Detail") + resources
 }
 
@@ -113,16 +115,24 @@ impl Sim {
                 raw.len()
             )));
         }
-        let entries: Vec<Params> =
-            raw.iter().map(|e| Params::new(Service::Events, "PutEvents entry", e, ENTRY_FIELDS)).collect::<ApiResult<_>>()?;
+        let entries: Vec<Params> = raw
+            .iter()
+            .map(|e| Params::new(Service::Events, "PutEvents entry", e, ENTRY_FIELDS))
+            .collect::<ApiResult<_>>()?;
         let total: usize = entries.iter().map(entry_size).sum();
         if total > MAX_PUT_EVENTS_BYTES {
             return Err(validation(format!(
                 "Total size of the entries in the request is over the limit: {total} bytes; at most {MAX_PUT_EVENTS_BYTES} (256 KB)."
             )));
         }
-        let checked: Vec<Result<Entry, Value>> = entries.iter().map(|e| self.check_entry(e)).collect::<ApiResult<_>>()?;
-        let missing_everywhere = checked.iter().all(|c| c.as_ref().err().is_some_and(|e| e["ErrorCode"] == "InvalidArgument" && e["ErrorMessage"].as_str().is_some_and(|m| m.contains("required argument"))));
+        let checked: Vec<Result<Entry, Value>> =
+            entries.iter().map(|e| self.check_entry(e)).collect::<ApiResult<_>>()?;
+        let missing_everywhere = checked.iter().all(|c| {
+            c.as_ref().err().is_some_and(|e| {
+                e["ErrorCode"] == "InvalidArgument"
+                    && e["ErrorMessage"].as_str().is_some_and(|m| m.contains("required argument"))
+            })
+        });
         if missing_everywhere {
             return Err(validation("No entry has all of Source, DetailType and Detail: each is required for EventBridge to send an event to an event bus."));
         }
@@ -157,12 +167,18 @@ impl Sim {
         let bus = p.opt_str("EventBusName")?;
         for (name, value) in [("Source", source), ("DetailType", detail_type), ("Detail", detail)] {
             if value.is_none_or(str::is_empty) {
-                return Ok(Err(entry_error("InvalidArgument", format!("Parameter {name} is not valid. Reason: {name} is a required argument."))));
+                return Ok(Err(entry_error(
+                    "InvalidArgument",
+                    format!("Parameter {name} is not valid. Reason: {name} is a required argument."),
+                )));
             }
         }
         let (source, detail_type, detail) = (source.unwrap_or(""), detail_type.unwrap_or(""), detail.unwrap_or(""));
         if detail_type.chars().count() > 128 {
-            return Ok(Err(entry_error("InvalidArgument", "Parameter DetailType is not valid. Reason: at most 128 characters.".into())));
+            return Ok(Err(entry_error(
+                "InvalidArgument",
+                "Parameter DetailType is not valid. Reason: at most 128 characters.".into(),
+            )));
         }
         if source.starts_with("aws.") {
             return Ok(Err(entry_error("NotAuthorizedForSourceException", "Not authorized for the source.".into())));
@@ -174,14 +190,24 @@ impl Sim {
             None => epoch_ms(self.now),
             Some(Some(ms)) => ms,
             Some(None) => {
-                return Ok(Err(entry_error("InvalidArgument", "Parameter Time is not valid. Reason: use an RFC 3339 timestamp.".into())))
+                return Ok(Err(entry_error(
+                    "InvalidArgument",
+                    "Parameter Time is not valid. Reason: use an RFC 3339 timestamp.".into(),
+                )))
             }
         };
         let bus = match self.bus_ref(bus) {
             Ok(b) => b,
             Err(e) => return Ok(Err(entry_error(&e.code, e.message))),
         };
-        Ok(Ok(Entry { bus, source: source.into(), detail_type: detail_type.into(), detail: minify(detail), resources, time_ms }))
+        Ok(Ok(Entry {
+            bus,
+            source: source.into(),
+            detail_type: detail_type.into(),
+            detail: minify(detail),
+            resources,
+            time_ms,
+        }))
     }
 
     pub(crate) fn next_event_id(&mut self) -> String {
@@ -244,12 +270,20 @@ impl Sim {
             let event_id = record.id.clone();
             match outcome {
                 Ok(targets) => {
-                    self.emit(EventKind::EventBridge(EbEvent::RuleMatched { bus: bus.clone(), rule: rule.clone(), event_id, targets }));
+                    self.emit(EventKind::EventBridge(EbEvent::RuleMatched {
+                        bus: bus.clone(),
+                        rule: rule.clone(),
+                        event_id,
+                        targets,
+                    }));
                     self.dispatch(bus, &rule, &record);
                 }
-                Err(reason) => {
-                    self.emit(EventKind::EventBridge(EbEvent::RuleNotMatched { bus: bus.clone(), rule, event_id, reason }))
-                }
+                Err(reason) => self.emit(EventKind::EventBridge(EbEvent::RuleNotMatched {
+                    bus: bus.clone(),
+                    rule,
+                    event_id,
+                    reason,
+                })),
             }
         }
         self.archive_event(bus, &record, &tree);
@@ -304,7 +338,12 @@ impl Sim {
             replay_name: None,
             hops: 0,
         });
-        self.emit(EventKind::EventBridge(EbEvent::ScheduledEventSent { bus: bus.clone(), rule: rule.clone(), event_id: id, targets }));
+        self.emit(EventKind::EventBridge(EbEvent::ScheduledEventSent {
+            bus: bus.clone(),
+            rule: rule.clone(),
+            event_id: id,
+            targets,
+        }));
         self.dispatch(bus, rule, &record);
         self.arm_schedule(bus, rule);
     }
@@ -315,7 +354,8 @@ impl Sim {
         let Some(r) = self.events.buses.get(bus).and_then(|b| b.rules.get(rule)) else { return };
         let Some(schedule) = r.schedule.as_ref().filter(|_| r.enabled) else { return };
         let Some(at) = schedule.next_after(r.schedule_anchor, now).filter(|at| *at > SimTime::ZERO) else { return };
-        let key = self.timers.schedule(at, Timer::Events(EventsTimer::Schedule { bus: bus.clone(), rule: rule.clone() }));
+        let key =
+            self.timers.schedule(at, Timer::Events(EventsTimer::Schedule { bus: bus.clone(), rule: rule.clone() }));
         self.rule_mut(bus, rule).schedule_timer = Some(key);
     }
 }

@@ -62,7 +62,10 @@ impl Schedule {
         } else if let Some(inner) = text.strip_prefix("cron(").and_then(|t| t.strip_suffix(')')) {
             Kind::Cron(Box::new(parse_cron(text, inner)?))
         } else {
-            return Err(invalid(text, "use rate(value unit) or cron(minutes hours day-of-month month day-of-week year)"));
+            return Err(invalid(
+                text,
+                "use rate(value unit) or cron(minutes hours day-of-month month day-of-week year)",
+            ));
         };
         Ok(Schedule { text: text.to_string(), kind })
     }
@@ -99,7 +102,10 @@ fn parse_rate(text: &str, inner: &str) -> ApiResult<u64> {
         _ => return Err(invalid(text, "the unit is minute(s), hour(s) or day(s)")),
     };
     if plural != (value > 1) {
-        return Err(invalid(text, "the unit is singular for a value of 1 and plural above (rate(1 hour), rate(5 hours))"));
+        return Err(invalid(
+            text,
+            "the unit is singular for a value of 1 and plural above (rate(1 hour), rate(5 hours))",
+        ));
     }
     value.checked_mul(unit_ms).ok_or_else(|| invalid(text, "the rate is too long"))
 }
@@ -147,19 +153,17 @@ fn field(text: &str, min: u32, max: u32, names: &[&str]) -> Option<Vec<bool>> {
 fn parse_cron(text: &str, inner: &str) -> ApiResult<Cron> {
     let fields: Vec<&str> = inner.split_whitespace().collect();
     let [minutes, hours, dom, month, dow, year] = fields[..] else {
-        return Err(invalid(text, "a cron expression has six fields: minutes hours day-of-month month day-of-week year"));
+        return Err(invalid(
+            text,
+            "a cron expression has six fields: minutes hours day-of-month month day-of-week year",
+        ));
     };
     let bad = |name: &str| invalid(text, &format!("the {name} field is not valid"));
     let days = match (dom, dow) {
         ("?", "?") => return Err(invalid(text, "use ? in exactly one of day-of-month and day-of-week")),
         (_, "?") => day_of_month(dom).ok_or_else(|| bad("day-of-month"))?,
         ("?", _) => day_of_week(dow).ok_or_else(|| bad("day-of-week"))?,
-        _ => {
-            return Err(invalid(
-                text,
-                "you can't specify both day-of-month and day-of-week: use ? in one of them",
-            ))
-        }
+        _ => return Err(invalid(text, "you can't specify both day-of-month and day-of-week: use ? in one of them")),
     };
     Ok(Cron {
         minutes: field(minutes, 0, 59, &[]).ok_or_else(|| bad("minutes"))?,
@@ -172,8 +176,12 @@ fn parse_cron(text: &str, inner: &str) -> ApiResult<Cron> {
 
 fn day_of_month(text: &str) -> Option<Days> {
     match text {
-        "L" => return Some(Days::OfMonth { set: vec![false; 32], last: true, weekday_near: None, last_weekday: false }),
-        "LW" => return Some(Days::OfMonth { set: vec![false; 32], last: false, weekday_near: None, last_weekday: true }),
+        "L" => {
+            return Some(Days::OfMonth { set: vec![false; 32], last: true, weekday_near: None, last_weekday: false })
+        }
+        "LW" => {
+            return Some(Days::OfMonth { set: vec![false; 32], last: false, weekday_near: None, last_weekday: true })
+        }
         _ => {}
     }
     if let Some(day) = text.strip_suffix('W') {
@@ -186,8 +194,11 @@ fn day_of_month(text: &str) -> Option<Days> {
 fn day_of_week(text: &str) -> Option<Days> {
     if let Some((day, n)) = text.split_once('#') {
         let (day, n) = (value(day, 1, &WEEKDAYS)?, value(n, 1, &[])?);
-        return ((1..=7).contains(&day) && (1..=5).contains(&n))
-            .then(|| Days::OfWeek { set: vec![false; 8], last: None, nth: Some((day, n)) });
+        return ((1..=7).contains(&day) && (1..=5).contains(&n)).then(|| Days::OfWeek {
+            set: vec![false; 8],
+            last: None,
+            nth: Some((day, n)),
+        });
     }
     if text == "L" {
         return Some(Days::OfWeek { set: vec![false; 8], last: Some(7), nth: None });
@@ -237,10 +248,10 @@ impl Cron {
     fn next_after(&self, now: SimTime) -> Option<SimTime> {
         let minute_ms = MINUTE as i64;
         let start = (epoch_ms(now).div_euclid(minute_ms) + 1) * minute_ms;
-        let mut day = start.div_euclid(DAY as i64);
+        let first_day = start.div_euclid(DAY as i64);
         let mut first_minute = (start.rem_euclid(DAY as i64) / minute_ms) as u32;
         // At most 230 years of days to look through (years 1970–2199).
-        for _ in 0..84_000 {
+        for day in first_day..first_day + 84_000 {
             let (y, m, d) = civil_from_days(day);
             if y > 2199 {
                 return None;
@@ -255,7 +266,6 @@ impl Cron {
                     }
                 }
             }
-            day += 1;
             first_minute = 0;
         }
         None

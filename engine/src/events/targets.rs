@@ -31,8 +31,17 @@ pub const MAX_TARGETS_PER_REQUEST: usize = 10;
 pub const DEFAULT_MAX_RETRY_ATTEMPTS: u32 = 185;
 pub const DEFAULT_MAX_EVENT_AGE_SECONDS: u32 = 86_400;
 
-const TARGET_FIELDS: &[&str] =
-    &["Id", "Arn", "RoleArn", "Input", "InputPath", "InputTransformer", "SqsParameters", "DeadLetterConfig", "RetryPolicy"];
+const TARGET_FIELDS: &[&str] = &[
+    "Id",
+    "Arn",
+    "RoleArn",
+    "Input",
+    "InputPath",
+    "InputTransformer",
+    "SqsParameters",
+    "DeadLetterConfig",
+    "RetryPolicy",
+];
 
 /// Where a target delivers.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,7 +74,9 @@ fn not_simulated(target: &str, arn: &str, what: &str) -> ApiError {
 fn destination(target: &str, arn: &str) -> ApiResult<Destination> {
     let local = |service: &str| format!("arn:aws:{service}:{}:{}:", ids::REGION, ids::ACCOUNT);
     if !arn.starts_with("arn:") || arn.split(':').count() < 6 {
-        return Err(validation(format!("Parameter {arn} is not valid. Reason: Provided Arn is not in correct format.")));
+        return Err(validation(format!(
+            "Parameter {arn} is not valid. Reason: Provided Arn is not in correct format."
+        )));
     }
     if let Some(name) = arn.strip_prefix(&local("sqs")).filter(|n| ids::valid_resource_name(n, 80)) {
         return Ok(Destination::Queue(name.to_string()));

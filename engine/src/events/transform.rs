@@ -33,7 +33,10 @@ pub(crate) enum Input {
     Event,
     Constant(String),
     Path(JsonPath),
-    Transformer { paths: Vec<(String, JsonPath)>, template: String },
+    Transformer {
+        paths: Vec<(String, JsonPath)>,
+        template: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -100,8 +103,10 @@ const MAX_PATHS: usize = 100;
 
 /// Reads `Input`, `InputPath` and `InputTransformer` of a target (`target` names it in errors).
 pub(crate) fn parse(target: &str, raw: &Map<String, Value>) -> ApiResult<Input> {
-    let given: Vec<&str> =
-        ["Input", "InputPath", "InputTransformer"].into_iter().filter(|k| raw.get(*k).is_some_and(|v| !v.is_null())).collect();
+    let given: Vec<&str> = ["Input", "InputPath", "InputTransformer"]
+        .into_iter()
+        .filter(|k| raw.get(*k).is_some_and(|v| !v.is_null()))
+        .collect();
     if given.len() > 1 {
         return Err(validation(format!(
             "Target {target}: only one of Input, InputPath, or InputTransformer must be provided (got {}).",
@@ -112,14 +117,18 @@ pub(crate) fn parse(target: &str, raw: &Map<String, Value>) -> ApiResult<Input> 
     match given.first().copied() {
         None => Ok(Input::Event),
         Some("Input") => {
-            let input = text("Input").ok_or_else(|| validation(format!("Target {target}: Input must be a string of JSON text.")))?;
+            let input = text("Input")
+                .ok_or_else(|| validation(format!("Target {target}: Input must be a string of JSON text.")))?;
             if input.len() > MAX_INPUT || serde_json::from_str::<Value>(input).is_err() {
-                return Err(validation(format!("Target {target}: Input must be valid JSON text of at most {MAX_INPUT} characters.")));
+                return Err(validation(format!(
+                    "Target {target}: Input must be valid JSON text of at most {MAX_INPUT} characters."
+                )));
             }
             Ok(Input::Constant(input.to_string()))
         }
         Some("InputPath") => {
-            let path = text("InputPath").ok_or_else(|| validation(format!("Target {target}: InputPath must be a string.")))?;
+            let path =
+                text("InputPath").ok_or_else(|| validation(format!("Target {target}: InputPath must be a string.")))?;
             if path.len() > MAX_PATH {
                 return Err(validation(format!("Target {target}: InputPath is at most {MAX_PATH} characters.")));
             }
@@ -131,11 +140,14 @@ pub(crate) fn parse(target: &str, raw: &Map<String, Value>) -> ApiResult<Input> 
 
 fn transformer(target: &str, raw: &Value) -> ApiResult<Input> {
     let bad = |why: String| validation(format!("Target {target}: InputTransformer: {why}"));
-    let Value::Object(map) = raw else { return Err(bad("it is an object with InputTemplate and InputPathsMap.".into())) };
+    let Value::Object(map) = raw else {
+        return Err(bad("it is an object with InputTemplate and InputPathsMap.".into()));
+    };
     if let Some(k) = map.keys().find(|k| !matches!(k.as_str(), "InputTemplate" | "InputPathsMap")) {
         return Err(bad(format!("unknown field {k} (it takes InputPathsMap and InputTemplate).")));
     }
-    let template = map.get("InputTemplate").and_then(Value::as_str).ok_or_else(|| bad("InputTemplate is required.".into()))?;
+    let template =
+        map.get("InputTemplate").and_then(Value::as_str).ok_or_else(|| bad("InputTemplate is required.".into()))?;
     if template.is_empty() || template.len() > MAX_INPUT {
         return Err(bad(format!("InputTemplate must be 1 to {MAX_INPUT} characters.")));
     }
@@ -147,12 +159,17 @@ fn transformer(target: &str, raw: &Value) -> ApiResult<Input> {
                 return Err(bad(format!("InputPathsMap has {} entries; at most {MAX_PATHS}.", entries.len())));
             }
             for (key, path) in entries {
-                let key_ok = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'));
+                let key_ok =
+                    !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'));
                 if !key_ok || key.to_ascii_uppercase().starts_with("AWS.") {
-                    return Err(bad(format!("the key \"{key}\" is not valid (letters, digits, _ and -; not starting with AWS.).")));
+                    return Err(bad(format!(
+                        "the key \"{key}\" is not valid (letters, digits, _ and -; not starting with AWS.)."
+                    )));
                 }
-                let path = path.as_str().filter(|p| p.len() <= MAX_PATH).ok_or_else(|| bad(format!("the path of {key} must be a string of at most {MAX_PATH} characters.")))?;
-                paths.push((key.clone(), JsonPath::parse(path).map_err(|e| bad(e))?));
+                let path = path.as_str().filter(|p| p.len() <= MAX_PATH).ok_or_else(|| {
+                    bad(format!("the path of {key} must be a string of at most {MAX_PATH} characters."))
+                })?;
+                paths.push((key.clone(), JsonPath::parse(path).map_err(&bad)?));
             }
         }
         Some(_) => return Err(bad("InputPathsMap is an object of JSON paths.".into())),
@@ -160,7 +177,9 @@ fn transformer(target: &str, raw: &Value) -> ApiResult<Input> {
     if matches!(template.trim_start().chars().next(), Some('{' | '[')) {
         // Check the JSON shape with every variable standing in as null (or nothing in a string).
         let names: Vec<String> = paths.iter().map(|(k, _)| k.clone()).collect();
-        let probe = render(template, &|name| names.iter().any(|n| n == name).then_some(Value::Null).or_else(|| reserved_probe(name)));
+        let probe = render(template, &|name| {
+            names.iter().any(|n| n == name).then_some(Value::Null).or_else(|| reserved_probe(name))
+        });
         if serde_json::from_str::<Value>(&probe).is_err() {
             return Err(bad("InputTemplate is not valid JSON once its placeholders are filled (a placeholder cannot be an object key).".into()));
         }
@@ -172,8 +191,13 @@ fn reserved_probe(name: &str) -> Option<Value> {
     RESERVED.contains(&name).then_some(Value::Null)
 }
 
-const RESERVED: [&str; 5] =
-    ["aws.events.rule-arn", "aws.events.rule-name", "aws.events.event.ingestion-time", "aws.events.event", "aws.events.event.json"];
+const RESERVED: [&str; 5] = [
+    "aws.events.rule-arn",
+    "aws.events.rule-name",
+    "aws.events.event.ingestion-time",
+    "aws.events.event",
+    "aws.events.event.json",
+];
 
 fn reserved(name: &str, ctx: &Context) -> Option<Value> {
     Some(match name {
@@ -199,12 +223,12 @@ impl Input {
             Input::Event => ctx.event_text.to_string(),
             Input::Constant(text) => text.clone(),
             Input::Path(path) => path.select(ctx.event).map_or_else(|| "null".to_string(), Value::to_string),
-            Input::Transformer { paths, template } => render(template, &|name: &str| {
-                match paths.iter().find(|(k, _)| k == name) {
+            Input::Transformer { paths, template } => {
+                render(template, &|name: &str| match paths.iter().find(|(k, _)| k == name) {
                     Some((_, path)) => Some(path.select(ctx.event).cloned().unwrap_or(Value::Null)),
                     None => reserved(name, ctx),
-                }
-            }),
+                })
+            }
         }
     }
 }
@@ -271,7 +295,13 @@ mod tests {
             "state": "$.detail.state", "resource": "$.resources[0]"}, "InputTemplate": template}});
         let input = parse("t1", raw.as_object().unwrap()).unwrap_or_else(|e| panic!("{template}: {e}"));
         let text = event.to_string();
-        let ctx = Context { event: &event, event_text: &text, rule_arn: "arn:aws:events:us-east-2:123456789012:rule/example", rule_name: "example", ingestion_time: "2015-11-11T21:29:55Z" };
+        let ctx = Context {
+            event: &event,
+            event_text: &text,
+            rule_arn: "arn:aws:events:us-east-2:123456789012:rule/example",
+            rule_name: "example",
+            ingestion_time: "2015-11-11T21:29:55Z",
+        };
         input.render(&ctx)
     }
 
@@ -279,21 +309,33 @@ mod tests {
     fn the_guides_input_transform_examples() {
         assert_eq!(guide(r#""instance <instance> is in <state>""#), r#""instance i-0123456789 is in RUNNING""#);
         assert_eq!(guide(r#""instance \"<instance>\" is in <state>""#), r#""instance \"i-0123456789\" is in RUNNING""#);
-        assert_eq!(guide(r#"{"instance" : <instance>, "state": <state>}"#), r#"{"instance" : "i-0123456789", "state": "RUNNING"}"#);
         assert_eq!(
-            guide(r#"{"instance" : <instance>, "state": "<state>", "instanceStatus": "instance \"<instance>\" is in <state>"}"#),
+            guide(r#"{"instance" : <instance>, "state": <state>}"#),
+            r#"{"instance" : "i-0123456789", "state": "RUNNING"}"#
+        );
+        assert_eq!(
+            guide(
+                r#"{"instance" : <instance>, "state": "<state>", "instanceStatus": "instance \"<instance>\" is in <state>"}"#
+            ),
             r#"{"instance" : "i-0123456789", "state": "RUNNING", "instanceStatus": "instance \"i-0123456789\" is in RUNNING"}"#
         );
-        assert_eq!(guide(r#"{"instance" : <instance>, "state": [ 9, <state>, true ], "Transformed" : "Yes"}"#),
-            r#"{"instance" : "i-0123456789", "state": [ 9, "RUNNING", true ], "Transformed" : "Yes"}"#);
-        assert_eq!(guide(r#"{"ruleArn" : <aws.events.rule-arn>, "ruleName" : <aws.events.rule-name>}"#),
-            r#"{"ruleArn" : "arn:aws:events:us-east-2:123456789012:rule/example", "ruleName" : "example"}"#);
+        assert_eq!(
+            guide(r#"{"instance" : <instance>, "state": [ 9, <state>, true ], "Transformed" : "Yes"}"#),
+            r#"{"instance" : "i-0123456789", "state": [ 9, "RUNNING", true ], "Transformed" : "Yes"}"#
+        );
+        assert_eq!(
+            guide(r#"{"ruleArn" : <aws.events.rule-arn>, "ruleName" : <aws.events.rule-name>}"#),
+            r#"{"ruleArn" : "arn:aws:events:us-east-2:123456789012:rule/example", "ruleName" : "example"}"#
+        );
         assert_eq!(guide(r#""<aws.events.rule-name> triggered""#), r#""example triggered""#);
         let original: Value = serde_json::from_str(&guide(r#"{"originalEvent" : <aws.events.event.json>}"#)).unwrap();
         assert_eq!(original["originalEvent"]["detail"]["state"], "RUNNING");
         let without: Value = serde_json::from_str(&guide(r#"{"e" : <aws.events.event>}"#)).unwrap();
         assert!(without["e"].get("detail").is_none() && without["e"]["source"] == "aws.ec2");
-        assert_eq!(guide("<resource> at <timestamp>"), "arn:aws:ec2:us-east-1:123456789012:instance/i-abcd1111 at 2015-11-11T21:29:54Z");
+        assert_eq!(
+            guide("<resource> at <timestamp>"),
+            "arn:aws:ec2:us-east-1:123456789012:instance/i-abcd1111 at 2015-11-11T21:29:54Z"
+        );
     }
 
     #[test]
@@ -303,19 +345,32 @@ mod tests {
         assert_eq!(refuse(json!({"Input": "not json"})), "ValidationException");
         assert_eq!(refuse(json!({"InputPath": "detail"})), "ValidationException");
         assert_eq!(refuse(json!({"InputTransformer": {"InputPathsMap": {"a": "$.x"}}})), "ValidationException");
-        assert_eq!(refuse(json!({"InputTransformer": {"InputPathsMap": {"AWS.x": "$.x"}, "InputTemplate": "<AWS.x>"}})), "ValidationException");
-        assert_eq!(refuse(json!({"InputTransformer": {"InputPathsMap": {"k": "$.x"}, "InputTemplate": "{<k>: 1}"}})), "ValidationException");
+        assert_eq!(
+            refuse(json!({"InputTransformer": {"InputPathsMap": {"AWS.x": "$.x"}, "InputTemplate": "<AWS.x>"}})),
+            "ValidationException"
+        );
+        assert_eq!(
+            refuse(json!({"InputTransformer": {"InputPathsMap": {"k": "$.x"}, "InputTemplate": "{<k>: 1}"}})),
+            "ValidationException"
+        );
         let many: Map<String, Value> = (0..101).map(|i| (format!("k{i}"), json!("$.x"))).collect();
-        assert_eq!(refuse(json!({"InputTransformer": {"InputPathsMap": many, "InputTemplate": "\"x\""}})), "ValidationException");
+        assert_eq!(
+            refuse(json!({"InputTransformer": {"InputPathsMap": many, "InputTemplate": "\"x\""}})),
+            "ValidationException"
+        );
     }
 
     #[test]
     fn paths_select_and_missing_values_vanish() {
         let p = JsonPath::parse("$.resources[0]").unwrap();
         assert_eq!(p.select(&json!({"resources": ["a", "b"]})), Some(&json!("a")));
-        assert_eq!(JsonPath::parse("$['detail-type']").unwrap().select(&json!({"detail-type": "x"})), Some(&json!("x")));
+        assert_eq!(
+            JsonPath::parse("$['detail-type']").unwrap().select(&json!({"detail-type": "x"})),
+            Some(&json!("x"))
+        );
         assert!(JsonPath::parse("$.").is_err() && JsonPath::parse("$[x]").is_err());
-        let out = render(r#"{"a": <gone>, "b": "x<gone>y", "c": <unknown>}"#, &|n| (n == "gone").then_some(Value::Null));
+        let out =
+            render(r#"{"a": <gone>, "b": "x<gone>y", "c": <unknown>}"#, &|n| (n == "gone").then_some(Value::Null));
         assert_eq!(out, r#"{"a": null, "b": "xy", "c": <unknown>}"#);
     }
 }

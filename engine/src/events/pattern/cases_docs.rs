@@ -19,7 +19,8 @@ const C_COUNT_OBJECT: &str = r#"{"detail-type": ["EC2 Instance State-change Noti
 const COMPLEX: &str = r#"{"time": [{"prefix": "2017-10-02"}], "detail": {"state": [{"anything-but": "initializing"}], "c-count": [{"numeric": [">", 0, "<=", 5]}], "d-count": [{"numeric": ["<", 10]}], "x-limit": [{"anything-but": [100, 200, 300]}]}}"#;
 const OR: &str = r#"{"detail": {"$or": [{"c-count": [{"numeric": [">", 0, "<=", 5]}]}, {"d-count": [{"numeric": ["<", 10]}]}, {"x-limit": [{"numeric": ["=", 3.018e2]}]}]}}"#;
 const NUMERIC: &str = r#"{"detail": {"c-count": [{"numeric": [">", 0, "<=", 5]}], "d-count": [{"numeric": ["<", 10]}], "x-limit": [{"numeric": ["=", 3.018e2]}]}}"#;
-const DUPLICATE_KEY: &str = r#"{"detail": {"location": [{"prefix": "us-"}], "location": [{"anything-but": "us-east"}]}}"#;
+const DUPLICATE_KEY: &str =
+    r#"{"detail": {"location": [{"prefix": "us-"}], "location": [{"anything-but": "us-east"}]}}"#;
 const PATTERNS: &str = "eb-event-patterns.html";
 const NULLS: &str = "eb-event-patterns-null-values.html";
 const ARRAYS: &str = "eb-event-patterns-arrays.html";
@@ -145,7 +146,8 @@ const ROWS: &[Row] = &[
     (r#"{"FileName": [{"wildcard": "*.png"}]}"#, r#"{"FileName": "dir/file.jpg"}"#, false, OPERATORS),
 ];
 
-const MACIE_COUNT_3: &str = r#"{"source": "aws.macie", "detail-type": "Macie Finding", "detail": {"severity": {"score": 1}, "count": 3}}"#;
+const MACIE_COUNT_3: &str =
+    r#"{"source": "aws.macie", "detail-type": "Macie Finding", "detail": {"severity": {"score": 1}, "count": 3}}"#;
 
 #[test]
 fn every_documented_example_matches_as_the_docs_say() {

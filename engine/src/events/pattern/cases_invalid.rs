@@ -59,10 +59,14 @@ fn what_eventbridge_accepts_and_sns_does_not() {
     // No five-key limit, no 150-combination limit, no three-wildcard limit (SNS's limits).
     let six_keys = r#"{"a": [1], "b": [2], "c": [3], "d": [4], "e": [5], "f": [6]}"#;
     let many_values = format!("{{\"a\": [{}]}}", (0..200).map(|i| i.to_string()).collect::<Vec<_>>().join(","));
-    for ok in [six_keys, &many_values, r#"{"p": [{"wildcard": "*a*b*c*d*"}]}"#,
-               r#"{"detail": {"state": [{"anything-but": {"prefix": ["init", "error"]}}]}}"#,
-               r#"{"detail": {"state": [{"anything-but": {"equals-ignore-case": ["Stopped", "OverLoaded"]}}]}}"#,
-               r#"{"$or": {"metricType": ["MetricType"]}}"#] {
+    for ok in [
+        six_keys,
+        &many_values,
+        r#"{"p": [{"wildcard": "*a*b*c*d*"}]}"#,
+        r#"{"detail": {"state": [{"anything-but": {"prefix": ["init", "error"]}}]}}"#,
+        r#"{"detail": {"state": [{"anything-but": {"equals-ignore-case": ["Stopped", "OverLoaded"]}}]}}"#,
+        r#"{"$or": {"metricType": ["MetricType"]}}"#,
+    ] {
         assert!(EventPattern::compile(ok).is_ok(), "{ok}");
     }
 }

@@ -95,7 +95,11 @@ fn object(tree: &Tree, id: usize, display: &[String], path: &[String]) -> Result
             Some(Node::Arr(items)) => {
                 PChild::Leaf(compile_list(tree, items).map_err(|e| format!("{e} (at \"{}\")", shown.join(".")))?)
             }
-            _ => return Err(format!("\"{key}\" must be an object or an array (put the values in a list, e.g. [\"value\"])")),
+            _ => {
+                return Err(format!(
+                    "\"{key}\" must be an object or an array (put the values in a list, e.g. [\"value\"])"
+                ))
+            }
         };
         node.keys.push(PKey { segments, full_path, display: shown.join("."), child });
     }

@@ -38,7 +38,6 @@ mod cases_invalid;
 use super::json::Tree;
 use crate::error::ApiError;
 
-
 /// A compiled, validated event pattern.
 #[derive(Clone, Debug)]
 pub struct EventPattern {

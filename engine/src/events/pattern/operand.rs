@@ -264,7 +264,7 @@ impl AnythingBut {
         match (self, leaf) {
             (AnythingBut::Strings(set), Leaf::Str(s)) => !set.iter().any(|x| x == s),
             (AnythingBut::Numbers(set), Leaf::Num(n)) => match Decimal::parse(n) {
-                Some(d) => !set.contains(&d.at_places(NUMERIC_PLACES).into_owned()),
+                Some(d) => !set.contains(&d.at_places(NUMERIC_PLACES)),
                 None => true,
             },
             (AnythingBut::IgnoreCase(set), Leaf::Str(s)) => !set.contains(&s.to_lowercase()),
