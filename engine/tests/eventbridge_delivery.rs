@@ -299,6 +299,10 @@ fn invalid_replays_are_refused_and_change_nothing() {
     missing["EventSourceArn"] = json!("arn:aws:events:us-east-1:000000000000:archive/ghost");
     assert_eq!(fails(&mut sim, "StartReplay", missing).code, "ResourceNotFoundException");
     assert_eq!(fails(&mut sim, "DescribeReplay", json!({"ReplayName": "ghost"})).code, "ResourceNotFoundException");
+    // Regression: a bad Description once failed after the replay's first step was scheduled.
+    let mut bad = replay(json!(1_767_225_600), json!(1_767_225_660), "default");
+    bad["Description"] = json!(5);
+    assert_eq!(fails(&mut sim, "StartReplay", bad).code, "ValidationException");
 }
 
 #[test]
@@ -350,4 +354,16 @@ fn the_same_seed_tells_the_same_eventbridge_story() {
         engine::event_log_jsonl(sim.events())
     };
     assert_eq!(run(), run());
+}
+
+#[test]
+fn a_cron_schedule_stops_after_the_last_year_it_can_name() {
+    // Cron years run from 1970 to 2199: a yearly rule runs on each 1 January up to 2199, then
+    // never again, so time can run on to its end.
+    let mut sim = Sim::new(1);
+    queue(&mut sim, "q", json!({}));
+    ok(&mut sim, "PutRule", json!({"Name": "c", "ScheduleExpression": "cron(0 0 1 1 ? *)"}));
+    ok(&mut sim, "PutTargets", json!({"Rule": "c", "Targets": [{"Id": "t", "Arn": format!("{QUEUE_ARN}q")}]}));
+    sim.advance_to(engine::SimTime(u64::MAX));
+    assert_eq!(event_names(&sim).iter().filter(|n| **n == "ScheduledEventSent").count(), 2199 - 2027 + 1);
 }

@@ -235,6 +235,7 @@ impl Sim {
             .collect();
         // Stable: archive order within each minute of event time.
         pending.sort_by_key(|e| e.time_ms.div_euclid(MINUTE as i64));
+        let description = p.opt_str("Description")?.map(str::to_string);
         let key: Name = name.into();
         let arn = arn_of("replay", name);
         let timer = self.timers.schedule(self.now, Timer::Events(EventsTimer::Replay { replay: key.clone() }));
@@ -242,7 +243,7 @@ impl Sim {
         let replay = Replay {
             name: key.clone(),
             arn: arn.clone(),
-            description: p.opt_str("Description")?.map(str::to_string),
+            description,
             archive_arn: self.events.archives[&archive].arn.clone(),
             bus,
             filter_rules,

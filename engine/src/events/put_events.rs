@@ -25,7 +25,6 @@ use crate::event::{EventKind, Name};
 use crate::ids::{ACCOUNT, REGION};
 use crate::params::Params;
 use crate::sim::Sim;
-use crate::time::SimTime;
 use crate::timers::Timer;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -353,7 +352,8 @@ impl Sim {
         let now = self.now;
         let Some(r) = self.events.buses.get(bus).and_then(|b| b.rules.get(rule)) else { return };
         let Some(schedule) = r.schedule.as_ref().filter(|_| r.enabled) else { return };
-        let Some(at) = schedule.next_after(r.schedule_anchor, now).filter(|at| *at > SimTime::ZERO) else { return };
+        // Strictly later than now: at the very end of virtual time the schedule stops.
+        let Some(at) = schedule.next_after(r.schedule_anchor, now).filter(|at| *at > now) else { return };
         let key =
             self.timers.schedule(at, Timer::Events(EventsTimer::Schedule { bus: bus.clone(), rule: rule.clone() }));
         self.rule_mut(bus, rule).schedule_timer = Some(key);

@@ -144,7 +144,7 @@ fn field(text: &str, min: u32, max: u32, names: &[&str]) -> Option<Vec<bool>> {
         while k <= span {
             let v = if from + k <= max { from + k } else { from + k - (max - min + 1) };
             set[v as usize] = true;
-            k += step;
+            k = k.saturating_add(step);
         }
     }
     Some(set)
@@ -247,7 +247,13 @@ impl Cron {
     /// The first whole minute strictly after `now` that the expression names.
     fn next_after(&self, now: SimTime) -> Option<SimTime> {
         let minute_ms = MINUTE as i64;
-        let start = (epoch_ms(now).div_euclid(minute_ms) + 1) * minute_ms;
+        // 2200-01-01T00:00:00Z: past the last year a cron expression can name.
+        const YEAR_2200_MS: i64 = 7_258_118_400_000;
+        let now_ms = epoch_ms(now);
+        if now_ms >= YEAR_2200_MS {
+            return None;
+        }
+        let start = (now_ms.div_euclid(minute_ms) + 1) * minute_ms;
         let first_day = start.div_euclid(DAY as i64);
         let mut first_minute = (start.rem_euclid(DAY as i64) / minute_ms) as u32;
         // At most 230 years of days to look through (years 1970–2199).
