@@ -34,6 +34,8 @@ mod operand;
 mod cases_docs;
 #[cfg(test)]
 mod cases_invalid;
+#[cfg(test)]
+mod props;
 
 use super::json::Tree;
 use crate::error::ApiError;
