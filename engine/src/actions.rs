@@ -75,10 +75,10 @@ const fn action(name: &'static str, service: Service, params: &'static [&'static
     Action { name, service, params, handler }
 }
 
-use Service::{Lambda, Sim as Own, Sns, Sqs};
+use Service::{Events, Lambda, Sim as Own, Sns, Sqs};
 
 /// The SNS and SQS API, then the playground's own actions (workers, dependencies, Lambda,
-/// producers, CloudWatch, simulation settings).
+/// producers, CloudWatch, simulation settings), then Amazon EventBridge.
 pub const ACTIONS: &[Action] = &[
     // Amazon SNS
     action("CreateTopic", Sns, &["Name", "Attributes", "Tags", "DataProtectionPolicy"], Sim::create_topic),
@@ -200,6 +200,48 @@ pub const ACTIONS: &[Action] = &[
         Sim::describe_alarms,
     ),
     action("DeleteAlarms", Own, &["AlarmNames"], Sim::delete_alarms),
+    // Amazon EventBridge
+    action(
+        "CreateEventBus",
+        Events,
+        &["Name", "EventSourceName", "Description", "KmsKeyIdentifier", "DeadLetterConfig", "Tags"],
+        Sim::create_event_bus,
+    ),
+    action("DeleteEventBus", Events, &["Name"], Sim::delete_event_bus),
+    action("DescribeEventBus", Events, &["Name"], Sim::describe_event_bus),
+    action("ListEventBuses", Events, &["NamePrefix", "NextToken", "Limit"], Sim::list_event_buses),
+    action(
+        "PutRule",
+        Events,
+        &["Name", "ScheduleExpression", "EventPattern", "State", "Description", "RoleArn", "Tags", "EventBusName"],
+        Sim::put_rule,
+    ),
+    action("DescribeRule", Events, &["Name", "EventBusName"], Sim::describe_rule),
+    action("EnableRule", Events, &["Name", "EventBusName"], Sim::enable_rule),
+    action("DisableRule", Events, &["Name", "EventBusName"], Sim::disable_rule),
+    action("DeleteRule", Events, &["Name", "EventBusName", "Force"], Sim::delete_rule),
+    action("ListRules", Events, &["NamePrefix", "EventBusName", "NextToken", "Limit"], Sim::list_rules),
+    action("PutTargets", Events, &["Rule", "EventBusName", "Targets"], Sim::put_targets),
+    action("RemoveTargets", Events, &["Rule", "EventBusName", "Ids", "Force"], Sim::remove_targets),
+    action("ListTargetsByRule", Events, &["Rule", "EventBusName", "NextToken", "Limit"], Sim::list_targets_by_rule),
+    action("PutEvents", Events, &["Entries", "EndpointId"], Sim::put_events),
+    action("TestEventPattern", Events, &["EventPattern", "Event"], Sim::test_event_pattern),
+    action(
+        "CreateArchive",
+        Events,
+        &["ArchiveName", "EventSourceArn", "Description", "EventPattern", "RetentionDays", "KmsKeyIdentifier"],
+        Sim::create_archive,
+    ),
+    action("DescribeArchive", Events, &["ArchiveName"], Sim::describe_archive),
+    action("DeleteArchive", Events, &["ArchiveName"], Sim::delete_archive),
+    action(
+        "StartReplay",
+        Events,
+        &["ReplayName", "Description", "EventSourceArn", "EventStartTime", "EventEndTime", "Destination"],
+        Sim::start_replay,
+    ),
+    action("DescribeReplay", Events, &["ReplayName"], Sim::describe_replay),
+    action("CancelReplay", Events, &["ReplayName"], Sim::cancel_replay),
 ];
 
 /// The action of that exact name.

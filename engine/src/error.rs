@@ -28,7 +28,7 @@ impl std::error::Error for ApiError {}
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
-/// Which service an action belongs to; the two spell their parameter errors differently.
+/// Which service an action belongs to; each spells its parameter errors its own way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Service {
     Sns,
@@ -38,6 +38,9 @@ pub enum Service {
     /// AWS Lambda's actions, which answer a bad or missing value with
     /// `InvalidParameterValueException`.
     Lambda,
+    /// Amazon EventBridge's actions, which answer a bad or missing value with
+    /// `ValidationException`.
+    Events,
 }
 
 impl Service {
@@ -57,6 +60,7 @@ impl Service {
             Service::Sns => ApiError::new("InvalidParameter", message),
             Service::Sqs | Service::Sim => ApiError::new("InvalidParameterValue", message),
             Service::Lambda => ApiError::new("InvalidParameterValueException", message),
+            Service::Events => ApiError::new("ValidationException", message),
         }
     }
 
@@ -69,6 +73,10 @@ impl Service {
             Service::Lambda => ApiError::new(
                 "InvalidParameterValueException",
                 format!("The request must contain the parameter {name}."),
+            ),
+            Service::Events => ApiError::new(
+                "ValidationException",
+                format!("1 validation error detected: Value null at '{name}' failed to satisfy constraint: Member must not be null"),
             ),
         }
     }

@@ -177,6 +177,9 @@ pub enum EventKind {
     /// An event of the simulated actors (workers, Lambda, dependencies, alarms).
     #[serde(untagged)]
     World(crate::world::WorldEvent),
+    /// An Amazon EventBridge event (buses, rules, deliveries, archives, replays).
+    #[serde(untagged)]
+    EventBridge(crate::events::EbEvent),
 }
 
 impl EventKind {
@@ -218,6 +221,7 @@ impl EventKind {
             MessageMoved { source, destination, .. } => vec![source, destination],
             MoveTaskEnded { .. } | SimulationConfigured { .. } => vec![],
             World(e) => e.resources(),
+            EventBridge(e) => e.resources(),
         }
     }
 
@@ -254,6 +258,7 @@ impl EventKind {
             MoveTaskEnded { .. } => "MoveTaskEnded",
             SimulationConfigured { .. } => "SimulationConfigured",
             World(e) => e.name(),
+            EventBridge(e) => e.name(),
         }
     }
 }
@@ -344,6 +349,7 @@ impl EventKind {
             ),
             SimulationConfigured { setting, value } => format!("simulation {setting} = {value}"),
             World(e) => e.summary(),
+            EventBridge(e) => e.summary(),
         }
     }
 }

@@ -13,6 +13,9 @@
 //! - [`sqs`]: queues, sends, receives, visibility, redrive to dead-letter queues, move tasks.
 //! - [`sns`]: topics, subscriptions, publish, filtered fan-out, envelopes and raw delivery.
 //! - [`filter`]: the SNS subscription filter policy language (compile once, explain a no-match).
+//! - [`events`]: Amazon EventBridge — event buses, rules with event patterns or schedules,
+//!   targets (queues, topics, buses) with input transformation, retries and dead-letter queues,
+//!   archives and replays.
 //! - [`event`]: the event log's vocabulary, in the past tense.
 //! - [`snapshot`]: a serialisable picture of the whole state, for the UI.
 //! - [`scenario`]: scenario files, expectations, saved values; [`history`]: time travel by
@@ -26,6 +29,7 @@ pub mod actions;
 pub mod attributes;
 pub mod error;
 pub mod event;
+pub mod events;
 pub mod filter;
 pub mod history;
 pub mod ids;

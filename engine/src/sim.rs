@@ -57,6 +57,8 @@ pub struct Sim {
     pub(crate) record_events: bool,
     /// The playground's actors: workers, Lambda functions, dependencies, alarms.
     pub(crate) world: crate::world::World,
+    /// Amazon EventBridge: event buses, rules, targets, archives and replays.
+    pub(crate) events: crate::events::EventBridge,
 }
 
 impl Sim {
@@ -78,6 +80,7 @@ impl Sim {
             move_tasks: VecMap::new(),
             record_events: true,
             world: crate::world::World::default(),
+            events: crate::events::EventBridge::default(),
         }
     }
 
@@ -160,6 +163,7 @@ impl Sim {
             Timer::SnsDelivery(delivery) => self.deliver(*delivery),
             Timer::MoveTaskTick { task } => self.on_move_task_tick(task),
             Timer::World(timer) => self.on_world_timer(timer),
+            Timer::Events(timer) => self.on_events_timer(timer),
         }
     }
 

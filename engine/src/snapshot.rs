@@ -22,6 +22,9 @@ pub struct Snapshot {
     pub move_tasks: Vec<MoveTaskView>,
     /// The simulated actors: workers, Lambda functions, dependencies, alarms.
     pub world: crate::world::WorldView,
+    /// Amazon EventBridge: buses with their rules and targets, archives, replays. A new field:
+    /// its type has a `Default` (the default bus alone), for readers of older snapshots.
+    pub eventbridge: crate::events::EventBridgeView,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -175,6 +178,7 @@ impl Sim {
             queues,
             move_tasks,
             world: self.world_view(),
+            eventbridge: self.eventbridge_view(),
         }
     }
 

@@ -22,6 +22,8 @@ pub(crate) enum Timer {
     MoveTaskTick { task: u64 },
     /// A simulated actor's timer (a worker's poll, a Lambda batch window, …).
     World(crate::world::WorldTimer),
+    /// EventBridge: a delivery attempt, a scheduled rule, a replay step.
+    Events(crate::events::EventsTimer),
 }
 
 impl Timer {
@@ -34,6 +36,7 @@ impl Timer {
             Timer::SnsDelivery(_) => "SnsDelivery",
             Timer::MoveTaskTick { .. } => "MessageMoveTask",
             Timer::World(t) => t.cause(),
+            Timer::Events(t) => t.cause(),
         }
     }
 }

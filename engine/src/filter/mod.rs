@@ -31,17 +31,19 @@
 //! Files: `parse.rs` (JSON → tree, structure), `operand.rs` (one key's list → conditions),
 //! `limits.rs`, `values.rs` (conditions, one value tested), `matcher.rs` (evaluation),
 //! `body.rs` (JSON body), `number.rs`, `cidr.rs`, `wildcard.rs`, `explain.rs` (reasons).
+//! EventBridge's event patterns (`crate::events::pattern`) share the primitives: exact decimals,
+//! CIDR blocks, wildcards and the `numeric` grammar.
 
 mod body;
-mod cidr;
+pub(crate) mod cidr;
 mod explain;
 mod limits;
 mod matcher;
-mod number;
-mod operand;
+pub(crate) mod number;
+pub(crate) mod operand;
 mod parse;
-mod values;
-mod wildcard;
+pub(crate) mod values;
+pub(crate) mod wildcard;
 
 #[cfg(test)]
 mod cases_accuracy;

@@ -167,6 +167,16 @@ impl Decimal {
         }
     }
 
+    /// This number at `places` decimal places (EventBridge compares at six), rounded as
+    /// [`Decimal::at_accuracy`] rounds at five.
+    pub(crate) fn at_places(&self, places: i64) -> Cow<'_, Decimal> {
+        if self.fraction_digits() <= places {
+            Cow::Borrowed(self)
+        } else {
+            Cow::Owned(self.rounded(places))
+        }
+    }
+
     /// Rounds to `places` decimal places, halves away from zero.
     fn rounded(&self, places: i64) -> Decimal {
         // The digit at index i weighs 10^(exp + len - 1 - i); those weighing at least 10^-places

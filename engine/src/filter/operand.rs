@@ -147,6 +147,17 @@ fn bounded_number(value: &Value, what: &str) -> Result<Decimal, String> {
 
 /// `[op, n]` or `[">"|">=", low, "<"|"<=", high]`, with AWS's error texts for each mistake.
 fn compile_numeric(items: &[Value]) -> Result<NumRange, String> {
+    compile_numeric_bounded(items, &bounded_number)
+}
+
+/// The `numeric` grammar SNS and EventBridge share; `bounded` reads one number of the expression
+/// with the dialect's range and accuracy (SNS: ±10^9 at five decimals; EventBridge: ±5×10^9 at
+/// six).
+pub(crate) fn compile_numeric_bounded(
+    items: &[Value],
+    bounded: &dyn Fn(&Value, &str) -> Result<Decimal, String>,
+) -> Result<NumRange, String> {
+    let bounded_number = bounded;
     let Some(first) = items.first() else {
         return Err("Invalid member in numeric match: ] (numeric needs an operator and a number)".into());
     };

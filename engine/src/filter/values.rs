@@ -82,7 +82,8 @@ pub(crate) struct NumRange {
 }
 
 impl NumRange {
-    fn contains(&self, n: &Decimal) -> bool {
+    /// Whether `n` lies within the bounds (both already at the dialect's accuracy).
+    pub(crate) fn contains(&self, n: &Decimal) -> bool {
         let above = match &self.lower {
             Some((bound, inclusive)) => n > bound || (*inclusive && n == bound),
             None => true,

@@ -22,6 +22,19 @@ pub(crate) const MAX_WILDCARDS_PER_PATTERN: usize = 3;
 impl Wildcard {
     /// Parses a pattern; the error names the rule that was broken.
     pub(crate) fn parse(pattern: &str) -> Result<Wildcard, String> {
+        let parsed = Wildcard::parse_unbounded(pattern)?;
+        let stars = parsed.stars();
+        if stars > MAX_WILDCARDS_PER_PATTERN {
+            return Err(format!(
+                "wildcard pattern {pattern:?} has {stars} wildcards; SNS allows at most {MAX_WILDCARDS_PER_PATTERN} per pattern"
+            ));
+        }
+        Ok(parsed)
+    }
+
+    /// Parses a pattern with any number of stars (EventBridge: "A single value can contain zero to
+    /// many wildcard characters, but consecutive wildcard characters are not allowed").
+    pub(crate) fn parse_unbounded(pattern: &str) -> Result<Wildcard, String> {
         let mut segments = vec![String::new()];
         let mut chars = pattern.chars().enumerate();
         let mut previous_was_star = false;
@@ -53,12 +66,6 @@ impl Wildcard {
                     previous_was_star = false;
                 }
             }
-        }
-        let stars = segments.len() - 1;
-        if stars > MAX_WILDCARDS_PER_PATTERN {
-            return Err(format!(
-                "wildcard pattern {pattern:?} has {stars} wildcards; SNS allows at most {MAX_WILDCARDS_PER_PATTERN} per pattern"
-            ));
         }
         Ok(Wildcard { segments })
     }
