@@ -51,6 +51,7 @@ impl Service {
             Service::Sqs => "SQS",
             Service::Lambda => "Lambda",
             Service::Sim => "Playground",
+            Service::Events => "EventBridge",
         }
     }
 

@@ -28,7 +28,7 @@ use crate::sim::Sim;
 use crate::sqs::{Accepted, Incoming};
 use crate::time::{SimTime, MINUTE, SECOND};
 use crate::timers::Timer;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::sync::Arc;
 
 /// Bus-to-bus hops an event may take before it is dropped (a rule sending its bus's events back
@@ -130,9 +130,9 @@ impl Sim {
     }
 
     fn publish_to_topic(&mut self, name: &str, message: String) -> Result<Option<String>, Failure> {
-        self.topic_ref(name).map_err(|_| no_resource(format!("The topic {name} does not exist.")))?;
-        match self.run_action("Publish", &json!({ "TopicArn": name, "Message": message })) {
-            Ok(v) => Ok(v["MessageId"].as_str().map(str::to_string)),
+        let topic = self.topic_ref(name).map_err(|_| no_resource(format!("The topic {name} does not exist.")))?;
+        match self.publish_message(&topic, message, Default::default()) {
+            Ok(id) => Ok(Some(id.to_string())),
             Err(e) => Err(Failure {
                 code: if e.code == "Throttled" { "THROTTLING" } else { "INVALID_PARAMETER" },
                 retriable: e.code == "Throttled",
