@@ -189,7 +189,7 @@ fn placeholders(text: &str) -> Result<Vec<&str>, String> {
     Ok(out)
 }
 
-fn substitute(value: &Value, vars: &VecMap<String, String>) -> Value {
+pub(crate) fn substitute(value: &Value, vars: &VecMap<String, String>) -> Value {
     match value {
         Value::String(s) if s.contains("${") => {
             let mut out = s.clone();
