@@ -373,13 +373,13 @@ impl Script<'_> {
     }
 
     fn message(&mut self, call: &MessageCall) {
-        let (_, command) = call.send.python_and_cli();
+        let (_, command) = call.kind.python_and_cli();
         if let Some(why) = &call.skipped {
             self.comment(&format!("{} {command} to {}: not sent again, {why}", call.at, call.target));
             return;
         }
         self.comment(&format!("{}", call.at));
-        let (service, key, var) = if call.send.to_topic() {
+        let (service, key, var) = if call.kind.to_topic() {
             ("sns", "TopicArn", self.topic_var(&call.target))
         } else {
             ("sqs", "QueueUrl", self.queue_var(&call.target))

@@ -283,13 +283,13 @@ impl Body {
     }
 
     fn message(&mut self, call: &MessageCall) {
-        let (method, _) = call.send.python_and_cli();
+        let (method, _) = call.kind.python_and_cli();
         if let Some(why) = &call.skipped {
             self.comment(&format!("{} {method} to {}: not sent again, {why}", call.at, call.target));
             return;
         }
         self.comment(&format!("{}", call.at));
-        let (client, target) = if call.send.to_topic() {
+        let (client, target) = if call.kind.to_topic() {
             ("sns", format!("TopicArn=topic[{}]", py_str(&call.target)))
         } else {
             ("sqs", format!("QueueUrl=queue[{}]", py_str(&call.target)))

@@ -109,11 +109,11 @@ impl Writer<'_> {
             self.ids.assign(&format!("queue:{}", q.name), &[&q.name], "Queue");
         }
         for q in t.queues.iter().filter(|q| !q.senders.is_empty()) {
-            self.ids.assign(&format!("policy:{}", q.name), &[&q.name], "QueuePolicy");
+            self.ids.derive(&format!("policy:{}", q.name), &format!("queue:{}", q.name), "Policy");
         }
         for f in &t.functions {
             self.ids.assign(&format!("function:{}", f.name), &[&f.name], "Function");
-            self.ids.assign(&format!("role:{}", f.name), &[&f.name], "FunctionRole");
+            self.ids.derive(&format!("role:{}", f.name), &format!("function:{}", f.name), "Role");
         }
     }
 
@@ -201,14 +201,15 @@ impl Writer<'_> {
         let props = MapBuilder::new()
             .put("Queues", Yaml::List(vec![Yaml::Ref(queue_id)]))
             .put("PolicyDocument", document.build());
-        let id = self.ids.assign(&format!("policy:{}", q.name), &[&q.name], "QueuePolicy");
+        let id = self.ids.derive(&format!("policy:{}", q.name), &format!("queue:{}", q.name), "Policy");
         let comment = format!("Lets SNS deliver to {} from exactly: {}.", q.name, q.senders.join(", "));
         self.add(vec![comment], id, resource("AWS::SQS::QueuePolicy", props, None));
     }
 
     fn subscriptions(&mut self) {
-        for (n, s) in self.topology.subscriptions.iter().enumerate() {
-            let id = self.ids.assign(&format!("subscription:{n}"), &[&s.topic, &s.queue], "Subscription");
+        for s in &self.topology.subscriptions {
+            let key = format!("subscription:{}>{}", s.topic, s.queue);
+            let id = self.ids.assign(&key, &[&s.topic, &s.queue], "Subscription");
             let (props, comments) = self.subscription_properties(s);
             let policy = self.ids.get(&format!("policy:{}", s.queue)).map(str::to_string);
             self.add(comments, id, resource("AWS::SNS::Subscription", props, policy));
@@ -241,13 +242,13 @@ impl Writer<'_> {
         for f in &self.topology.functions {
             self.function(f);
         }
-        for (n, m) in self.topology.mappings.iter().enumerate() {
-            self.mapping(n, m);
+        for m in &self.topology.mappings {
+            self.mapping(m);
         }
     }
 
     fn function(&mut self, f: &FunctionSpec) {
-        let role_id = self.ids.assign(&format!("role:{}", f.name), &[&f.name], "FunctionRole");
+        let role_id = self.ids.derive(&format!("role:{}", f.name), &format!("function:{}", f.name), "Role");
         let trust = MapBuilder::new()
             .put("Effect", Yaml::str("Allow"))
             .put("Principal", MapBuilder::new().put("Service", Yaml::str("lambda.amazonaws.com")).build())
@@ -292,7 +293,7 @@ impl Writer<'_> {
         self.add(comments, id, resource("AWS::Lambda::Function", props, None));
     }
 
-    fn mapping(&mut self, n: usize, m: &MappingSpec) {
+    fn mapping(&mut self, m: &MappingSpec) {
         let function = match self.ids.get(&format!("function:{}", m.function)) {
             Some(id) => Yaml::Ref(id.to_string()),
             None => Yaml::str(&m.function),
@@ -310,7 +311,7 @@ impl Writer<'_> {
             props = props
                 .put("ScalingConfig", MapBuilder::new().put("MaximumConcurrency", Yaml::Int(u64::from(c))).build());
         }
-        let id = self.ids.assign(&format!("mapping:{n}"), &[&m.queue, &m.function], "Mapping");
+        let id = self.ids.assign(&format!("mapping:{}", m.uuid), &[&m.queue, &m.function], "Mapping");
         let comment = format!("Event source mapping {} in the playground.", m.uuid);
         self.add(vec![comment], id, resource("AWS::Lambda::EventSourceMapping", props, None));
     }

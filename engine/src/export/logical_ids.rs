@@ -27,8 +27,22 @@ impl LogicalIds {
         let mut base: String = names.iter().map(|n| camel(n)).collect::<Vec<_>>().join("To");
         base.truncate(MAX_BASE);
         if base.is_empty() || base.starts_with(|c: char| c.is_ascii_digit()) {
-            base.insert_str(0, "R");
+            base.insert(0, 'R');
         }
+        self.assign_base(key, base, kind)
+    }
+
+    /// The id for `key`, made from the id of `owner` (already assigned) and a kind: the policy
+    /// of queue `WeirdDlqDB591E56Queue` is `WeirdDlqDB591E56QueuePolicy`.
+    pub fn derive(&mut self, key: &str, owner: &str, kind: &str) -> String {
+        if let Some(id) = self.by_key.get(key) {
+            return id.clone();
+        }
+        let base = self.by_key.get(owner).cloned().unwrap_or_else(|| "R".to_string());
+        self.assign_base(key, base, kind)
+    }
+
+    fn assign_base(&mut self, key: &str, base: String, kind: &str) -> String {
         let plain = format!("{base}{kind}");
         let id = if self.used.contains(&plain) { self.suffixed(key, &base, kind) } else { plain };
         self.used.insert(id.clone());

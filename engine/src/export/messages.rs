@@ -8,37 +8,37 @@ use crate::ids;
 use crate::time::SimTime;
 use serde_json::{Map, Value};
 
-/// The four actions that bring messages in.
+/// The four calls that bring messages in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Send {
+pub enum Call {
     Publish,
     PublishBatch,
     SendMessage,
     SendMessageBatch,
 }
 
-impl Send {
-    fn of(action: &str) -> Option<Send> {
+impl Call {
+    fn of(action: &str) -> Option<Call> {
         Some(match action {
-            "Publish" => Send::Publish,
-            "PublishBatch" => Send::PublishBatch,
-            "SendMessage" => Send::SendMessage,
-            "SendMessageBatch" => Send::SendMessageBatch,
+            "Publish" => Call::Publish,
+            "PublishBatch" => Call::PublishBatch,
+            "SendMessage" => Call::SendMessage,
+            "SendMessageBatch" => Call::SendMessageBatch,
             _ => return None,
         })
     }
 
     pub fn to_topic(self) -> bool {
-        matches!(self, Send::Publish | Send::PublishBatch)
+        matches!(self, Call::Publish | Call::PublishBatch)
     }
 
     /// The boto3 method and the AWS CLI command.
     pub fn python_and_cli(self) -> (&'static str, &'static str) {
         match self {
-            Send::Publish => ("publish", "publish"),
-            Send::PublishBatch => ("publish_batch", "publish-batch"),
-            Send::SendMessage => ("send_message", "send-message"),
-            Send::SendMessageBatch => ("send_message_batch", "send-message-batch"),
+            Call::Publish => ("publish", "publish"),
+            Call::PublishBatch => ("publish_batch", "publish-batch"),
+            Call::SendMessage => ("send_message", "send-message"),
+            Call::SendMessageBatch => ("send_message_batch", "send-message-batch"),
         }
     }
 }
@@ -47,7 +47,7 @@ impl Send {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MessageCall {
     pub at: SimTime,
-    pub send: Send,
+    pub kind: Call,
     /// The topic's or the queue's name.
     pub target: String,
     /// The parameters without the topic or queue reference, exactly as applied.
@@ -65,17 +65,17 @@ pub fn message_calls(commands: &[Command], topology: &Topology) -> Vec<MessageCa
 }
 
 fn message_call(c: &Command, topology: &Topology) -> Option<MessageCall> {
-    let send = Send::of(&c.action)?;
+    let kind = Call::of(&c.action)?;
     let Value::Object(all) = &c.params else { return None };
     let reference = TARGET_KEYS.iter().find_map(|k| all.get(*k).and_then(Value::as_str)).unwrap_or_default();
-    let name = if send.to_topic() { ids::topic_name_from(reference) } else { ids::queue_name_from(reference) };
+    let name = if kind.to_topic() { ids::topic_name_from(reference) } else { ids::queue_name_from(reference) };
     let target = name.unwrap_or(reference).to_string();
-    let exists = if send.to_topic() { topology.has_topic(&target) } else { topology.has_queue(&target) };
+    let exists = if kind.to_topic() { topology.has_topic(&target) } else { topology.has_queue(&target) };
     let skipped = (!exists).then(|| {
-        format!("{} {target} does not exist at the end of the story", if send.to_topic() { "topic" } else { "queue" })
+        format!("{} {target} does not exist at the end of the story", if kind.to_topic() { "topic" } else { "queue" })
     });
     let params = all.iter().filter(|(k, _)| !TARGET_KEYS.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone()));
-    Some(MessageCall { at: c.at, send, target, params: params.collect(), skipped })
+    Some(MessageCall { at: c.at, kind, target, params: params.collect(), skipped })
 }
 
 /// Parameters the API types as integers, which the playground also takes as numeric strings.
