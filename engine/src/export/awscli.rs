@@ -1,108 +1,16 @@
 //! The AWS CLI export: the boto3 script's steps as a bash script of `aws` calls. Every call
 //! takes its whole request as `--cli-input-json`, so no value is read as a file or a URL (the
 //! CLI's `file://` and, in v1, `http://` prefixes) and no shorthand syntax can misread it. A
-//! request that needs an ARN or URL known only at run time is a concatenation of quoted JSON
-//! text and `"$VARIABLE"`s; the variables hold ARNs and URLs, which need no JSON escaping.
+//! request that needs an ARN or URL known only at run time is a `shell_json` word.
 
 use super::messages::{is_integer_param, message_calls, MessageCall};
 use super::model::{QueueSpec, Topology};
 use super::quote::sh_str;
+use super::shell_json::{lit, obj, shell_json, J};
 use super::yaml::write_comments;
 use crate::history::Command;
 use crate::sim::Sim;
 use serde_json::{json, Value};
-
-/// JSON with holes for shell variables.
-#[derive(Clone, Debug)]
-enum J {
-    Lit(Value),
-    /// A JSON string whose text is the variable's value.
-    Var(String),
-    Arr(Vec<J>),
-    Obj(Vec<(String, J)>),
-    /// The value written as JSON text, inside a JSON string (a policy attribute).
-    Text(Box<J>),
-}
-
-enum Seg {
-    Text(String),
-    Var(String),
-}
-
-fn segments(j: &J, out: &mut Vec<Seg>) {
-    match j {
-        J::Lit(v) => out.push(Seg::Text(v.to_string())),
-        J::Var(name) => {
-            out.push(Seg::Text("\"".into()));
-            out.push(Seg::Var(name.clone()));
-            out.push(Seg::Text("\"".into()));
-        }
-        J::Arr(items) => {
-            out.push(Seg::Text("[".into()));
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(Seg::Text(",".into()));
-                }
-                segments(item, out);
-            }
-            out.push(Seg::Text("]".into()));
-        }
-        J::Obj(entries) => {
-            out.push(Seg::Text("{".into()));
-            for (i, (k, v)) in entries.iter().enumerate() {
-                out.push(Seg::Text(format!("{}{}:", if i > 0 { "," } else { "" }, Value::from(k.as_str()))));
-                segments(v, out);
-            }
-            out.push(Seg::Text("}".into()));
-        }
-        J::Text(inner) => {
-            let mut parts = Vec::new();
-            segments(inner, &mut parts);
-            out.push(Seg::Text("\"".into()));
-            for p in parts {
-                out.push(match p {
-                    // The JSON string's content: the text escaped, without its quotes.
-                    Seg::Text(t) => {
-                        let quoted = Value::from(t).to_string();
-                        Seg::Text(quoted[1..quoted.len() - 1].to_string())
-                    }
-                    var => var,
-                });
-            }
-            out.push(Seg::Text("\"".into()));
-        }
-    }
-}
-
-/// One shell word holding the JSON text; `None` if the text has a NUL (no shell word can).
-fn shell_json(j: &J) -> Option<String> {
-    let mut segs = Vec::new();
-    segments(j, &mut segs);
-    // Adjacent texts as one quoted piece: `'{"QueueUrl":"'"$Q1"'"}'`.
-    let mut merged: Vec<Seg> = Vec::new();
-    for s in segs {
-        match (merged.last_mut(), s) {
-            (Some(Seg::Text(prev)), Seg::Text(t)) => prev.push_str(&t),
-            (_, s) => merged.push(s),
-        }
-    }
-    let mut word = String::new();
-    for s in merged {
-        match s {
-            Seg::Text(t) => word.push_str(&sh_str(&t)?),
-            Seg::Var(v) => word.push_str(&format!("\"${v}\"")),
-        }
-    }
-    Some(word)
-}
-
-fn lit(s: &str) -> J {
-    J::Lit(Value::from(s))
-}
-
-fn obj(entries: Vec<(&str, J)>) -> J {
-    J::Obj(entries.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
-}
 
 const PRELUDE: &str = r#"set -euo pipefail
 

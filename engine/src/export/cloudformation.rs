@@ -59,7 +59,8 @@ fn header(sim: &Sim, topology: &Topology) -> Vec<String> {
             "Deploy: aws cloudformation deploy --template-file FILE --stack-name NAME{}",
             if topology.functions.is_empty() { "" } else { " --capabilities CAPABILITY_IAM" }
         ),
-        "Resource names are fixed (TopicName, QueueName, AlarmName): one stack per account and region.".to_string(),
+        "Resource names are fixed (TopicName, QueueName, FunctionName, AlarmName): one stack per account and region."
+            .to_string(),
     ];
     if !topology.left_out.is_empty() {
         lines.push(String::new());

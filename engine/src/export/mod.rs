@@ -13,7 +13,8 @@
 //! messages it stores, not the calls that sent them. Output is a pure function of its input.
 //!
 //! Files: `model` reads the engine's state, `left_out` the simulator-only parts, `messages` the
-//! message calls of a story, `logical_ids` the template's ids, `yaml` and `quote` the writing.
+//! message calls of a story, `logical_ids` the template's ids; `yaml`, `shell_json` and `quote`
+//! the writing.
 
 mod awscli;
 mod boto3;
@@ -23,6 +24,7 @@ mod logical_ids;
 mod messages;
 mod model;
 mod quote;
+mod shell_json;
 mod yaml;
 
 use crate::history::{Command, History};
