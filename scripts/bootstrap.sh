@@ -57,6 +57,14 @@ cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked || fail "cargo fetc
 
 [ "${1:-build}" = test ] || exit 0
 
+need python3 "install Python 3 (apt-get install -y python3), then run make again"
+if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+  say "installing Debian's python3-venv (for scripts/export_check.sh)"
+  command -v apt-get >/dev/null || fail "python3 -m venv is missing: install python3-venv by hand"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null) \
+    || fail "could not install python3-venv: run 'apt-get update && apt-get install -y python3-venv'"
+fi
+
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
   say "installing Debian's chromium and chromium-driver"
   command -v apt-get >/dev/null || fail "chromium is missing: install Chromium and ChromeDriver by hand"

@@ -26,6 +26,7 @@ step "lint wasm (clippy, wasm32)"          cargo clippy -p app --target wasm32-u
 step "engine has no web dependency"        no_web_in_engine
 step "unit and property tests (native)"    cargo test --workspace
 step "scenario files (fanout test)"        scenarios
+step "AWS exports (cfn-lint, moto)"        scripts/export_check.sh
 step "component tests (wasm, Chromium)"    cargo test -p app --target wasm32-unknown-unknown
 step "release build (trunk)"               trunk build --release
 step "bundle size"                         scripts/size.sh

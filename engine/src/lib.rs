@@ -21,6 +21,8 @@
 //! - [`scenario`]: scenario files, expectations, saved values; [`history`]: time travel by
 //!   checkpoint and replay.
 //! - [`world`]: the playground's own actors — workers, Lambda, dependencies, metrics, alarms.
+//! - [`export`]: take it to AWS — a CloudFormation template, a boto3 script and an AWS CLI script
+//!   of the simulation's topology and messages.
 //! - [`time`], [`rng`], [`ids`], [`attributes`], [`error`]: the small pieces everything uses;
 //!   `params` reads action parameters, `timers` is the timer table, `throttle` counts calls per
 //!   virtual second for the FIFO quotas.
@@ -30,6 +32,7 @@ pub mod attributes;
 pub mod error;
 pub mod event;
 pub mod events;
+pub mod export;
 pub mod filter;
 pub mod history;
 pub mod ids;

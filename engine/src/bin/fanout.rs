@@ -6,6 +6,7 @@
 //! fanout test-filter --policy P --scope MessageAttributes|MessageBody --message M
 //! fanout test-filter --jsonl < cases.jsonl
 //! fanout actions
+//! fanout export cloudformation|boto3|awscli|counts FILE
 //! ```
 
 use engine::filter::{FilterPolicy, FilterPolicyScope, Verdict};
@@ -21,7 +22,9 @@ const USAGE: &str = "usage:
   fanout test-filter --policy P --scope MessageAttributes|MessageBody --message M
                                 P and M are JSON or @file; M is {\"MessageAttributes\": {...}} or {\"Message\": \"...\"}
   fanout test-filter --jsonl    one {\"scope\", \"policy\", \"message\"} per line on stdin, one result per line out
-  fanout actions                every action a scenario step can name: service, action, parameters";
+  fanout actions                every action a scenario step can name: service, action, parameters
+  fanout export FORMAT FILE     the scenario's topology for AWS: cloudformation (YAML), boto3 (Python), awscli (bash),
+                                or counts (the engine's \"<queue> <ApproximateNumberOfMessages>\" lines at the end)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -30,6 +33,7 @@ fn main() -> ExitCode {
         Some("test") => test(&args[1..]),
         Some("test-filter") => test_filter(&args[1..]),
         Some("actions") => actions(),
+        Some("export") => export(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -246,5 +250,23 @@ fn test_filter_jsonl() -> Result<ExitCode, String> {
         };
         writeln!(out, "{row}").map_err(|e| e.to_string())?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `fanout export FORMAT FILE`: the scenario's final topology (and, for the scripts, its messages)
+/// on stdout. A scenario whose run stops (a `save` that does not resolve) is an error.
+fn export(args: &[String]) -> Result<ExitCode, String> {
+    let [format, path] = args else { return Err(format!("export takes FORMAT and one FILE\n{USAGE}")) };
+    let scenario = load(path)?;
+    let story = engine::export::story(&scenario).map_err(|e| format!("{path}: {e}"))?;
+    let (sim, commands) = (story.sim(), story.commands());
+    let text = match format.as_str() {
+        "cloudformation" => engine::export::cloudformation(sim),
+        "boto3" => engine::export::boto3(sim, commands),
+        "awscli" => engine::export::awscli(sim, commands),
+        "counts" => engine::export::queue_counts(sim),
+        other => return Err(format!("unknown export format \"{other}\" (cloudformation, boto3, awscli or counts)")),
+    };
+    print!("{text}");
     Ok(ExitCode::SUCCESS)
 }

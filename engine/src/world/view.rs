@@ -83,6 +83,17 @@ impl DurationMs {
     }
 }
 
+/// `2000ms`, or `200ms-2000ms` for a range: the playground's own duration syntax.
+impl std::fmt::Display for DurationMs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.min_ms == self.max_ms {
+            write!(f, "{}ms", self.min_ms)
+        } else {
+            write!(f, "{}ms-{}ms", self.min_ms, self.max_ms)
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct WorldView {
     /// The period of every metric series, in milliseconds.
