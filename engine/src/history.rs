@@ -186,11 +186,14 @@ impl History {
         self.advance_to(t);
     }
 
+    /// Takes a checkpoint every `CHECKPOINT_EVERY_EVENTS` events, also between commands at one
+    /// moment (thousands of publishes at 0 s): a seek to that moment then replays at most one
+    /// take, not the whole burst. `restore_at` picks the latest checkpoint at or before its
+    /// time, and replays the commands still due at that time, so a checkpoint taken between
+    /// two commands of the same moment rebuilds it exactly.
     fn maybe_checkpoint(&mut self) {
         let last = self.checkpoints.last().expect("invariant: there is always a first checkpoint");
-        if self.sim.events().len() >= last.sim.events().len() + CHECKPOINT_EVERY_EVENTS
-            && self.sim.now() > last.sim.now()
-        {
+        if self.sim.events().len() >= last.sim.events().len() + CHECKPOINT_EVERY_EVENTS {
             self.checkpoints.push(Checkpoint { next_command: self.applied, sim: self.sim.clone() });
         }
     }
