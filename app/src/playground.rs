@@ -7,7 +7,7 @@ use engine::filter::{FilterPolicy, FilterPolicyScope};
 use engine::history::History;
 use engine::scenario::{PublishPreset, PublishPresets, RunOptions, Scenario, WorkerRules};
 use engine::snapshot::QueueView;
-use engine::{ApiError, SimTime, Snapshot};
+use engine::{ApiError, Event, SimTime, Snapshot};
 use serde_json::{json, Value};
 
 /// The built-in scenarios, as data files in `public/scenarios/`: (id, file contents).
@@ -34,7 +34,7 @@ pub struct Playground {
     pub id: String,
     pub name: String,
     pub description: String,
-    pub history: History,
+    history: History,
     source: String,
     /// Commands that built the scenario; undo stops there.
     base: usize,
@@ -217,6 +217,62 @@ impl Playground {
             json!({"SubscriptionArn": subscription_arn, "AttributeName": "FilterPolicy", "AttributeValue": policy});
         self.history.apply("SetSubscriptionAttributes", &params)
     }
+
+    /// Any command in the engine's language (an AWS action or the playground's own), applied
+    /// now as the learner's: undo takes it back.
+    pub fn apply(&mut self, action: &str, params: &Value) -> Result<Value, ApiError> {
+        self.history.apply(action, params)
+    }
+
+    /// Every event of the story up to now, oldest first (`seq` is the index).
+    pub fn events(&self) -> &[Event] {
+        self.history.sim().events()
+    }
+
+    /// A queue's CloudWatch-style metric up to now, as (end of period, maximum) points.
+    pub fn queue_metric_points(&self, metric: &str, queue: &str) -> Vec<(SimTime, u64)> {
+        self.history.sim().queue_metric_points(metric, queue)
+    }
+
+    /// The latest moment of the story: where the timeline ends.
+    pub fn end(&self) -> SimTime {
+        self.history.end().max(self.now())
+    }
+
+    /// Lets `ms` of virtual time pass, replaying the story's recorded commands on the way.
+    pub fn play_for(&mut self, ms: u64) {
+        let t = self.now().plus_ms(ms);
+        self.history.advance_to(t);
+    }
+
+    /// To the next moment something happens (a timer or a recorded command); `None` when
+    /// nothing is due.
+    pub fn step(&mut self) -> Option<SimTime> {
+        self.history.step()
+    }
+
+    /// Back to the latest moment before now at which an event was logged, or to the start.
+    pub fn step_back(&mut self) -> SimTime {
+        let now = self.now();
+        let previous = self.events().iter().rev().map(|e| e.at).find(|at| *at < now).unwrap_or(SimTime::ZERO);
+        self.history.seek(previous);
+        previous
+    }
+
+    /// Rebuilds the story as it was (or will be) at `t`.
+    pub fn seek(&mut self, t: SimTime) {
+        self.history.seek(t);
+    }
+
+    /// Whether an undone command can be put back.
+    pub fn can_redo(&self) -> bool {
+        self.history.can_redo()
+    }
+
+    /// Puts back the commands the latest undo took back.
+    pub fn redo(&mut self) -> bool {
+        self.history.redo()
+    }
 }
 
 /// Checks a filter policy the way Subscribe does, without changing anything: the live
@@ -291,13 +347,51 @@ mod tests {
         // A long-polling worker takes a message the moment it is published.
         assert_eq!(packing(&pg).in_flight, 1, "the worker took it");
         let received_at = pg.now();
-        pg.history.advance_to(received_at.plus_ms(1_000));
+        pg.play_for(1_000);
         pg.worker("CrashWorker", "packing-w1").unwrap();
-        pg.history.advance_to(received_at.plus_ms(29_999));
+        pg.play_for(28_999);
         assert_eq!(packing(&pg).in_flight, 1, "still hidden after the crash");
-        pg.history.advance_to(received_at.plus_ms(30_000));
+        pg.play_for(1);
+        assert_eq!(pg.now(), received_at.plus_ms(30_000));
         assert_eq!(packing(&pg).visible, 1, "back 30 s after the receive: the visibility timeout");
         assert!(pg.worker("NoSuchAction", "x").is_err());
+    }
+
+    #[test]
+    fn step_back_returns_to_the_latest_moment_an_event_was_logged() {
+        let mut pg = Playground::builtin("crash-visibility").unwrap();
+        // The crashed worker's message is visible again when its 30 s visibility timeout ends.
+        let expired = pg.step().expect("the visibility timer is due");
+        assert_eq!(expired, SimTime(30_000));
+        let at_expiry = pg.snapshot();
+        pg.play_for(10_000);
+        assert!(pg.events().iter().all(|e| e.at <= expired), "nothing happens after the expiry");
+        // Back from 40 s: to the expiry at 30 s, not by a fixed amount, and to the same state.
+        assert_eq!(pg.step_back(), expired);
+        assert_eq!(pg.snapshot(), at_expiry);
+        // Then to the scenario's setup at 0, where step back stays.
+        assert_eq!(pg.step_back(), SimTime::ZERO);
+        assert_eq!(pg.snapshot().queues[0].in_flight, 1, "the crashed worker's message is hidden again");
+        assert_eq!(pg.step_back(), SimTime::ZERO);
+        assert_eq!(pg.end(), SimTime(40_000), "the timeline keeps its length after going back");
+    }
+
+    #[test]
+    fn seek_travels_both_ways_and_redo_puts_back_what_undo_took() {
+        let mut pg = Playground::builtin("crash-visibility").unwrap();
+        pg.seek(SimTime(30_000));
+        let later = pg.snapshot();
+        pg.seek(SimTime(10_000));
+        assert_eq!(pg.snapshot().queues[0].in_flight, 1);
+        pg.seek(SimTime(30_000));
+        assert_eq!(pg.snapshot(), later);
+        assert!(!pg.can_redo());
+        pg.publish("OrderPlaced").unwrap();
+        let published = pg.snapshot();
+        assert!(pg.undo() && pg.can_redo());
+        assert_ne!(pg.snapshot(), published);
+        assert!(pg.redo() && !pg.can_redo());
+        assert_eq!(pg.snapshot(), published);
     }
 
     #[test]

@@ -140,3 +140,29 @@ fn a_story_with_its_event_log_off_still_travels() {
     want.events = 0;
     assert_eq!(got, want);
 }
+
+#[test]
+fn a_burst_of_commands_at_one_moment_is_rebuilt_exactly_from_a_checkpoint_inside_it() {
+    // 1,500 sends at 0 s log far more events than one checkpoint's take, so checkpoints fall
+    // between commands of the same moment; a seek to 0 s must still apply every one of them.
+    let burst = || {
+        let mut h = History::new(3);
+        h.apply("CreateQueue", &json!({"QueueName": "q", "Attributes": {"VisibilityTimeout": "5"}})).unwrap();
+        for i in 0..1500u64 {
+            h.apply("SendMessage", &json!({"QueueUrl": "q", "MessageBody": format!("m{i}")})).unwrap();
+            if i % 100 == 0 {
+                h.apply("ReceiveMessage", &json!({"QueueUrl": "q", "MaxNumberOfMessages": 10})).unwrap();
+            }
+        }
+        h
+    };
+    let mut straight = burst();
+    let at_zero = at(&mut straight, 0);
+    assert_eq!(at_zero.0.queues[0].visible + at_zero.0.queues[0].in_flight, 1500);
+    let mut h = burst();
+    h.advance_to(SimTime(60_000));
+    let later = at(&mut h, 60_000);
+    assert_eq!(at(&mut h, 0), at_zero);
+    assert_eq!(at(&mut h, 60_000), later);
+    assert_eq!(at(&mut h, 0), at_zero);
+}

@@ -153,9 +153,7 @@ fn subscription(sub: SubscriptionView) -> impl IntoView {
     let ctx = use_ctx();
     let queue = sub.queue.clone().unwrap_or_default();
     let reasons = ctx.pg.with(|p| {
-        p.history
-            .sim()
-            .events()
+        p.events()
             .iter()
             .rev()
             .filter_map(|e| match &e.kind {
@@ -220,7 +218,7 @@ fn worker(w: WorkerView, jobs: Vec<JobView>) -> impl IntoView {
 
 fn event(seq: u64) -> impl IntoView {
     let ctx = use_ctx();
-    let found = ctx.pg.with(|p| p.history.sim().events().get(seq as usize).cloned());
+    let found = ctx.pg.with(|p| p.events().get(seq as usize).cloned());
     let Some(e) = found else {
         return view! { <p class="hint">"That event is not in this story any more."</p> }.into_any();
     };

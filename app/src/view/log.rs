@@ -28,8 +28,6 @@ pub fn EventLog() -> impl IntoView {
         ctx.pg.with(|p| {
             let mut out = String::new();
             for e in p
-                .history
-                .sim()
                 .events()
                 .iter()
                 .rev()
@@ -81,7 +79,7 @@ pub fn use_announcer(ctx: Ctx) {
         let from = seen.get_value().min(count);
         seen.set_value(count);
         let message = ctx.pg.with_untracked(|p| {
-            p.history.sim().events()[from..]
+            p.events()[from..]
                 .iter()
                 .rev()
                 .find(|e| {

@@ -25,7 +25,6 @@ pub fn Metrics() -> impl IntoView {
     let charts = Memo::new(move |_| {
         let s = ctx.snapshot.get();
         ctx.pg.with(|p| {
-            let sim = p.history.sim();
             s.queues
                 .iter()
                 .map(|q| {
@@ -33,15 +32,15 @@ pub fn Metrics() -> impl IntoView {
                         Line {
                             class: if q.dead_letter_sources.is_empty() { "visible" } else { "dlq" },
                             label: "visible",
-                            points: sim.queue_metric_points("ApproximateNumberOfMessagesVisible", &q.name),
+                            points: p.queue_metric_points("ApproximateNumberOfMessagesVisible", &q.name),
                         },
                         Line {
                             class: "inflight",
                             label: "in flight",
-                            points: sim.queue_metric_points("ApproximateNumberOfMessagesNotVisible", &q.name),
+                            points: p.queue_metric_points("ApproximateNumberOfMessagesNotVisible", &q.name),
                         },
                     ];
-                    let age = sim.queue_metric_points("ApproximateAgeOfOldestMessage", &q.name);
+                    let age = p.queue_metric_points("ApproximateAgeOfOldestMessage", &q.name);
                     let alarms: Vec<(f64, String, AlarmState)> = s
                         .world
                         .alarms

@@ -1,6 +1,7 @@
 //! The page: a thin view over engine snapshots. Components read slices of the snapshot from
 //! one context and send commands through it; they hold no message state of their own.
 
+mod clock;
 mod controls;
 mod inspector;
 mod log;
@@ -77,7 +78,7 @@ fn Stage(pg: Playground) -> impl IntoView {
         announce: RwSignal::new(String::new()),
     };
     provide_context(ctx);
-    transport::use_clock(ctx);
+    clock::use_clock(ctx);
     transport::use_keyboard(ctx);
     log::use_announcer(ctx);
 

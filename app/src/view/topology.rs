@@ -7,6 +7,7 @@ use engine::snapshot::{Snapshot, SubscriptionView};
 use engine::world::{MappingState, WorkerStatus};
 use engine::EventKind;
 use leptos::prelude::*;
+use std::fmt::Write;
 
 /// Vertical room for one queue, and the extra room a queue with a dead-letter queue takes (the
 /// DLQ sits under its queue).
@@ -185,120 +186,187 @@ pub(crate) fn state_glyph(state: ConsumerState) -> &'static str {
     }
 }
 
-/// The diagram's markup. The whole diagram is redrawn whenever its layout changes, so it is
-/// written as one string: much less code in the bundle than a typed view per node. Clicks and
-/// keys reach the nodes through `data-select` (see [`Topology`]).
-fn diagram_markup(layout: &Layout) -> String {
-    use std::fmt::Write;
-    let topic_y = layout.topic_y();
-    let mut m = String::new();
-    let _ = write!(
-        m,
-        "<g class=\"edge\"><path d=\"M 130 {topic_y} L 170 {topic_y}\"/></g>\
-         <g class=\"node producer\"><rect x=\"10\" y=\"{}\" width=\"120\" height=\"48\" rx=\"24\"/>\
-         <text class=\"name\" x=\"70\" y=\"{}\" text-anchor=\"middle\">{}</text></g>\
-         <g class=\"node topic\"><rect x=\"170\" y=\"{}\" width=\"80\" height=\"60\" rx=\"12\"/>\
-         <text class=\"kind\" x=\"210\" y=\"{}\" text-anchor=\"middle\">SNS topic</text>\
-         <text class=\"name small\" x=\"210\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
-        topic_y - 24,
-        topic_y + 5,
-        esc(&layout.producer),
-        topic_y - 30,
-        topic_y - 8,
-        topic_y + 10,
-        esc(&layout.topic),
-    );
-    for Row { sub, queue, visible, inflight, dlq, consumers, y } in &layout.rows {
-        let (y, q) = (*y, esc(queue));
-        if let Some(sub) = sub {
-            let _ = write!(
-                m,
-                "<g class=\"edge\"><path d=\"{}\"/></g><g class=\"badges\" data-select=\"sub:{}\">",
-                edge_path(topic_y, y),
-                esc(&sub.arn)
-            );
-            if let Some(p) = &sub.filter_policy {
-                let p = esc(p);
-                let _ = write!(
-                    m,
-                    "<g class=\"badge filter\" tabindex=\"0\" role=\"button\" aria-label=\"Filter policy for {q}: {p}\">\
-                     <title>Filter policy: {p}</title><rect x=\"296\" y=\"{}\" width=\"56\" height=\"20\" rx=\"10\"/>\
-                     <path class=\"funnel\" d=\"M 303 {} h 11 l -4 5 v 4 l -3 1 v -5 z\"/>\
-                     <text x=\"330\" y=\"{}\">filter</text></g>",
-                    y - 11,
-                    y - 5,
-                    y + 4
-                );
+/// The diagram as markup, in two parts: a skeleton that depends on the topology alone, and the
+/// nodes whose look follows counts and states. The skeleton is written once per topology (as
+/// one string: much less code in the bundle than a typed view per node); each live node is an
+/// empty `<g data-live="i">` in it, filled in and then updated in place, so a count change
+/// keeps the nodes — and a keyboard focus on one of them. Clicks and keys reach the nodes
+/// through `data-select` (see [`Topology`]).
+#[derive(Clone, Debug, PartialEq)]
+struct Diagram {
+    skeleton: String,
+    live: Vec<Live>,
+}
+
+/// A node whose look follows the story: its class, its accessible name (plain text, set as an
+/// attribute) and its contents (markup).
+#[derive(Clone, Debug, PartialEq)]
+struct Live {
+    class: String,
+    label: String,
+    inner: String,
+}
+
+impl Diagram {
+    /// Adds a focusable live node to the skeleton; `fixed` holds the attributes it keeps for
+    /// its life (what it selects, its test id).
+    fn push(&mut self, fixed: &str, live: Live) {
+        let _ =
+            write!(self.skeleton, "<g data-live=\"{}\" tabindex=\"0\" role=\"button\"{fixed}></g>", self.live.len());
+        self.live.push(live);
+    }
+
+    fn of(layout: &Layout) -> Diagram {
+        let topic_y = layout.topic_y();
+        let mut d = Diagram { skeleton: String::new(), live: Vec::new() };
+        let _ = write!(
+            d.skeleton,
+            "<g class=\"edge\"><path d=\"M 130 {topic_y} L 170 {topic_y}\"/></g>\
+             <g class=\"node producer\"><rect x=\"10\" y=\"{}\" width=\"120\" height=\"48\" rx=\"24\"/>\
+             <text class=\"name\" x=\"70\" y=\"{}\" text-anchor=\"middle\">{}</text></g>\
+             <g class=\"node topic\"><rect x=\"170\" y=\"{}\" width=\"80\" height=\"60\" rx=\"12\"/>\
+             <text class=\"kind\" x=\"210\" y=\"{}\" text-anchor=\"middle\">SNS topic</text>\
+             <text class=\"name small\" x=\"210\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
+            topic_y - 24,
+            topic_y + 5,
+            esc(&layout.producer),
+            topic_y - 30,
+            topic_y - 8,
+            topic_y + 10,
+            esc(&layout.topic),
+        );
+        for row in &layout.rows {
+            if let Some(sub) = &row.sub {
+                d.badges(sub, &row.queue, topic_y, row.y);
             }
-            let (title, label) = if sub.raw {
-                ("Raw message delivery: the body arrives exactly as published", "raw")
-            } else {
-                ("SNS envelope: the event arrives inside a JSON notification", "env")
-            };
+            d.queue(row);
+        }
+        d
+    }
+
+    /// The subscription's edge from the topic, and its filter and delivery badges.
+    fn badges(&mut self, sub: &SubscriptionView, queue: &str, topic_y: i64, y: i64) {
+        let m = &mut self.skeleton;
+        let _ = write!(
+            m,
+            "<g class=\"edge\"><path d=\"{}\"/></g><g class=\"badges\" data-select=\"sub:{}\">",
+            edge_path(topic_y, y),
+            esc(&sub.arn)
+        );
+        if let Some(p) = &sub.filter_policy {
+            let (p, q) = (esc(p), esc(queue));
             let _ = write!(
                 m,
-                "<g class=\"badge raw\"><title>{title}</title><rect x=\"356\" y=\"{}\" width=\"40\" height=\"20\" rx=\"10\"/>\
-                 <text x=\"376\" y=\"{}\">{label}</text></g></g>",
+                "<g class=\"badge filter\" tabindex=\"0\" role=\"button\" aria-label=\"Filter policy for {q}: {p}\">\
+                 <title>Filter policy: {p}</title><rect x=\"296\" y=\"{}\" width=\"56\" height=\"20\" rx=\"10\"/>\
+                 <path class=\"funnel\" d=\"M 303 {} h 11 l -4 5 v 4 l -3 1 v -5 z\"/>\
+                 <text x=\"330\" y=\"{}\">filter</text></g>",
                 y - 11,
+                y - 5,
                 y + 4
             );
         }
+        let (title, label) = if sub.raw {
+            ("Raw message delivery: the body arrives exactly as published", "raw")
+        } else {
+            ("SNS envelope: the event arrives inside a JSON notification", "env")
+        };
         let _ = write!(
             m,
-            "<g class=\"node queue\" tabindex=\"0\" role=\"button\" data-select=\"queue:{q}\" aria-label=\"Queue {q}: {visible} visible, {inflight} in flight\">\
-             <rect x=\"410\" y=\"{}\" width=\"200\" height=\"48\" rx=\"10\"/>\
-             <text class=\"name\" x=\"424\" y=\"{}\">{q}</text>\
-             <text class=\"stat\" x=\"424\" y=\"{}\">{visible} visible · {inflight} in flight</text></g>",
-            y - 24,
-            y - 4,
-            y + 14
+            "<g class=\"badge raw\"><title>{title}</title><rect x=\"356\" y=\"{}\" width=\"40\" height=\"20\" rx=\"10\"/>\
+             <text x=\"376\" y=\"{}\">{label}</text></g></g>",
+            y - 11,
+            y + 4
+        );
+    }
+
+    /// A queue with its counts, its consumers beside it and its dead-letter queue under it.
+    fn queue(&mut self, row: &Row) {
+        let Row { queue, visible, inflight, dlq, consumers, y, .. } = row;
+        let (y, q) = (*y, esc(queue));
+        self.push(
+            &format!(" data-select=\"queue:{q}\""),
+            Live {
+                class: "node queue".into(),
+                label: format!("Queue {queue}: {visible} visible, {inflight} in flight"),
+                inner: format!(
+                    "<rect x=\"410\" y=\"{}\" width=\"200\" height=\"48\" rx=\"10\"/>\
+                     <text class=\"name\" x=\"424\" y=\"{}\">{q}</text>\
+                     <text class=\"stat\" x=\"424\" y=\"{}\">{visible} visible · {inflight} in flight</text>",
+                    y - 24,
+                    y - 4,
+                    y + 14
+                ),
+            },
         );
         let shown = consumers.len().min(MAX_CONSUMERS);
         let first_y = y - (shown.max(1) as i64 - 1) * 12;
         for (i, c) in consumers.iter().take(MAX_CONSUMERS).enumerate() {
             let cy = first_y + i as i64 * 24;
             let label = esc(&c.label);
-            let select = c.worker.as_deref().map(|w| format!(" data-select=\"worker:{}\"", esc(w))).unwrap_or_default();
             let _ = write!(
-                m,
-                "<g class=\"edge consume\"><path d=\"M 610 {y} C 630 {y}, 630 {cy}, 650 {cy}\"/></g>\
-                 <g class=\"node consumer {}\" tabindex=\"0\" role=\"button\"{select} data-testid=\"diagram-consumer-{}\" aria-label=\"{label} on {q}: {}\">\
-                 <title>{label}: {}</title><rect x=\"650\" y=\"{}\" width=\"170\" height=\"20\" rx=\"10\"/>\
-                 <text class=\"glyph\" x=\"662\" y=\"{}\">{}</text><text x=\"676\" y=\"{}\">{label}</text></g>",
-                c.state.name().to_ascii_lowercase(),
-                c.worker.as_deref().map_or_else(|| label.clone(), esc),
-                c.state.name(),
-                c.state.name(),
-                cy - 10,
-                cy + 4,
-                state_glyph(c.state),
-                cy + 4,
+                self.skeleton,
+                "<g class=\"edge consume\"><path d=\"M 610 {y} C 630 {y}, 630 {cy}, 650 {cy}\"/></g>"
+            );
+            let select = c.worker.as_deref().map(|w| format!(" data-select=\"worker:{}\"", esc(w))).unwrap_or_default();
+            let testid = c.worker.as_deref().map_or_else(|| label.clone(), esc);
+            self.push(
+                &format!("{select} data-testid=\"diagram-consumer-{testid}\""),
+                Live {
+                    class: format!("node consumer {}", c.state.name().to_ascii_lowercase()),
+                    label: format!("{} on {queue}: {}", c.label, c.state.name()),
+                    inner: format!(
+                        "<title>{label}: {}</title><rect x=\"650\" y=\"{}\" width=\"170\" height=\"20\" rx=\"10\"/>\
+                         <text class=\"glyph\" x=\"662\" y=\"{}\">{}</text><text x=\"676\" y=\"{}\">{label}</text>",
+                        c.state.name(),
+                        cy - 10,
+                        cy + 4,
+                        state_glyph(c.state),
+                        cy + 4,
+                    ),
+                },
             );
         }
         if consumers.len() > MAX_CONSUMERS {
             let _ = write!(
-                m,
+                self.skeleton,
                 "<text class=\"more\" x=\"676\" y=\"{}\">+{} more</text>",
                 first_y + shown as i64 * 24 + 2,
                 consumers.len() - MAX_CONSUMERS
             );
         }
-        if let Some((d, n)) = dlq {
-            let d = esc(d);
-            let _ = write!(
-                m,
-                "<g class=\"edge dlq\"><path d=\"M 510 {} L 510 {}\"/></g>\
-                 <g class=\"node dlq\" tabindex=\"0\" role=\"button\" data-select=\"queue:{d}\" aria-label=\"Dead-letter queue {d}: {n} messages\">\
-                 <rect x=\"430\" y=\"{}\" width=\"160\" height=\"32\" rx=\"8\"/>\
-                 <text class=\"name\" x=\"444\" y=\"{}\">{d} · {n}</text></g>",
-                y + 24,
-                y + 44,
-                y + 44,
-                y + 65
+        if let Some((name, n)) = dlq {
+            let d = esc(name);
+            let _ = write!(self.skeleton, "<g class=\"edge dlq\"><path d=\"M 510 {} L 510 {}\"/></g>", y + 24, y + 44);
+            self.push(
+                &format!(" data-select=\"queue:{d}\""),
+                Live {
+                    class: "node dlq".into(),
+                    label: format!("Dead-letter queue {name}: {n} messages"),
+                    inner: format!(
+                        "<rect x=\"430\" y=\"{}\" width=\"160\" height=\"32\" rx=\"8\"/>\
+                         <text class=\"name\" x=\"444\" y=\"{}\">{d} · {n}</text>",
+                        y + 44,
+                        y + 65
+                    ),
+                },
             );
         }
     }
-    m
+}
+
+/// Writes what changed in live node `i` since `old` (everything when there is no `old`).
+fn write_live(svg: &web_sys::Element, i: usize, node: &Live, old: Option<&Live>) {
+    let Ok(Some(el)) = svg.query_selector(&format!("[data-live=\"{i}\"]")) else { return };
+    if old.is_none_or(|o| o.class != node.class) {
+        el.set_attribute("class", &node.class).ok();
+    }
+    if old.is_none_or(|o| o.label != node.label) {
+        el.set_attribute("aria-label", &node.label).ok();
+    }
+    if old.is_none_or(|o| o.inner != node.inner) {
+        el.set_inner_html(&node.inner);
+    }
 }
 
 /// What a `data-select` value ("queue:billing", "sub:arn:…", "worker:packing-w1") points at.
@@ -317,6 +385,23 @@ fn selection_of(value: &str) -> Option<Selection> {
 pub fn Topology() -> impl IntoView {
     let ctx = use_ctx();
     let layout = Memo::new(move |_| ctx.snapshot.with(Layout::of));
+    // The diagram's nodes: rebuilt when the topology changes, updated in place otherwise.
+    let svg = NodeRef::new();
+    Effect::new(move |prev: Option<Option<Diagram>>| {
+        let next = layout.with(Diagram::of);
+        let el: web_sys::SvgElement = svg.get()?;
+        let prev = prev.flatten().filter(|p| p.skeleton == next.skeleton);
+        if prev.is_none() {
+            el.set_inner_html(&next.skeleton);
+        }
+        for (i, node) in next.live.iter().enumerate() {
+            let old = prev.as_ref().and_then(|p| p.live.get(i));
+            if old != Some(node) {
+                write_live(&el, i, node, old);
+            }
+        }
+        Some(next)
+    });
     // The node under an event (or its nearest ancestor with a `data-select`).
     let target_selection = |target: Option<web_sys::EventTarget>| {
         let el = wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(target?).ok()?;
@@ -342,9 +427,9 @@ pub fn Topology() -> impl IntoView {
         // On a phone the diagram keeps a legible size and scrolls sideways inside its panel.
         // A small diagram is not blown up past 1.2 times its drawn size.
         <div class="topology-scroll"><div class="topology-wrap" style=move || format!("max-width: {}px", layout.with(Layout::width) * 6 / 5)>
-            <svg class="topology" viewBox=move || layout.with(Layout::view_box) role="group"
+            <svg class="topology" viewBox=move || layout.with(Layout::view_box) role="group" node_ref=svg
                  aria-label="The producer publishes to the topic, which fans out to one queue per consumer; workers consume each queue"
-                 on:click=on_click on:keydown=on_key inner_html=move || layout.with(diagram_markup)>
+                 on:click=on_click on:keydown=on_key>
             </svg>
             <Tokens layout=layout />
         </div></div>
@@ -361,7 +446,7 @@ fn Tokens(layout: Memo<Layout>) -> impl IntoView {
         let layout = layout.get();
         let (view_box, topic_y) = (layout.view_box(), layout.topic_y());
         let found = ctx.pg.with(|p| {
-            let events = p.history.sim().events();
+            let events = p.events();
             let now = p.now().ms();
             events
                 .iter()
@@ -418,7 +503,7 @@ fn Tokens(layout: Memo<Layout>) -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use super::{diagram_markup, selection_of, ConsumerState, Layout, WorkerStatus, DLQ_ROW, ROW};
+    use super::{selection_of, ConsumerState, Diagram, Layout, WorkerStatus, DLQ_ROW, ROW};
     use crate::playground::{Playground, DEFAULT_SCENARIO};
     use crate::view::Selection;
     use serde_json::json;
@@ -428,7 +513,7 @@ mod tests {
         let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
         // A plain work queue that no topic feeds, with a worker; the quilt store's sms-dlq is
         // drawn under sms, not as a row of its own.
-        pg.history.apply("CreateQueue", &json!({"QueueName": "reports"})).expect("queue");
+        pg.apply("CreateQueue", &json!({"QueueName": "reports"})).expect("queue");
         pg.add_worker("reports").expect("worker");
         let layout = Layout::of(&pg.snapshot());
         let names: Vec<&str> = layout.rows.iter().map(|r| r.queue.as_str()).collect();
@@ -458,7 +543,8 @@ mod tests {
             .arn
             .clone();
         pg.set_filter_policy(&sms, r#"{"note": ["<b>&\"quoted\"</b>"]}"#).expect("a valid policy");
-        let markup = diagram_markup(&Layout::of(&pg.snapshot()));
+        let diagram = Diagram::of(&Layout::of(&pg.snapshot()));
+        let markup = &diagram.skeleton;
         for needle in [
             r#"data-select="queue:billing""#,
             r#"data-select="queue:sms-dlq""#,
@@ -470,6 +556,41 @@ mod tests {
             assert!(markup.contains(needle), "{needle} missing from {markup}");
         }
         assert!(!markup.contains("<b>"), "learner text must not become markup");
+        // A live node for each of the three queues, sms's DLQ and the worker, each an empty
+        // placeholder in the skeleton.
+        assert_eq!(diagram.live.len(), 3 + 1 + 1);
+        for i in 0..diagram.live.len() {
+            assert!(markup.contains(&format!(r#"<g data-live="{i}" tabindex="0" role="button""#)), "{i}");
+        }
+        let worker = diagram.live.iter().find(|l| l.class.starts_with("node consumer")).expect("the worker");
+        assert_eq!(
+            (worker.class.as_str(), worker.label.as_str()),
+            ("node consumer waiting", "packing-w1 on packing: Waiting")
+        );
+    }
+
+    #[test]
+    fn a_count_change_keeps_the_skeleton_and_a_topology_change_rebuilds_it() {
+        let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
+        pg.add_worker("packing").expect("worker");
+        let before = Diagram::of(&Layout::of(&pg.snapshot()));
+        pg.publish("OrderPlaced").expect("publish");
+        pg.play_for(1_000);
+        let after = Diagram::of(&Layout::of(&pg.snapshot()));
+        assert_eq!(after.skeleton, before.skeleton, "messages arriving change no node");
+        let changed: Vec<&str> =
+            before.live.iter().zip(&after.live).filter(|(a, b)| a != b).map(|(_, b)| b.label.as_str()).collect();
+        assert_eq!(
+            changed,
+            [
+                "Queue billing: 1 visible, 0 in flight",
+                "Queue packing: 0 visible, 1 in flight",
+                "packing-w1 on packing: Processing",
+                "Queue sms: 1 visible, 0 in flight"
+            ]
+        );
+        pg.add_worker("billing").expect("a second worker");
+        assert_ne!(Diagram::of(&Layout::of(&pg.snapshot())).skeleton, after.skeleton, "a new node rebuilds");
     }
 
     #[test]

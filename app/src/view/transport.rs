@@ -1,36 +1,14 @@
-//! Time: the clock driver (the only code that touches real time), play/pause, speed, step,
-//! step back, the timeline, undo/redo/reset, the scenario picker and the keyboard.
+//! Time: play/pause, speed, step, step back, the timeline, undo/redo/reset, the scenario picker and the keyboard.
 
 use super::{use_ctx, Ctx};
 use crate::playground::{Playground, SCENARIOS, SPEEDS};
 use engine::SimTime;
-use gloo_timers::callback::Interval;
 use leptos::prelude::*;
-
-/// Real milliseconds between clock ticks while playing.
-const TICK_MS: u32 = 50;
-
-/// Advances virtual time while playing: `TICK_MS` × speed per tick.
-pub fn use_clock(ctx: Ctx) {
-    let interval = Interval::new(TICK_MS, move || {
-        if !ctx.playing.get_untracked() {
-            return;
-        }
-        let quarters = SPEEDS.get(ctx.speed.get_untracked()).map_or(4, |s| s.1);
-        let dt = (u64::from(TICK_MS) * quarters).div_ceil(4);
-        ctx.pg.try_update(|p| {
-            let t = p.now().plus_ms(dt);
-            p.history.advance_to(t);
-        });
-    });
-    // Dropped, and so stopped, when the page's owner is cleaned up.
-    StoredValue::new_local(interval);
-}
 
 fn step(ctx: Ctx) {
     ctx.playing.set(false);
     ctx.pg.update(|p| {
-        p.history.step();
+        p.step();
     });
 }
 
@@ -38,10 +16,7 @@ fn step(ctx: Ctx) {
 fn step_back(ctx: Ctx) {
     ctx.playing.set(false);
     ctx.pg.update(|p| {
-        let now = p.now();
-        let previous =
-            p.history.sim().events().iter().rev().map(|e| e.at).find(|at| *at < now).unwrap_or(SimTime::ZERO);
-        p.history.seek(previous);
+        p.step_back();
     });
 }
 
@@ -111,15 +86,15 @@ pub fn ScenarioPicker() -> impl IntoView {
 #[component]
 pub fn Transport() -> impl IntoView {
     let ctx = use_ctx();
-    let end = move || ctx.pg.with(|p| p.history.end().max(p.now()).ms());
+    let end = move || ctx.pg.with(|p| p.end().ms());
     let scrub = move |ev| {
         if let Ok(t) = event_target_value(&ev).parse::<u64>() {
             ctx.playing.set(false);
-            ctx.pg.update(|p| p.history.seek(SimTime(t)));
+            ctx.pg.update(|p| p.seek(SimTime(t)));
         }
     };
     let can_undo = move || ctx.pg.with(Playground::can_undo);
-    let can_redo = move || ctx.pg.with(|p| p.history.can_redo());
+    let can_redo = move || ctx.pg.with(Playground::can_redo);
     view! {
         <section class="transport" aria-label="Time controls">
             <button class="icon" data-testid="step-back" title="Step back (←)" aria-label="Step back to the previous event" on:click=move |_| step_back(ctx)>
@@ -153,7 +128,7 @@ pub fn Transport() -> impl IntoView {
             <span class="end" aria-hidden="true">{move || SimTime(end()).to_string()}</span>
             <div class="history-buttons">
                 <button data-testid="undo" disabled=move || !can_undo() on:click=move |_| { ctx.playing.set(false); ctx.pg.update(|p| { p.undo(); }); }>"Undo"</button>
-                <button data-testid="redo" disabled=move || !can_redo() on:click=move |_| { ctx.pg.update(|p| { p.history.redo(); }); }>"Redo"</button>
+                <button data-testid="redo" disabled=move || !can_redo() on:click=move |_| { ctx.pg.update(|p| { p.redo(); }); }>"Redo"</button>
                 <button data-testid="reset" on:click=move |_| { ctx.playing.set(false); ctx.selected.set(None); ctx.pg.update(Playground::reset); }>"Reset"</button>
             </div>
         </section>

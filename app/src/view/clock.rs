@@ -1,0 +1,152 @@
+//! The clock: the only code that reads real time. A `requestAnimationFrame` loop in the shape
+//! of leptos-use's `use_raf_fn` (a [`Pausable`] with `pause`, `resume` and `is_active`), and
+//! the playback clock built on it, which runs only while the story plays.
+
+use super::Ctx;
+use crate::playground::SPEEDS;
+use leptos::prelude::*;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+/// At most this much real time (µs) counts for one frame, so a tab that comes back from the
+/// background (where frames stop) does not jump hours of virtual time.
+const MAX_FRAME_US: u64 = 100_000;
+
+/// A loop that can be paused and resumed, as leptos-use's hooks return.
+pub struct Pausable<P, R>
+where
+    P: Fn() + Clone + Send + Sync,
+    R: Fn() + Clone + Send + Sync,
+{
+    /// Stops the loop: the pending frame is cancelled, nothing stays scheduled.
+    pub pause: P,
+    /// Starts the loop again (does nothing if it runs).
+    pub resume: R,
+    /// Whether the loop runs.
+    pub is_active: Signal<bool>,
+}
+
+/// The loop's state, local to the page's thread: the pending frame, the time the last frame
+/// was counted from (µs on the page's clock), and the frame callback itself.
+struct Raf {
+    frame: Option<i32>,
+    last_us: Option<u64>,
+    tick: Option<Closure<dyn FnMut(f64)>>,
+}
+
+/// The page's clock in whole microseconds (a timestamp in ms becomes an integer once, here).
+fn micros(ms: f64) -> u64 {
+    (ms * 1000.0) as u64
+}
+
+/// Calls `callback` once per displayed frame with the real time elapsed since the previous
+/// frame, in whole microseconds (since `resume` for the first frame). Starts paused; cancels
+/// its pending frame when its owner is cleaned up.
+pub fn use_raf_fn(
+    callback: impl Fn(u64) + 'static,
+) -> Pausable<impl Fn() + Clone + Send + Sync, impl Fn() + Clone + Send + Sync> {
+    let active = RwSignal::new(false);
+    let state = StoredValue::new_local(Raf { frame: None, last_us: None, tick: None });
+    let request = move || {
+        state.try_update_value(|s| {
+            if s.frame.is_none() {
+                s.frame =
+                    s.tick.as_ref().and_then(|t| window().request_animation_frame(t.as_ref().unchecked_ref()).ok());
+            }
+        });
+    };
+    let tick = Closure::<dyn FnMut(f64)>::new(move |timestamp: f64| {
+        let now = micros(timestamp);
+        let elapsed = state.try_update_value(|s| {
+            s.frame = None;
+            let elapsed = s.last_us.map_or(0, |last| now.saturating_sub(last));
+            s.last_us = Some(now);
+            elapsed
+        });
+        if let Some(elapsed) = elapsed {
+            callback(elapsed);
+            if active.get_untracked() {
+                request();
+            }
+        }
+    });
+    state.update_value(|s| s.tick = Some(tick));
+    let pause = move || {
+        active.set(false);
+        state.try_update_value(|s| {
+            if let Some(frame) = s.frame.take() {
+                window().cancel_animation_frame(frame).ok();
+            }
+        });
+    };
+    let resume = move || {
+        if active.get_untracked() {
+            return;
+        }
+        active.set(true);
+        let now = window().performance().map(|p| micros(p.now()));
+        state.try_update_value(|s| s.last_us = now);
+        request();
+    };
+    on_cleanup(pause);
+    Pausable { pause, resume, is_active: active.into() }
+}
+
+/// Virtual milliseconds for `elapsed_us` of real time at `quarters` (a speed from `SPEEDS`:
+/// quarters of a virtual millisecond per real millisecond), plus `carry` left from earlier
+/// frames. Returns the whole milliseconds and the new carry, so no time is lost to rounding.
+pub(crate) fn virtual_ms(elapsed_us: u64, quarters: u64, carry: u64) -> (u64, u64) {
+    let total = elapsed_us.min(MAX_FRAME_US) * quarters + carry;
+    (total / 4_000, total % 4_000)
+}
+
+/// Advances virtual time with the display's frames while the story plays: real elapsed time ×
+/// speed. Paused, nothing is scheduled.
+pub fn use_clock(ctx: Ctx) {
+    let carry = StoredValue::new(0u64);
+    let Pausable { pause, resume, is_active } = use_raf_fn(move |elapsed_us| {
+        let quarters = SPEEDS.get(ctx.speed.get_untracked()).map_or(4, |s| s.1);
+        let (ms, rest) = virtual_ms(elapsed_us, quarters, carry.get_value());
+        carry.set_value(rest);
+        if ms > 0 {
+            ctx.pg.try_update(|p| p.play_for(ms));
+        }
+    });
+    Effect::new(move |_| match (ctx.playing.get(), is_active.get_untracked()) {
+        (true, false) => resume(),
+        (false, true) => pause(),
+        _ => {}
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{virtual_ms, MAX_FRAME_US};
+
+    #[test]
+    fn frames_add_up_to_real_time_times_speed_with_nothing_lost() {
+        // 1×: 60 frames of 16,667 µs are 1,000.02 ms of real time, so 1,000 virtual ms.
+        let (mut total, mut carry) = (0, 0);
+        for _ in 0..60 {
+            let (ms, rest) = virtual_ms(16_667, 4, carry);
+            total += ms;
+            carry = rest;
+        }
+        assert_eq!((total, carry), (1_000, 80));
+        // 0.25×: a frame is worth about 4.17 ms; 240 of them make 1,000 ms, none dropped.
+        let (mut total, mut carry) = (0, 0);
+        for _ in 0..240 {
+            let (ms, rest) = virtual_ms(16_667, 1, carry);
+            total += ms;
+            carry = rest;
+        }
+        assert_eq!(total, 1_000);
+        assert!(carry < 4_000);
+    }
+
+    #[test]
+    fn a_long_gap_counts_as_one_capped_frame() {
+        // An hour in a background tab, at 64×, moves virtual time by 6.4 s, not 64 hours.
+        assert_eq!(virtual_ms(3_600_000_000, 256, 0), (MAX_FRAME_US * 64 / 1_000, 0));
+    }
+}

@@ -1,0 +1,79 @@
+// The clock runs on animation frames only while playing, and the diagram updates its counts in
+// place: a keyboard-focused node keeps its focus while messages arrive.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openPlayground, finish } from './harness.js';
+
+let server;
+let browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+// A click from script: unlike a mouse click it does not move the keyboard focus.
+const press = (page, id) => page.evaluate((id) => document.querySelector(`[data-testid="${id}"]`).click(), id);
+
+test('a keyboard-focused diagram node keeps focus while messages arrive', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  await page.getByTestId('queue-packing-add-worker').click();
+  await page.getByTestId('worker-packing-w1').waitFor();
+  const node = page.locator('.topology [data-select="queue:packing"]');
+  await node.focus();
+  await node.evaluate((el) => { window.focusedNode = el; });
+  const label = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+  assert.equal(await label(), 'Queue packing: 0 visible, 0 in flight');
+  for (let i = 0; i < 3; i++) await press(page, 'publish');
+  await page.waitForFunction(() => /3 visible/.test(document.activeElement?.getAttribute('aria-label')));
+  // Let the worker take and finish messages: counts and the worker's state change, node stays.
+  await page.getByTestId('speed').evaluate((el) => { el.value = '6'; el.dispatchEvent(new Event('change', { bubbles: true })); });
+  await press(page, 'play-pause');
+  await page.waitForFunction(() => /in flight/.test(document.activeElement?.getAttribute('aria-label'))
+    && !/3 visible/.test(document.activeElement.getAttribute('aria-label')), null, { timeout: 5_000 });
+  await page.waitForSelector('[data-testid="diagram-consumer-packing-w1"].processing');
+  await press(page, 'play-pause');
+  const kept = await page.evaluate(() => document.activeElement === window.focusedNode && window.focusedNode.isConnected);
+  assert.equal(kept, true, 'the focused node is the same element, still on the page');
+  const stat = await node.locator('.stat').textContent();
+  assert.match(await label(), new RegExp(`Queue packing: ${stat.replace(' · ', ', ')}`), 'the text follows the label');
+  // Enter on the focused node still selects it.
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /Queue packing/.test(document.querySelector('[data-testid="inspector"]')?.textContent));
+  assert.deepEqual(await finish(page, problems, 'diagram-focus'), []);
+});
+
+test('the clock asks for animation frames only while playing', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  await context.addInitScript(() => {
+    window.timers = { frames: 0, intervals: 0 };
+    const raf = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (f) => { window.timers.frames++; return raf(f); };
+    const every = window.setInterval.bind(window);
+    window.setInterval = (...args) => { window.timers.intervals++; return every(...args); };
+  });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
+  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+  await page.goto(server.url);
+  await page.getByTestId('publish').waitFor();
+  const counts = () => page.evaluate(() => ({ ...window.timers }));
+  const clock = () => page.evaluate(() => document.querySelector('[data-testid="clock"]').textContent.trim());
+  const idle = await counts();
+  await page.waitForTimeout(400);
+  assert.deepEqual(await counts(), idle, 'paused: nothing is scheduled');
+  assert.equal(idle.intervals, 0, 'no interval timer at all');
+  await press(page, 'play-pause');
+  await page.waitForTimeout(500);
+  const playing = await counts();
+  assert.ok(playing.frames - idle.frames >= 5, `playing: a frame after frame (${playing.frames - idle.frames})`);
+  // At 1×, half a second of real time is about half a second of virtual time.
+  const t = await clock();
+  assert.match(t, /^00:00:00\.[2-9]\d\d$|^00:00:01\.\d\d\d$/, t);
+  await press(page, 'play-pause');
+  await page.waitForTimeout(100);
+  const paused = await counts();
+  const stopped = await clock();
+  await page.waitForTimeout(400);
+  assert.deepEqual(await counts(), paused, 'paused again: no more frames');
+  assert.equal(await clock(), stopped, 'and virtual time stands still');
+  assert.deepEqual(await finish(page, problems, 'clock-frames'), []);
+});
