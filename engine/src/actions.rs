@@ -75,7 +75,9 @@ const fn action(name: &'static str, service: Service, params: &'static [&'static
     Action { name, service, params, handler }
 }
 
-use Service::{Events, Lambda, Sim as Own, Sns, Sqs};
+#[cfg(feature = "eventbridge")]
+use Service::Events;
+use Service::{Lambda, Sim as Own, Sns, Sqs};
 
 /// The SNS and SQS API, then the playground's own actions (workers, dependencies, Lambda,
 /// producers, CloudWatch, simulation settings), then Amazon EventBridge.
@@ -200,7 +202,12 @@ pub const ACTIONS: &[Action] = &[
         Sim::describe_alarms,
     ),
     action("DeleteAlarms", Own, &["AlarmNames"], Sim::delete_alarms),
-    // Amazon EventBridge
+];
+
+/// Amazon EventBridge's actions: in the engine with its `eventbridge` feature (on by default;
+/// the browser build leaves it out until the page draws buses and rules).
+#[cfg(feature = "eventbridge")]
+pub const EVENTBRIDGE_ACTIONS: &[Action] = &[
     action(
         "CreateEventBus",
         Events,
@@ -244,14 +251,22 @@ pub const ACTIONS: &[Action] = &[
     action("CancelReplay", Events, &["ReplayName"], Sim::cancel_replay),
 ];
 
+#[cfg(not(feature = "eventbridge"))]
+pub const EVENTBRIDGE_ACTIONS: &[Action] = &[];
+
+/// Every action of this build, in table order.
+pub fn all() -> impl Iterator<Item = &'static Action> {
+    ACTIONS.iter().chain(EVENTBRIDGE_ACTIONS)
+}
+
 /// The action of that exact name.
 pub fn find(name: &str) -> Option<&'static Action> {
-    ACTIONS.iter().find(|a| a.name == name)
+    all().find(|a| a.name == name)
 }
 
 /// Every action name, in table order.
 pub fn action_names() -> impl Iterator<Item = &'static str> {
-    ACTIONS.iter().map(|a| a.name)
+    all().map(|a| a.name)
 }
 
 #[cfg(test)]
@@ -260,8 +275,9 @@ mod tests {
 
     #[test]
     fn names_are_unique_and_every_entry_names_its_parameters_once() {
-        for (i, a) in ACTIONS.iter().enumerate() {
-            assert!(ACTIONS[..i].iter().all(|b| b.name != a.name), "{} is listed twice", a.name);
+        let table: Vec<&Action> = all().collect();
+        for (i, a) in table.iter().enumerate() {
+            assert!(table[..i].iter().all(|b| b.name != a.name), "{} is listed twice", a.name);
             for (j, p) in a.params.iter().enumerate() {
                 assert!(!p.is_empty() && !a.params[..j].contains(p), "{}: parameter {p} empty or twice", a.name);
             }

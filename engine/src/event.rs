@@ -179,6 +179,7 @@ pub enum EventKind {
     World(crate::world::WorldEvent),
     /// An Amazon EventBridge event (buses, rules, deliveries, archives, replays).
     #[serde(untagged)]
+    #[cfg(feature = "eventbridge")]
     EventBridge(crate::events::EbEvent),
 }
 
@@ -221,6 +222,7 @@ impl EventKind {
             MessageMoved { source, destination, .. } => vec![source, destination],
             MoveTaskEnded { .. } | SimulationConfigured { .. } => vec![],
             World(e) => e.resources(),
+            #[cfg(feature = "eventbridge")]
             EventBridge(e) => e.resources(),
         }
     }
@@ -258,6 +260,7 @@ impl EventKind {
             MoveTaskEnded { .. } => "MoveTaskEnded",
             SimulationConfigured { .. } => "SimulationConfigured",
             World(e) => e.name(),
+            #[cfg(feature = "eventbridge")]
             EventBridge(e) => e.name(),
         }
     }
@@ -349,6 +352,7 @@ impl EventKind {
             ),
             SimulationConfigured { setting, value } => format!("simulation {setting} = {value}"),
             World(e) => e.summary(),
+            #[cfg(feature = "eventbridge")]
             EventBridge(e) => e.summary(),
         }
     }

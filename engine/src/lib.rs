@@ -31,6 +31,7 @@ pub mod actions;
 pub mod attributes;
 pub mod error;
 pub mod event;
+#[cfg(feature = "eventbridge")]
 pub mod events;
 pub mod export;
 pub mod filter;

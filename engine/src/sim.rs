@@ -58,6 +58,7 @@ pub struct Sim {
     /// The playground's actors: workers, Lambda functions, dependencies, alarms.
     pub(crate) world: crate::world::World,
     /// Amazon EventBridge: event buses, rules, targets, archives and replays.
+    #[cfg(feature = "eventbridge")]
     pub(crate) events: crate::events::EventBridge,
 }
 
@@ -80,6 +81,7 @@ impl Sim {
             move_tasks: VecMap::new(),
             record_events: true,
             world: crate::world::World::default(),
+            #[cfg(feature = "eventbridge")]
             events: crate::events::EventBridge::default(),
         }
     }
@@ -163,6 +165,7 @@ impl Sim {
             Timer::SnsDelivery(delivery) => self.deliver(*delivery),
             Timer::MoveTaskTick { task } => self.on_move_task_tick(task),
             Timer::World(timer) => self.on_world_timer(timer),
+            #[cfg(feature = "eventbridge")]
             Timer::Events(timer) => self.on_events_timer(timer),
         }
     }

@@ -24,6 +24,7 @@ pub struct Snapshot {
     pub world: crate::world::WorldView,
     /// Amazon EventBridge: buses with their rules and targets, archives, replays. A new field:
     /// its type has a `Default` (the default bus alone), for readers of older snapshots.
+    #[cfg(feature = "eventbridge")]
     pub eventbridge: crate::events::EventBridgeView,
 }
 
@@ -178,6 +179,7 @@ impl Sim {
             queues,
             move_tasks,
             world: self.world_view(),
+            #[cfg(feature = "eventbridge")]
             eventbridge: self.eventbridge_view(),
         }
     }

@@ -48,7 +48,7 @@ fn main() -> ExitCode {
 
 /// The engine's action table, one action a line: `SQS ReceiveMessage QueueUrl, AttributeNames, …`.
 fn actions() -> Result<ExitCode, String> {
-    for a in engine::actions::ACTIONS {
+    for a in engine::actions::all() {
         println!("{:<10} {:<30} {}", a.service.label(), a.name, a.params.join(", "));
     }
     Ok(ExitCode::SUCCESS)
