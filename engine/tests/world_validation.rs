@@ -259,11 +259,7 @@ fn keys_of(action: &str) -> Vec<&'static str> {
 /// The playground's own actions and Lambda's, as the table lists them.
 fn world_actions() -> Vec<&'static str> {
     use engine::error::Service;
-    engine::actions::all()
-        .iter()
-        .filter(|a| matches!(a.service, Service::Sim | Service::Lambda))
-        .map(|a| a.name)
-        .collect()
+    engine::actions::all().filter(|a| matches!(a.service, Service::Sim | Service::Lambda)).map(|a| a.name).collect()
 }
 
 fn name_pair(key: &str) -> Option<(&'static str, &'static str)> {
