@@ -17,6 +17,8 @@
 //! - [`snapshot`]: a serialisable picture of the whole state, for the UI.
 //! - [`scenario`]: scenario files, expectations, saved values; [`history`]: time travel by
 //!   checkpoint and replay.
+//! - [`lesson`]: guided lessons as data — steps, predictions the engine answers, checkpoints it
+//!   checks, and the player the page and `fanout test` drive.
 //! - [`world`]: the playground's own actors — workers, Lambda, dependencies, metrics, alarms.
 //! - [`time`], [`rng`], [`ids`], [`attributes`], [`error`]: the small pieces everything uses;
 //!   `params` reads action parameters, `timers` is the timer table, `throttle` counts calls per
@@ -29,6 +31,7 @@ pub mod event;
 pub mod filter;
 pub mod history;
 pub mod ids;
+pub mod lesson;
 mod params;
 pub mod rng;
 pub mod scenario;

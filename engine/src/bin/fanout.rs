@@ -9,6 +9,7 @@
 //! ```
 
 use engine::filter::{FilterPolicy, FilterPolicyScope, Verdict};
+use engine::lesson::{self, Lesson, LessonIndex};
 use engine::scenario::{Run, RunOptions, Scenario};
 use engine::{event_log_jsonl, ApiError, Sim};
 use serde_json::{json, Value};
@@ -18,6 +19,7 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:
   fanout run FILE [--json]      print a scenario's timeline (--json: event log and final snapshot)
   fanout test FILE...           check every expectation; ends with \"N passed, M failed\"
+                                (a lesson file is played headlessly: predictions, checkpoints, facts)
   fanout test-filter --policy P --scope MessageAttributes|MessageBody --message M
                                 P and M are JSON or @file; M is {\"MessageAttributes\": {...}} or {\"Message\": \"...\"}
   fanout test-filter --jsonl    one {\"scope\", \"policy\", \"message\"} per line on stdin, one result per line out
@@ -108,6 +110,21 @@ fn test(files: &[String]) -> Result<ExitCode, String> {
     }
     let (mut passed, mut failed) = (0, 0);
     for path in files {
+        // A lesson file or the lesson index: checked by the lesson player (below).
+        if let Ok(text) = std::fs::read_to_string(path) {
+            let counted = if lesson::is_lesson(&text) {
+                Some(test_lesson(path, &text))
+            } else if lesson::is_index(&text) {
+                Some(test_index(path, &text))
+            } else {
+                None
+            };
+            if let Some((p, f)) = counted {
+                passed += p;
+                failed += f;
+                continue;
+            }
+        }
         let scenario = match load(path) {
             Ok(s) => s,
             Err(message) => {
@@ -141,6 +158,98 @@ fn test(files: &[String]) -> Result<ExitCode, String> {
     }
     println!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// The built-in scenarios a lesson may start from: `../scenarios/*.json` beside its folder
+/// (`public/lessons/` → `public/scenarios/`), as (id, text), in name order.
+fn builtin_scenarios(lesson_path: &str) -> Vec<(String, String)> {
+    let dir = std::path::Path::new(lesson_path).parent().unwrap_or(std::path::Path::new(".")).join("../scenarios");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .filter_map(|p| Some((p.file_stem()?.to_str()?.to_string(), std::fs::read_to_string(&p).ok()?)))
+        .collect();
+    out.sort();
+    out
+}
+
+fn parse_lesson(path: &str, text: &str) -> Result<Lesson, String> {
+    let builtins = builtin_scenarios(path);
+    let pairs: Vec<(&str, &str)> = builtins.iter().map(|(id, t)| (id.as_str(), t.as_str())).collect();
+    let lesson = Lesson::parse(text, &pairs).map_err(|e| format!("{path}: {e}"))?;
+    let stem = std::path::Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    if lesson.id != stem {
+        return Err(format!("{path}: lesson: the id \"{}\" is not the file's name \"{stem}\"", lesson.id));
+    }
+    Ok(lesson)
+}
+
+/// Plays a lesson headlessly: `ok   FILE: N expectations (title)`, or a `FAIL` line per check
+/// that did not hold, naming the lesson, the step and what differed. Returns (passed, failed).
+fn test_lesson(path: &str, text: &str) -> (usize, usize) {
+    let lesson = match parse_lesson(path, text) {
+        Ok(l) => l,
+        Err(message) => {
+            println!("FAIL {message}");
+            return (0, 1);
+        }
+    };
+    let report = lesson.verify();
+    for check in report.checks.iter().filter(|c| !c.passed()) {
+        let at = check.step.map_or("scenario".to_string(), |n| format!("step {n}"));
+        println!("FAIL {path}: lesson {}, {at}: {}:", lesson.id, check.what);
+        for p in &check.problems {
+            println!("     {p}");
+        }
+    }
+    if report.failed() == 0 {
+        println!("ok   {path}: {} expectations ({})", report.passed(), lesson.title);
+    }
+    (report.passed(), report.failed())
+}
+
+/// Checks the lesson index: each entry's file exists beside it and agrees with its listing.
+fn test_index(path: &str, text: &str) -> (usize, usize) {
+    let index = match LessonIndex::parse(text) {
+        Ok(i) => i,
+        Err(e) => {
+            println!("FAIL {path}: {e}");
+            return (0, 1);
+        }
+    };
+    let dir = std::path::Path::new(path).parent().unwrap_or(std::path::Path::new("."));
+    let (mut passed, mut failed) = (0, 0);
+    for (i, entry) in index.lessons.iter().enumerate() {
+        let file = dir.join(format!("{}.json", entry.id));
+        let file = file.to_string_lossy();
+        let problem = match std::fs::read_to_string(&*file) {
+            Err(e) => Some(format!("{file}: cannot read: {e}")),
+            Ok(text) => match parse_lesson(&file, &text) {
+                Err(e) => Some(e),
+                Ok(l) if (&l.title, &l.summary, l.minutes) != (&entry.title, &entry.summary, entry.minutes) => {
+                    Some(format!(
+                        "title, summary or minutes differ from {file}'s ({:?}, {:?}, {})",
+                        l.title, l.summary, l.minutes
+                    ))
+                }
+                Ok(_) => None,
+            },
+        };
+        match problem {
+            Some(p) => {
+                println!("FAIL {path}: lessons[{i}] ({}): {p}", entry.id);
+                failed += 1;
+            }
+            None => passed += 1,
+        }
+    }
+    if failed == 0 {
+        println!("ok   {path}: {passed} expectations (lesson index)");
+    }
+    (passed, failed)
 }
 
 /// Runs a scenario through the page's pipeline, keeping only what `test` reads: the verdicts,
