@@ -61,6 +61,10 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
     let json_out = args.iter().any(|a| a == "--json");
     let files: Vec<&String> = args.iter().filter(|a| *a != "--json").collect();
     let [path] = files.as_slice() else { return Err(format!("run takes one FILE\n{USAGE}")) };
+    let text = std::fs::read_to_string(path.as_str()).map_err(|e| format!("{path}: cannot read: {e}"))?;
+    if lesson::is_lesson(&text) && !json_out {
+        return run_lesson(path, &text);
+    }
     let scenario = load(path)?;
     let run = scenario.run();
     if json_out {
@@ -93,6 +97,35 @@ fn print_timeline(scenario: &Scenario, run: &Run) {
         println!("stopped at {stop}");
     }
     println!("== {} events, virtual time {}", run.events().len(), run.sim().now());
+}
+
+/// A lesson's headless play as a timeline: each step's kind and the events it caused, and the
+/// checks that failed.
+fn run_lesson(path: &str, text: &str) -> Result<ExitCode, String> {
+    let lesson = parse_lesson(path, text)?;
+    let (sim, report) = lesson.verify_on(Sim::new(lesson.scenario.seed));
+    println!("# lesson {}: {} (seed {})", lesson.id, lesson.title, lesson.scenario.seed);
+    let mut from = 0;
+    let ends = report.step_starts.iter().skip(1).copied().chain([sim.events().len()]);
+    for (i, (start, end)) in report.step_starts.iter().zip(ends).enumerate() {
+        if i == 0 {
+            println!("-- scenario");
+        }
+        for e in &sim.events()[from..*start] {
+            println!("   {}", e.describe());
+        }
+        println!("-- step {}: {}", i + 1, lesson.steps[i].kind.name());
+        for e in &sim.events()[*start..end] {
+            println!("   {}", e.describe());
+        }
+        from = end;
+    }
+    for check in report.checks.iter().filter(|c| !c.passed()) {
+        let at = check.step.map_or("scenario".to_string(), |n| format!("step {n}"));
+        println!("failed at {at}: {}: {}", check.what, check.problems.join("; "));
+    }
+    println!("== {} events, virtual time {}", sim.events().len(), sim.now());
+    Ok(if report.failed() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 fn brief(v: &Value) -> String {

@@ -124,6 +124,8 @@ pub struct Prediction {
     pub right: String,
     /// Shown after the answer, whichever it was.
     pub reveal: String,
+    /// Facts shown with the reveal, checked like a run step's.
+    pub facts: Vec<Check>,
 }
 
 /// How the learner answers a prediction.

@@ -260,7 +260,8 @@ fn prediction(f: &mut Fields) -> Result<Prediction, FieldError> {
         return Err(("right".into(), format!("\"{right}\" is not among the choices ({})", ids.join(", "))));
     }
     let reveal = f.text("reveal")?;
-    Ok(Prediction { question, answer, run, probe, choices, right, reveal })
+    let facts = if f.map.contains_key("facts") { f.checks("facts", false)? } else { Vec::new() };
+    Ok(Prediction { question, answer, run, probe, choices, right, reveal, facts })
 }
 
 fn parse_choice(item: Value) -> Result<Choice, FieldError> {

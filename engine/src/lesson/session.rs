@@ -191,11 +191,12 @@ impl Session {
         }
     }
 
-    /// The current checkpoint's goals (or a run step's facts) as they stand in `sim`.
+    /// The current checkpoint's goals (or a run or predict step's facts) as they stand in `sim`.
     pub fn goals(&self, sim: &Sim) -> Vec<GoalStatus> {
         let checks: &[Check] = match &self.step().kind {
             StepKind::Checkpoint(c) => &c.goals,
             StepKind::Run { facts, .. } => facts,
+            StepKind::Predict(p) => &p.facts,
             _ => &[],
         };
         let ctx = self.context(sim);

@@ -29,6 +29,8 @@ impl LessonCheck {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {
     pub checks: Vec<LessonCheck>,
+    /// Where each lesson step began in the event log (index 0: step 1), for a timeline.
+    pub step_starts: Vec<usize>,
 }
 
 impl Report {
@@ -42,6 +44,19 @@ impl Report {
 
     fn add(&mut self, step: Option<usize>, what: impl Into<String>, problems: Vec<String>) {
         self.checks.push(LessonCheck { step, what: what.into(), problems });
+    }
+
+    /// One check per fact, from the statuses [`Session::goals`] gave for them (in order).
+    fn facts(&mut self, step: Option<usize>, facts: &[super::Check], statuses: &[super::GoalStatus]) {
+        for (fact, status) in facts.iter().zip(statuses) {
+            let expected = format!("{} {}", fact.probe.describe(), fact.test.describe());
+            let problems = match (&status.value, status.holds) {
+                (_, true) => Vec::new(),
+                (Ok(v), false) => vec![format!("expected {expected}, the engine has {v}")],
+                (Err(e), false) => vec![format!("expected {expected}, but there is no value: {e}")],
+            };
+            self.add(step, format!("fact: {expected}"), problems);
+        }
     }
 
     /// A performed list's expectations (one check each) and its errors (one failed check).
@@ -80,21 +95,14 @@ impl Lesson {
         };
         loop {
             let n = Some(session.step_index() + 1);
+            report.step_starts.push(story.sim().events().len());
             let kind = session.step().kind.clone();
             match &kind {
                 StepKind::Narration | StepKind::Remember { .. } => {}
                 StepKind::Run { facts, .. } => {
                     let performed = session.perform(&mut story);
                     report.performed(n, "run", &performed);
-                    for (fact, status) in facts.iter().zip(session.goals(story.sim())) {
-                        let expected = format!("{} {}", fact.probe.describe(), fact.test.describe());
-                        let problems = match (&status.value, status.holds) {
-                            (_, true) => Vec::new(),
-                            (Ok(v), false) => vec![format!("expected {expected}, the engine has {v}")],
-                            (Err(e), false) => vec![format!("expected {expected}, but there is no value: {e}")],
-                        };
-                        report.add(n, format!("fact: {expected}"), problems);
-                    }
+                    report.facts(n, facts, &session.goals(story.sim()));
                 }
                 StepKind::Predict(p) => {
                     let performed = session.perform(&mut story);
@@ -112,6 +120,7 @@ impl Lesson {
                         )],
                     };
                     report.add(n, format!("prediction (right: \"{}\")", p.right), problems);
+                    report.facts(n, &p.facts, &session.goals(story.sim()));
                 }
                 StepKind::Checkpoint(_) => {
                     let mut problems = Vec::new();
