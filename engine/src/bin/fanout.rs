@@ -120,9 +120,13 @@ fn run_lesson(path: &str, text: &str) -> Result<ExitCode, String> {
         }
         from = end;
     }
-    for check in report.checks.iter().filter(|c| !c.passed()) {
+    for check in &report.checks {
         let at = check.step.map_or("scenario".to_string(), |n| format!("step {n}"));
-        println!("failed at {at}: {}: {}", check.what, check.problems.join("; "));
+        let value = check.value.as_ref().map(|v| format!(" = {}", brief(v))).unwrap_or_default();
+        match check.passed() {
+            true => println!("ok     {at}: {}{value}", check.what),
+            false => println!("failed {at}: {}{value}: {}", check.what, check.problems.join("; ")),
+        }
     }
     println!("== {} events, virtual time {}", sim.events().len(), sim.now());
     Ok(if report.failed() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })

@@ -13,9 +13,13 @@
 //! {"events": "WorkerCrashed", "where": {"worker": "packing-w1"}}            how many, since the step began
 //! {"events": "Received", "where": {...}, "field": "message_id", "pick": "all"}  first | last (default) | all
 //! {"action": "DescribeProducer", "params": {"ProducerName": "chain"}, "path": "Availability"}
+//! {"action": "GetMetricStatistics", "params": {...}, "path": "Datapoints", "largest": "Sum"}   the busiest period
 //! {"filter": "sms", "message": {"MessageAttributes": {...}}}                "match" or "no match"
 //! {"response": "Messages.0.Body"}                      the step's last response (run and predict steps)
 //! ```
+//!
+//! A path or a field that does not resolve reads as null (a receive that returned nothing has
+//! no `Messages.0.Body`); a resource that does not exist is an error, which no test passes.
 
 use crate::attributes::MessageAttributes;
 use crate::filter::{FilterPolicy, FilterPolicyScope};
@@ -28,14 +32,43 @@ use std::cell::OnceCell;
 /// Where a probe looks.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Probe {
-    Queue { queue: String, field: QueueField },
-    WorkersOn { queue: String, state: Option<String> },
-    Worker { worker: String, field: WorkerField },
-    Job { job: String, field: JobField },
-    Events { kind: String, filter: Map<String, Value>, field: Option<(String, Pick)> },
-    Action { action: String, params: Value, path: Option<String> },
-    Filter { queue: String, attributes: MessageAttributes, body: String },
-    Response { path: Option<String> },
+    Queue {
+        queue: String,
+        field: QueueField,
+    },
+    WorkersOn {
+        queue: String,
+        state: Option<String>,
+    },
+    Worker {
+        worker: String,
+        field: WorkerField,
+    },
+    Job {
+        job: String,
+        field: JobField,
+    },
+    Events {
+        kind: String,
+        filter: Map<String, Value>,
+        field: Option<(String, Pick)>,
+    },
+    /// A read-only action's response at `path`; with `largest`, the largest whole number among
+    /// that field of the list at `path` (the busiest period of a metric's datapoints).
+    Action {
+        action: String,
+        params: Value,
+        path: Option<String>,
+        largest: Option<String>,
+    },
+    Filter {
+        queue: String,
+        attributes: MessageAttributes,
+        body: String,
+    },
+    Response {
+        path: Option<String>,
+    },
 }
 
 macro_rules! field_enum {
@@ -211,14 +244,17 @@ impl Probe {
                 })
             }
             Probe::Events { kind, filter, field } => Ok(read_events(ctx, kind, filter, field.as_ref())),
-            Probe::Action { action, params, path } => read_action(ctx, action, params, path.as_deref()),
+            Probe::Action { action, params, path, largest } => {
+                let value = read_action(ctx, action, params, path.as_deref())?;
+                Ok(match largest {
+                    None => value,
+                    Some(field) => largest_of(&value, field),
+                })
+            }
             Probe::Filter { queue, attributes, body } => read_filter(ctx, queue, attributes, body),
             Probe::Response { path } => {
                 let response = ctx.response.ok_or("the step's run has no action response to read")?;
-                match path {
-                    None => Ok(response.clone()),
-                    Some(p) => resolve_path(response, p).cloned(),
-                }
+                Ok(at_path(response, path.as_deref()))
             }
         }
     }
@@ -243,9 +279,10 @@ impl Probe {
                     Some((f, _)) => format!("{f} of {kind} events{w}"),
                 }
             }
-            Probe::Action { action, path, .. } => match path {
-                Some(p) => format!("{action} → {p}"),
-                None => action.clone(),
+            Probe::Action { action, path, largest, .. } => match (path, largest) {
+                (Some(p), Some(f)) => format!("the largest {f} of {action} → {p}"),
+                (Some(p), None) => format!("{action} → {p}"),
+                (None, _) => action.clone(),
             },
             Probe::Filter { queue, .. } => format!("{queue}'s filter policy on the sample"),
             Probe::Response { path } => format!("the response's {}", path.as_deref().unwrap_or("whole body")),
@@ -297,7 +334,12 @@ fn parse_action(m: &mut Map<String, Value>, action: String, saved: &[String]) ->
         Some(Value::String(p)) if !p.is_empty() => Some(p),
         Some(_) => return Err("probe \"path\" must be a dotted path such as \"Attributes.VisibilityTimeout\"".into()),
     };
-    Ok(Probe::Action { action, params, path })
+    let largest = match m.remove("largest") {
+        None => None,
+        Some(Value::String(f)) if !f.is_empty() => Some(f),
+        Some(_) => return Err("probe \"largest\" must name a field of the listed objects, such as \"Sum\"".into()),
+    };
+    Ok(Probe::Action { action, params, path, largest })
 }
 
 fn parse_filter(m: &mut Map<String, Value>, queue: String) -> Result<Probe, String> {
@@ -352,9 +394,24 @@ fn read_action(ctx: &Context, action: &str, params: &Value, path: Option<&str>) 
         scratch.apply(action, params)
     };
     let response = result.map_err(|e| format!("{action} failed: {}: {}", e.code, e.message))?;
+    Ok(at_path(&response, path))
+}
+
+/// The largest whole number among `field` of the objects listed in `value`; null if none.
+fn largest_of(value: &Value, field: &str) -> Value {
+    let items = value.as_array().map(Vec::as_slice).unwrap_or(&[]);
+    items
+        .iter()
+        .filter_map(|item| item.get(field).and_then(super::test::number_of))
+        .max()
+        .map_or(Value::Null, |n| json!(n))
+}
+
+/// The value at a dotted path, or null where the path does not resolve (an empty list, say).
+fn at_path(value: &Value, path: Option<&str>) -> Value {
     match path {
-        None => Ok(response),
-        Some(p) => resolve_path(&response, p).cloned(),
+        None => value.clone(),
+        Some(p) => resolve_path(value, p).cloned().unwrap_or(Value::Null),
     }
 }
 

@@ -17,6 +17,8 @@ pub struct LessonCheck {
     /// What was checked: `prediction "two"`, `checkpoint`, `fact: visible(sms) is 2`, `expect`.
     pub what: String,
     pub problems: Vec<String>,
+    /// What the engine read, for a prediction or a fact.
+    pub value: Option<serde_json::Value>,
 }
 
 impl LessonCheck {
@@ -43,7 +45,14 @@ impl Report {
     }
 
     fn add(&mut self, step: Option<usize>, what: impl Into<String>, problems: Vec<String>) {
-        self.checks.push(LessonCheck { step, what: what.into(), problems });
+        self.checks.push(LessonCheck { step, what: what.into(), problems, value: None });
+    }
+
+    /// Keeps what the engine read for the check just added.
+    fn read(&mut self, value: &Result<serde_json::Value, String>) {
+        if let (Some(last), Ok(v)) = (self.checks.last_mut(), value) {
+            last.value = Some(v.clone());
+        }
     }
 
     /// One check per fact, from the statuses [`Session::goals`] gave for them (in order).
@@ -56,6 +65,7 @@ impl Report {
                 (Err(e), false) => vec![format!("expected {expected}, but there is no value: {e}")],
             };
             self.add(step, format!("fact: {expected}"), problems);
+            self.read(&status.value);
         }
     }
 
@@ -120,6 +130,7 @@ impl Lesson {
                         )],
                     };
                     report.add(n, format!("prediction (right: \"{}\")", p.right), problems);
+                    report.read(&answer.value);
                     report.facts(n, &p.facts, &session.goals(story.sim()));
                 }
                 StepKind::Checkpoint(_) => {
