@@ -33,6 +33,8 @@ mod parse;
 pub mod probe;
 mod session;
 pub mod test;
+#[cfg(test)]
+mod tests;
 mod verify;
 
 pub use index::{LessonIndex, LessonListing};

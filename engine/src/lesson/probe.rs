@@ -376,7 +376,7 @@ fn read_events(ctx: &Context, kind: &str, filter: &Map<String, Value>, field: Op
             let mut values = matching.map(|v| resolve_path(&v, f).cloned().unwrap_or(Value::Null));
             match pick {
                 Pick::First => values.next().unwrap_or(Value::Null),
-                Pick::Last => values.last().unwrap_or(Value::Null),
+                Pick::Last => values.next_back().unwrap_or(Value::Null),
                 Pick::All => Value::Array(values.collect()),
             }
         }
