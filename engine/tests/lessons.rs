@@ -321,3 +321,73 @@ fn fanout_test_plays_lesson_files_and_names_the_lesson_step_and_difference_when_
     assert!(out.contains("scenario: no built-in scenario \"quilt-store\""), "{out}");
     assert!(out.trim_end().ends_with("0 passed, 1 failed"), "{out}");
 }
+
+/// Every path to a value in `v`, as a list of object keys and list indexes.
+fn paths(v: &serde_json::Value, here: &mut Vec<serde_json::Value>, out: &mut Vec<Vec<serde_json::Value>>) {
+    out.push(here.clone());
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, child) in m {
+                here.push(serde_json::Value::String(k.clone()));
+                paths(child, here, out);
+                here.pop();
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                here.push(serde_json::json!(i));
+                paths(child, here, out);
+                here.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn at_mut<'a>(v: &'a mut serde_json::Value, path: &[serde_json::Value]) -> &'a mut serde_json::Value {
+    path.iter().fold(v, |here, step| match step {
+        serde_json::Value::String(k) => &mut here[k.as_str()],
+        other => &mut here[other.as_u64().expect("an index") as usize],
+    })
+}
+
+#[test]
+fn a_lesson_with_any_value_replaced_is_refused_or_plays_without_a_panic() {
+    // The engine never panics on any input: every value of a lesson file, replaced by a value of
+    // each other JSON kind, gives a parse error with where and what, or a lesson whose headless
+    // play reports instead of panicking. Truncated files are refused too.
+    let builtins = builtins();
+    let pairs: Vec<(&str, &str)> = builtins.iter().map(|(i, t)| (i.as_str(), t.as_str())).collect();
+    let text = std::fs::read_to_string(lesson_path("idempotent-consumers")).expect("readable");
+    let original: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let mut all = Vec::new();
+    paths(&original, &mut Vec::new(), &mut all);
+    let replacements = [
+        serde_json::json!(null),
+        serde_json::json!(-7),
+        serde_json::json!("x<b>"),
+        serde_json::json!([]),
+        serde_json::json!({}),
+    ];
+    let (mut refused, mut played) = (0, 0);
+    for path in all.iter().skip(1) {
+        for r in &replacements {
+            let mut v = original.clone();
+            *at_mut(&mut v, path) = r.clone();
+            match Lesson::parse(&v.to_string(), &pairs) {
+                Err(e) => {
+                    assert!(!e.message.is_empty(), "{path:?}: an empty message");
+                    refused += 1;
+                }
+                Ok(lesson) => {
+                    let _ = lesson.verify();
+                    played += 1;
+                }
+            }
+        }
+    }
+    assert!(refused > 100 && played > 0, "{refused} refused, {played} played");
+    for cut in (0..text.len()).step_by(97).filter(|i| text.is_char_boundary(*i)) {
+        assert!(Lesson::parse(&text[..cut], &pairs).is_err(), "a file cut at {cut} is refused");
+    }
+}

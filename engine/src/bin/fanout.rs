@@ -1,4 +1,6 @@
-//! `fanout`: run and test scenario files, and test filter policies, from the command line.
+//! `fanout`: run and test scenario files and lessons, and test filter policies, from the command
+//! line. `test` tells a lesson file (a top-level `"lesson"` key) and the lesson index (`"lessons"`)
+//! from a scenario by their shape, and plays a lesson headlessly (`engine::lesson`).
 //!
 //! ```text
 //! fanout run FILE [--json]
@@ -17,7 +19,8 @@ use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
-  fanout run FILE [--json]      print a scenario's timeline (--json: event log and final snapshot)
+  fanout run FILE [--json]      print a scenario's timeline (--json: event log and final snapshot),
+                                or a lesson's headless play with each check's value
   fanout test FILE...           check every expectation; ends with \"N passed, M failed\"
                                 (a lesson file is played headlessly: predictions, checkpoints, facts)
   fanout test-filter --policy P --scope MessageAttributes|MessageBody --message M
@@ -105,20 +108,17 @@ fn run_lesson(path: &str, text: &str) -> Result<ExitCode, String> {
     let lesson = parse_lesson(path, text)?;
     let (sim, report) = lesson.verify_on(Sim::new(lesson.scenario.seed));
     println!("# lesson {}: {} (seed {})", lesson.id, lesson.title, lesson.scenario.seed);
-    let mut from = 0;
-    let ends = report.step_starts.iter().skip(1).copied().chain([sim.events().len()]);
-    for (i, (start, end)) in report.step_starts.iter().zip(ends).enumerate() {
-        if i == 0 {
-            println!("-- scenario");
-        }
-        for e in &sim.events()[from..*start] {
-            println!("   {}", e.describe());
-        }
+    let events = sim.events();
+    let starts = &report.step_starts;
+    println!("-- scenario");
+    for e in &events[..starts.first().copied().unwrap_or(events.len())] {
+        println!("   {}", e.describe());
+    }
+    for (i, start) in starts.iter().enumerate() {
         println!("-- step {}: {}", i + 1, lesson.steps[i].kind.name());
-        for e in &sim.events()[*start..end] {
+        for e in &events[*start..starts.get(i + 1).copied().unwrap_or(events.len())] {
             println!("   {}", e.describe());
         }
-        from = end;
     }
     for check in &report.checks {
         let at = check.step.map_or("scenario".to_string(), |n| format!("step {n}"));

@@ -98,8 +98,11 @@ fn html_tag(text: &str) -> Option<String> {
     let at = (0..bytes.len()).find(|&i| {
         bytes[i] == b'<' && bytes.get(i + 1).is_some_and(|b| b.is_ascii_alphabetic() || b"/!?".contains(b))
     })?;
-    let end = text[at..].find('>').map_or(text.len().min(at + 12), |e| at + e + 1);
-    Some(text[at..end].chars().take(30).collect())
+    let tail = &text[at..];
+    Some(match tail.find('>') {
+        Some(e) => tail[..=e].chars().take(30).collect(),
+        None => tail.chars().take(12).collect(),
+    })
 }
 
 fn excerpt(text: &str) -> String {
@@ -138,6 +141,7 @@ mod tests {
         assert!(e.contains("\"<b>\"") && e.contains("looks like HTML"), "{e}");
         assert!(check("a </p> b").unwrap_err().contains("</p>"));
         assert!(check("<!-- note -->").unwrap_err().contains("HTML"));
+        assert!(check("a <quilt—queen ✓✓✓✓ size").unwrap_err().contains("\"<quilt—queen"), "no '>', multibyte text");
         assert!(check("an *open emphasis").unwrap_err().contains("never closed"));
         assert!(check("an `open code").unwrap_err().contains("`code` span"));
         assert!(check("*emph `code` inside*").unwrap_err().contains("cannot hold"));
