@@ -18,6 +18,11 @@
 //! {"response": "Messages.0.Body"}                      the step's last response (run and predict steps)
 //! ```
 //!
+//! A `queue`, `workers_on`, `worker`, `job` or `filter` probe reads one snapshot (shared by the
+//! probes of one checklist); an `events` probe scans the log since the step began; an `action`
+//! probe answers from a copy of the whole simulation, so a checklist the page evaluates often
+//! should prefer the others.
+//!
 //! A path or a field that does not resolve reads as null (a receive that returned nothing has
 //! no `Messages.0.Body`); a resource that does not exist is an error, which no test passes.
 
