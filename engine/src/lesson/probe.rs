@@ -89,6 +89,7 @@ macro_rules! field_enum {
                     format!("\"field\" \"{text}\" is not one of {}", names.join(", "))
                 })
             }
+            /// The name, as a lesson file writes it.
             pub fn as_str(self) -> &'static str {
                 Self::ALL.iter().find(|(_, f)| *f == self).map_or("", |(t, _)| t)
             }

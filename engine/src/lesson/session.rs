@@ -136,6 +136,7 @@ impl Session {
         Ok(session)
     }
 
+    /// The lesson being played.
     pub fn lesson(&self) -> &Lesson {
         &self.lesson
     }

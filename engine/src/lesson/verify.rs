@@ -22,6 +22,7 @@ pub struct LessonCheck {
 }
 
 impl LessonCheck {
+    /// Whether nothing differed.
     pub fn passed(&self) -> bool {
         self.problems.is_empty()
     }
@@ -36,10 +37,12 @@ pub struct Report {
 }
 
 impl Report {
+    /// How many checks passed.
     pub fn passed(&self) -> usize {
         self.checks.iter().filter(|c| c.passed()).count()
     }
 
+    /// How many checks failed.
     pub fn failed(&self) -> usize {
         self.checks.len() - self.passed()
     }
