@@ -20,6 +20,8 @@
 //! - [`snapshot`]: a serialisable picture of the whole state, for the UI.
 //! - [`scenario`]: scenario files, expectations, saved values; [`history`]: time travel by
 //!   checkpoint and replay.
+//! - [`lesson`]: guided lessons as data — steps, predictions the engine answers, checkpoints it
+//!   checks, and the player the page and `fanout test` drive.
 //! - [`world`]: the playground's own actors — workers, Lambda, dependencies, metrics, alarms.
 //! - [`export`]: take it to AWS — a CloudFormation template, a boto3 script and an AWS CLI script
 //!   of the simulation's topology and messages.
@@ -37,6 +39,7 @@ pub mod export;
 pub mod filter;
 pub mod history;
 pub mod ids;
+pub mod lesson;
 mod params;
 pub mod rng;
 pub mod scenario;

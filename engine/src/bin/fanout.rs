@@ -1,4 +1,6 @@
-//! `fanout`: run and test scenario files, and test filter policies, from the command line.
+//! `fanout`: run and test scenario files and lessons, and test filter policies, from the command
+//! line. `test` tells a lesson file (a top-level `"lesson"` key) and the lesson index (`"lessons"`)
+//! from a scenario by their shape, and plays a lesson headlessly (`engine::lesson`).
 //!
 //! ```text
 //! fanout run FILE [--json]
@@ -10,6 +12,7 @@
 //! ```
 
 use engine::filter::{FilterPolicy, FilterPolicyScope, Verdict};
+use engine::lesson::{self, Lesson, LessonIndex};
 use engine::scenario::{Run, RunOptions, Scenario};
 use engine::{event_log_jsonl, ApiError, Sim};
 use serde_json::{json, Value};
@@ -17,8 +20,10 @@ use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
-  fanout run FILE [--json]      print a scenario's timeline (--json: event log and final snapshot)
+  fanout run FILE [--json]      print a scenario's timeline (--json: event log and final snapshot),
+                                or a lesson's headless play with each check's value
   fanout test FILE...           check every expectation; ends with \"N passed, M failed\"
+                                (a lesson file is played headlessly: predictions, checkpoints, facts)
   fanout test-filter --policy P --scope MessageAttributes|MessageBody --message M
                                 P and M are JSON or @file; M is {\"MessageAttributes\": {...}} or {\"Message\": \"...\"}
   fanout test-filter --jsonl    one {\"scope\", \"policy\", \"message\"} per line on stdin, one result per line out
@@ -63,6 +68,10 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
     let json_out = args.iter().any(|a| a == "--json");
     let files: Vec<&String> = args.iter().filter(|a| *a != "--json").collect();
     let [path] = files.as_slice() else { return Err(format!("run takes one FILE\n{USAGE}")) };
+    let text = std::fs::read_to_string(path.as_str()).map_err(|e| format!("{path}: cannot read: {e}"))?;
+    if lesson::is_lesson(&text) && !json_out {
+        return run_lesson(path, &text);
+    }
     let scenario = load(path)?;
     let run = scenario.run();
     if json_out {
@@ -97,6 +106,36 @@ fn print_timeline(scenario: &Scenario, run: &Run) {
     println!("== {} events, virtual time {}", run.events().len(), run.sim().now());
 }
 
+/// A lesson's headless play as a timeline: each step's kind and the events it caused, and the
+/// checks that failed.
+fn run_lesson(path: &str, text: &str) -> Result<ExitCode, String> {
+    let lesson = parse_lesson(path, text)?;
+    let (sim, report) = lesson.verify_on(Sim::new(lesson.scenario.seed));
+    println!("# lesson {}: {} (seed {})", lesson.id, lesson.title, lesson.scenario.seed);
+    let events = sim.events();
+    let starts = &report.step_starts;
+    println!("-- scenario");
+    for e in &events[..starts.first().copied().unwrap_or(events.len())] {
+        println!("   {}", e.describe());
+    }
+    for (i, start) in starts.iter().enumerate() {
+        println!("-- step {}: {}", i + 1, lesson.steps[i].kind.name());
+        for e in &events[*start..starts.get(i + 1).copied().unwrap_or(events.len())] {
+            println!("   {}", e.describe());
+        }
+    }
+    for check in &report.checks {
+        let at = check.step.map_or("scenario".to_string(), |n| format!("step {n}"));
+        let value = check.value.as_ref().map(|v| format!(" = {}", brief(v))).unwrap_or_default();
+        match check.passed() {
+            true => println!("ok     {at}: {}{value}", check.what),
+            false => println!("failed {at}: {}{value}: {}", check.what, check.problems.join("; ")),
+        }
+    }
+    println!("== {} events, virtual time {}", sim.events().len(), sim.now());
+    Ok(if report.failed() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
 fn brief(v: &Value) -> String {
     let text = v.to_string();
     if text.chars().count() > 160 {
@@ -112,6 +151,21 @@ fn test(files: &[String]) -> Result<ExitCode, String> {
     }
     let (mut passed, mut failed) = (0, 0);
     for path in files {
+        // A lesson file or the lesson index: checked by the lesson player (below).
+        if let Ok(text) = std::fs::read_to_string(path) {
+            let counted = if lesson::is_lesson(&text) {
+                Some(test_lesson(path, &text))
+            } else if lesson::is_index(&text) {
+                Some(test_index(path, &text))
+            } else {
+                None
+            };
+            if let Some((p, f)) = counted {
+                passed += p;
+                failed += f;
+                continue;
+            }
+        }
         let scenario = match load(path) {
             Ok(s) => s,
             Err(message) => {
@@ -145,6 +199,98 @@ fn test(files: &[String]) -> Result<ExitCode, String> {
     }
     println!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// The built-in scenarios a lesson may start from: `../scenarios/*.json` beside its folder
+/// (`public/lessons/` → `public/scenarios/`), as (id, text), in name order.
+fn builtin_scenarios(lesson_path: &str) -> Vec<(String, String)> {
+    let dir = std::path::Path::new(lesson_path).parent().unwrap_or(std::path::Path::new(".")).join("../scenarios");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .filter_map(|p| Some((p.file_stem()?.to_str()?.to_string(), std::fs::read_to_string(&p).ok()?)))
+        .collect();
+    out.sort();
+    out
+}
+
+fn parse_lesson(path: &str, text: &str) -> Result<Lesson, String> {
+    let builtins = builtin_scenarios(path);
+    let pairs: Vec<(&str, &str)> = builtins.iter().map(|(id, t)| (id.as_str(), t.as_str())).collect();
+    let lesson = Lesson::parse(text, &pairs).map_err(|e| format!("{path}: {e}"))?;
+    let stem = std::path::Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    if lesson.id != stem {
+        return Err(format!("{path}: lesson: the id \"{}\" is not the file's name \"{stem}\"", lesson.id));
+    }
+    Ok(lesson)
+}
+
+/// Plays a lesson headlessly: `ok   FILE: N expectations (title)`, or a `FAIL` line per check
+/// that did not hold, naming the lesson, the step and what differed. Returns (passed, failed).
+fn test_lesson(path: &str, text: &str) -> (usize, usize) {
+    let lesson = match parse_lesson(path, text) {
+        Ok(l) => l,
+        Err(message) => {
+            println!("FAIL {message}");
+            return (0, 1);
+        }
+    };
+    let report = lesson.verify();
+    for check in report.checks.iter().filter(|c| !c.passed()) {
+        let at = check.step.map_or("scenario".to_string(), |n| format!("step {n}"));
+        println!("FAIL {path}: lesson {}, {at}: {}:", lesson.id, check.what);
+        for p in &check.problems {
+            println!("     {p}");
+        }
+    }
+    if report.failed() == 0 {
+        println!("ok   {path}: {} expectations ({})", report.passed(), lesson.title);
+    }
+    (report.passed(), report.failed())
+}
+
+/// Checks the lesson index: each entry's file exists beside it and agrees with its listing.
+fn test_index(path: &str, text: &str) -> (usize, usize) {
+    let index = match LessonIndex::parse(text) {
+        Ok(i) => i,
+        Err(e) => {
+            println!("FAIL {path}: {e}");
+            return (0, 1);
+        }
+    };
+    let dir = std::path::Path::new(path).parent().unwrap_or(std::path::Path::new("."));
+    let (mut passed, mut failed) = (0, 0);
+    for (i, entry) in index.lessons.iter().enumerate() {
+        let file = dir.join(format!("{}.json", entry.id));
+        let file = file.to_string_lossy();
+        let problem = match std::fs::read_to_string(&*file) {
+            Err(e) => Some(format!("{file}: cannot read: {e}")),
+            Ok(text) => match parse_lesson(&file, &text) {
+                Err(e) => Some(e),
+                Ok(l) if (&l.title, &l.summary, l.minutes) != (&entry.title, &entry.summary, entry.minutes) => {
+                    Some(format!(
+                        "title, summary or minutes differ from {file}'s ({:?}, {:?}, {})",
+                        l.title, l.summary, l.minutes
+                    ))
+                }
+                Ok(_) => None,
+            },
+        };
+        match problem {
+            Some(p) => {
+                println!("FAIL {path}: lessons[{i}] ({}): {p}", entry.id);
+                failed += 1;
+            }
+            None => passed += 1,
+        }
+    }
+    if failed == 0 {
+        println!("ok   {path}: {passed} expectations (lesson index)");
+    }
+    (passed, failed)
 }
 
 /// Runs a scenario through the page's pipeline, keeping only what `test` reads: the verdicts,

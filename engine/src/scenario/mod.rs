@@ -15,7 +15,9 @@ pub mod workers;
 
 pub use expect::{contains, resolve_path};
 pub use publish::{PublishPreset, PublishPresets};
+pub(crate) use run::run_steps;
 pub use run::{Run, RunOptions, StepOutcome, Story};
+pub(crate) use template::{fill, has_placeholders, Vars};
 pub use workers::WorkerRules;
 
 use crate::time::parse_duration;
@@ -98,7 +100,7 @@ impl Scenario {
         let Some(RawSteps::List(raw_steps)) = steps else {
             return Err(err(None, "\"steps\" must be a list"));
         };
-        let steps = parse_steps(raw_steps)?;
+        let steps = parse_steps(raw_steps, &mut Vec::new())?;
         let publish = top.remove("publish").map(publish::parse).transpose().map_err(|m| err(None, m))?;
         let workers = match top.remove("workers") {
             None => WorkerRules::default(),
@@ -108,13 +110,28 @@ impl Scenario {
     }
 }
 
-fn parse_steps(raw_steps: Vec<RawStep>) -> Result<Vec<Step>, ScenarioError> {
+/// Parses a list of scenario steps held in a JSON value (a lesson's `run` or `solution`): the
+/// same steps as a scenario's, checked the same way. `saved` holds the names saved before the
+/// list (by the lesson's scenario and earlier steps); the list's own `save` names are added.
+pub(crate) fn parse_step_list(value: Value, saved: &mut Vec<String>) -> Result<Vec<Step>, ScenarioError> {
+    match serde_json::from_value::<RawSteps>(value) {
+        Ok(RawSteps::List(raw_steps)) => parse_steps(raw_steps, saved),
+        Ok(RawSteps::NotAList) => Err(err(None, "must be a list of scenario steps")),
+        Err(e) => Err(err(None, format!("not valid steps: {e}"))),
+    }
+}
+
+/// Every `${name}` in `value` is a name in `saved` (for a lesson's probe parameters).
+pub(crate) fn check_saved_names(value: &Value, saved: &[String]) -> Result<(), String> {
+    template::check(value, saved).map(|_| ())
+}
+
+fn parse_steps(raw_steps: Vec<RawStep>, saved: &mut Vec<String>) -> Result<Vec<Step>, ScenarioError> {
     let mut steps = Vec::with_capacity(raw_steps.len());
-    let mut saved: Vec<String> = Vec::new();
     for (i, raw) in raw_steps.into_iter().enumerate() {
         let step = parse_step(raw).map_err(|m| err(Some(i + 1), m))?;
         if let Step::Action { params, save, .. } = &step {
-            template::check(params, &saved).map_err(|m| err(Some(i + 1), m))?;
+            template::check(params, saved).map_err(|m| err(Some(i + 1), m))?;
             for (n, _) in save {
                 if !saved.contains(n) {
                     saved.push(n.clone());

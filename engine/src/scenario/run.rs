@@ -150,54 +150,66 @@ impl Scenario {
     /// never panics.
     pub fn run_on<S: Story>(&self, mut story: S, options: RunOptions) -> Run<S> {
         story.set_event_recording(options.event_log);
-        let mut outcomes = Vec::with_capacity(self.steps.len());
         let mut vars = Vars::new();
-        for (i, step) in self.steps.iter().enumerate() {
-            let first = story.sim().events().len();
-            let mut outcome = match step {
-                Step::Advance { ms, text } => {
-                    story.advance_to(story.sim().now().plus_ms(*ms));
-                    StepOutcome {
-                        step: i + 1,
-                        label: format!("advance {text}"),
-                        result: None,
-                        check: None,
-                        events: 0..0,
-                        expects_error: false,
-                    }
-                }
-                Step::Action { action, params, expect, expect_error, save } => {
-                    let result = if template::has_placeholders(params) {
-                        let mut filled = params.clone();
-                        template::fill(&mut filled, &vars);
-                        story.apply_owned(action, filled)
-                    } else {
-                        story.apply(action, params)
-                    };
-                    let check = check_result(&result, expect.as_ref(), expect_error.as_ref());
-                    if let Ok(response) = &result {
-                        if let Err(stop) = keep(response, save, &mut vars) {
-                            let stopped = Some(err(Some(i + 1), stop));
-                            return Run { story, outcomes, stopped };
-                        }
-                    }
-                    let expects_error = expect_error.is_some();
-                    let result = if options.responses { result } else { result.map(|_| Value::Null) };
-                    StepOutcome {
-                        step: i + 1,
-                        label: action.clone(),
-                        result: Some(result),
-                        check,
-                        events: 0..0,
-                        expects_error,
-                    }
-                }
-            };
-            outcome.events = first..story.sim().events().len();
-            outcomes.push(outcome);
-        }
-        Run { story, outcomes, stopped: None }
+        let (outcomes, stopped) = run_steps(&mut story, &self.steps, &mut vars, options);
+        Run { story, outcomes, stopped }
     }
+}
+
+/// The step loop of [`Scenario::run_on`], on a story that goes on after it: a lesson runs its
+/// steps' lists through it one after another, with the values saved so far in `vars`. Returns
+/// each step's outcome (numbered from 1 within `steps`) and the problem that stopped the list.
+pub(crate) fn run_steps<S: Story>(
+    story: &mut S,
+    steps: &[Step],
+    vars: &mut Vars,
+    options: RunOptions,
+) -> (Vec<StepOutcome>, Option<ScenarioError>) {
+    let mut outcomes = Vec::with_capacity(steps.len());
+    for (i, step) in steps.iter().enumerate() {
+        let first = story.sim().events().len();
+        let mut outcome = match step {
+            Step::Advance { ms, text } => {
+                story.advance_to(story.sim().now().plus_ms(*ms));
+                StepOutcome {
+                    step: i + 1,
+                    label: format!("advance {text}"),
+                    result: None,
+                    check: None,
+                    events: 0..0,
+                    expects_error: false,
+                }
+            }
+            Step::Action { action, params, expect, expect_error, save } => {
+                let result = if template::has_placeholders(params) {
+                    let mut filled = params.clone();
+                    template::fill(&mut filled, vars);
+                    story.apply_owned(action, filled)
+                } else {
+                    story.apply(action, params)
+                };
+                let check = check_result(&result, expect.as_ref(), expect_error.as_ref());
+                if let Ok(response) = &result {
+                    if let Err(stop) = keep(response, save, vars) {
+                        return (outcomes, Some(err(Some(i + 1), stop)));
+                    }
+                }
+                let expects_error = expect_error.is_some();
+                let result = if options.responses { result } else { result.map(|_| Value::Null) };
+                StepOutcome {
+                    step: i + 1,
+                    label: action.clone(),
+                    result: Some(result),
+                    check,
+                    events: 0..0,
+                    expects_error,
+                }
+            }
+        };
+        outcome.events = first..story.sim().events().len();
+        outcomes.push(outcome);
+    }
+    (outcomes, None)
 }
 
 /// Keeps each `save` path of `response` under its name (reusing the name's earlier value).

@@ -1,0 +1,225 @@
+//! Lessons: guided tutorials as data. A lesson file (`public/lessons/<id>.json`, listed in order
+//! in `public/lessons/index.json`) names its starting scenario and a list of steps:
+//!
+//! ```json
+//! {"lesson": "visibility-timeout", "title": "…", "summary": "…", "minutes": 8, "speed": 4,
+//!  "scenario": "crash-visibility",
+//!  "steps": [
+//!   {"kind": "narration", "text": "A worker holds order 4417 for *20 s*."},
+//!   {"kind": "predict", "text": "…", "question": "…", "run": [{"advance": "5s"}],
+//!    "probe": {"queue": "packing", "field": "visible"},
+//!    "choices": [{"id": "zero", "label": "0", "is": 0, "why": "…"}, {"id": "one", "label": "1", "is": 1, "why": "…"}],
+//!    "right": "zero", "reveal": "…"},
+//!   {"kind": "run", "text": "…", "run": [...], "facts": [{"probe": {...}, "is": 2}]},
+//!   {"kind": "checkpoint", "text": "…", "goals": [{"label": "…", "probe": {...}, "is": "Crashed"}],
+//!    "hint": "…", "hint_after": 30, "solution": [{"action": "CrashWorker", "params": {...}}], "done": "…"},
+//!   {"kind": "remember", "lines": ["…"], "read": [{"title": "…", "url": "https://docs.aws.amazon.com/…"}]}]}
+//! ```
+//!
+//! A step's `run` and a checkpoint's `solution` are scenario steps, run through the scenario
+//! pipeline ([`crate::scenario::Scenario::run_on`]'s loop) on the lesson's story, with the values
+//! the scenario and earlier steps saved. A prediction's right answer is not text: it is the
+//! choice whose test the engine's value passes, and [`Lesson::verify`] (what `fanout test` runs)
+//! fails when that is not the choice the file marks `right`.
+//!
+//! Files: `parse.rs` (the format and its checks), `markup.rs` (`*emphasis*` and `` `code` ``),
+//! `probe.rs` (what a check reads), `test.rs` (what it is checked against), `session.rs` (the
+//! player the page and the tests drive), `verify.rs` (the headless play of `fanout test`),
+//! `index.rs` (`index.json`).
+
+pub mod index;
+pub mod markup;
+mod parse;
+pub mod probe;
+mod session;
+pub mod test;
+#[cfg(test)]
+mod tests;
+mod verify;
+
+pub use index::{LessonIndex, LessonListing};
+pub use probe::Probe;
+pub use session::{Answer, GoalStatus, Judgement, Performed, Session};
+pub use test::Test;
+pub use verify::{LessonCheck, Report};
+
+use crate::scenario::{Scenario, Step};
+
+/// A parsed and checked lesson.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lesson {
+    /// Lowercase letters, digits and hyphens: the file's name without `.json`.
+    pub id: String,
+    pub title: String,
+    /// One line for the lesson list.
+    pub summary: String,
+    /// How long it takes a newcomer.
+    pub minutes: u32,
+    /// The suggested playback speed: virtual seconds per real second (1 to 64, a power of two).
+    pub speed: u32,
+    /// The built-in scenario it starts from, or `None` for an inline one.
+    pub scenario_id: Option<String>,
+    /// The starting scenario itself.
+    pub scenario: Scenario,
+    pub steps: Vec<LessonStep>,
+}
+
+/// One screen of a lesson.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LessonStep {
+    /// What the page shows (markup: [`markup::spans`]). Empty only on a `remember` step.
+    pub text: String,
+    /// This step's playback speed, when it differs from the lesson's.
+    pub speed: Option<u32>,
+    pub kind: StepKind,
+}
+
+/// What a step does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepKind {
+    /// Text only; the learner continues.
+    Narration,
+    /// The lesson acts itself, then states facts the engine checks.
+    Run { run: Vec<Step>, facts: Vec<Check> },
+    /// A question asked before the step's run; the engine's value after it decides the answer.
+    Predict(Prediction),
+    /// The lesson waits until the learner reaches the goals.
+    Checkpoint(Checkpoint),
+    /// The last screen: a few rules and what to read next.
+    Remember { lines: Vec<String>, read: Vec<DocLink> },
+}
+
+impl StepKind {
+    /// `narration`, `run`, `predict`, `checkpoint` or `remember`, as in the file.
+    pub fn name(&self) -> &'static str {
+        match self {
+            StepKind::Narration => "narration",
+            StepKind::Run { .. } => "run",
+            StepKind::Predict(_) => "predict",
+            StepKind::Checkpoint(_) => "checkpoint",
+            StepKind::Remember { .. } => "remember",
+        }
+    }
+}
+
+/// A probe and the test its value must pass, with what the page shows for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    /// The line on the checklist (goals), or the fact in words (facts, optional there).
+    pub label: String,
+    pub probe: Probe,
+    pub test: Test,
+}
+
+/// Predict, then see.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prediction {
+    pub question: String,
+    /// Pick a choice, or type a whole number.
+    pub answer: AnswerMode,
+    /// What runs after the learner commits.
+    pub run: Vec<Step>,
+    /// What decides the right answer, read after the run.
+    pub probe: Probe,
+    pub choices: Vec<Choice>,
+    /// The id of the choice the author believes right; `fanout test` checks it against the engine.
+    pub right: String,
+    /// Shown after the answer, whichever it was.
+    pub reveal: String,
+    /// Facts shown with the reveal, checked like a run step's.
+    pub facts: Vec<Check>,
+}
+
+/// How the learner answers a prediction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnswerMode {
+    Choice,
+    /// A typed whole number; the choices explain the expected and the tempting values.
+    Number,
+}
+
+/// One answer to a prediction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub id: String,
+    pub label: String,
+    /// The engine's value makes this choice right when it passes this test.
+    pub test: Test,
+    /// Why it is right, or why it was tempting and wrong.
+    pub why: String,
+}
+
+/// A goal the learner reaches by acting.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// Shown as a checklist, each line ticking when it holds (events count since the step began).
+    pub goals: Vec<Check>,
+    pub hint: String,
+    /// Seconds of the learner's time before the hint appears.
+    pub hint_after_s: u32,
+    /// What "show me" performs.
+    pub solution: Vec<Step>,
+    /// Shown when every goal holds.
+    pub done: String,
+}
+
+/// An AWS documentation page to read next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DocLink {
+    pub title: String,
+    /// Always under `https://docs.aws.amazon.com/`.
+    pub url: String,
+}
+
+/// A lesson file that cannot be used, with where and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonError {
+    /// 1-based step number, when the problem is in a step.
+    pub step: Option<usize>,
+    /// The step's kind, when known.
+    pub kind: Option<&'static str>,
+    /// The field, as a dotted path within the step or the file (`choices[2].why`).
+    pub field: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for LessonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.step, self.kind) {
+            (Some(n), Some(k)) => write!(f, "step {n} ({k}): ")?,
+            (Some(n), None) => write!(f, "step {n}: ")?,
+            _ => {}
+        }
+        if self.field.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.field, self.message)
+        }
+    }
+}
+
+impl std::error::Error for LessonError {}
+
+/// Whether a file is a lesson (a top-level `"lesson"` key) rather than a scenario or the index.
+/// Reads only the top-level keys; malformed JSON is not a lesson.
+pub fn is_lesson(text: &str) -> bool {
+    parse::top_level_keys(text).is_some_and(|keys| keys.iter().any(|k| k == "lesson"))
+}
+
+/// Whether a file is the lesson index (a top-level `"lessons"` key).
+pub fn is_index(text: &str) -> bool {
+    parse::top_level_keys(text).is_some_and(|keys| keys.iter().any(|k| k == "lessons"))
+}
+
+impl Lesson {
+    /// Parses and checks a lesson. `builtins` are the built-in scenarios as (id, file text), as
+    /// the page has them (`public/scenarios/<id>.json`); an inline scenario needs none.
+    pub fn parse(text: &str, builtins: &[(&str, &str)]) -> Result<Lesson, LessonError> {
+        parse::lesson(text, builtins)
+    }
+
+    /// The step's playback speed: its own, or the lesson's.
+    pub fn speed_of(&self, step: usize) -> u32 {
+        self.steps.get(step).and_then(|s| s.speed).unwrap_or(self.speed)
+    }
+}

@@ -1,0 +1,161 @@
+//! A malformed lesson gets an error that says what and where (step, kind, field), never a panic.
+
+use super::{is_index, is_lesson, AnswerMode, Lesson, LessonError, StepKind};
+use serde_json::{json, Value};
+
+const SCENARIO: &str = r#"{"name": "tiny", "seed": 1, "steps": [
+  {"action": "CreateQueue", "params": {"QueueName": "q"}, "save": {"url": "QueueUrl"}}]}"#;
+
+fn predict() -> Value {
+    json!({"kind": "predict", "text": "You send one message.", "question": "How many are visible?",
+      "run": [{"action": "SendMessage", "params": {"QueueUrl": "${url}", "MessageBody": "hi"}}],
+      "probe": {"queue": "q", "field": "visible"},
+      "choices": [{"id": "zero", "label": "0", "is": 0, "why": "It was sent."},
+                  {"id": "one", "label": "1", "is": 1, "why": "Nobody received it."}],
+      "right": "one", "reveal": "One visible."})
+}
+
+fn checkpoint() -> Value {
+    json!({"kind": "checkpoint", "text": "Receive it.",
+      "goals": [{"label": "It is in flight", "probe": {"queue": "q", "field": "in_flight"}, "is": 1}],
+      "hint": "Press Receive.", "hint_after": 10,
+      "solution": [{"action": "ReceiveMessage", "params": {"QueueUrl": "q"}}], "done": "Done."})
+}
+
+fn remember() -> Value {
+    json!({"kind": "remember", "lines": ["A sent message is visible until received."],
+      "read": [{"title": "Visibility timeout", "url": "https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html"}]})
+}
+
+fn lesson() -> Value {
+    json!({"lesson": "tiny", "title": "A tiny lesson", "summary": "One queue.", "minutes": 5, "speed": 4,
+      "scenario": "tiny", "steps": [predict(), checkpoint(), remember()]})
+}
+
+fn parse(v: &Value) -> Result<Lesson, LessonError> {
+    Lesson::parse(&v.to_string(), &[("tiny", SCENARIO)])
+}
+
+fn error(v: &Value) -> String {
+    parse(v).expect_err("the lesson is refused").to_string()
+}
+
+#[test]
+fn a_well_formed_lesson_parses_and_plays_with_its_checks_passing() {
+    let l = parse(&lesson()).unwrap();
+    assert_eq!((l.id.as_str(), l.scenario_id.as_deref(), l.steps.len()), ("tiny", Some("tiny"), 3));
+    assert!(matches!(&l.steps[0].kind, StepKind::Predict(p) if p.answer == AnswerMode::Choice));
+    let report = l.verify();
+    assert_eq!((report.passed(), report.failed()), (2, 0), "{:?}", report.checks);
+    assert!(is_lesson(&lesson().to_string()) && !is_lesson(SCENARIO) && !is_lesson("not json"));
+    assert!(is_index(r#"{"lessons": []}"#) && !is_index(SCENARIO));
+}
+
+#[test]
+fn an_unknown_step_kind_is_named_with_the_known_ones() {
+    let mut v = lesson();
+    v["steps"][1]["kind"] = json!("quiz");
+    assert_eq!(
+        error(&v),
+        "step 2: kind: unknown kind \"quiz\" (a lesson step is narration, run, predict, checkpoint, remember)"
+    );
+}
+
+#[test]
+fn a_prediction_without_a_probe_is_refused() {
+    let mut v = lesson();
+    v["steps"][0].as_object_mut().unwrap().remove("probe");
+    let e = error(&v);
+    assert!(e.starts_with("step 1 (predict): probe: is missing: a prediction needs a probe"), "{e}");
+}
+
+#[test]
+fn a_right_answer_that_is_not_a_choice_is_refused() {
+    let mut v = lesson();
+    v["steps"][0]["right"] = json!("two");
+    assert_eq!(error(&v), "step 1 (predict): right: \"two\" is not among the choices (zero, one)");
+}
+
+#[test]
+fn html_in_any_text_is_refused_with_the_tag_and_the_field() {
+    let mut v = lesson();
+    v["steps"][0]["text"] = json!("You send <b>one</b> message.");
+    let e = error(&v);
+    assert!(e.starts_with("step 1 (predict): text: contains \"<b>\", which looks like HTML"), "{e}");
+    let mut v = lesson();
+    v["steps"][0]["choices"][1]["why"] = json!("Nobody <em>received</em> it.");
+    assert!(error(&v).starts_with("step 1 (predict): choices[1].why: contains \"<em>\""), "{}", error(&v));
+    let mut v = lesson();
+    v["title"] = json!("<script>x</script>");
+    assert!(error(&v).starts_with("title: contains \"<script>\""));
+    let mut v = lesson();
+    v["steps"][0]["text"] = json!("Fewer than 3 < 5 is fine, and so is `a<b`.");
+    parse(&v).expect("a lone < is text");
+}
+
+#[test]
+fn an_unknown_scenario_id_lists_the_built_in_ones() {
+    let mut v = lesson();
+    v["scenario"] = json!("quilt-stroe");
+    assert_eq!(error(&v), "scenario: no built-in scenario \"quilt-stroe\" (the built-in ones are: tiny)");
+}
+
+/// A change to the good lesson, and what its error must say.
+type Case = (fn(&mut Value), &'static str);
+
+#[test]
+fn other_mistakes_say_where_and_what() {
+    let cases: Vec<Case> = vec![
+        (|v| v["steps"][0]["choices"][0]["colour"] = json!(1), "step 1 (predict): choices[0].colour: unknown key"),
+        (|v| v["steps"][0]["run"][0]["actoin"] = json!("x"), "step 1 (predict): run[0]: unknown key \"actoin\""),
+        (|v| v["steps"][0]["run"][0]["params"]["QueueUrl"] = json!("${nope}"), "run[0]: \"${nope}\" is not saved"),
+        (|v| v["steps"][0]["probe"] = json!({"queue": "q", "field": "wet"}), "probe: \"field\" \"wet\" is not one of"),
+        (
+            |v| v["steps"][0]["probe"] = json!({"action": "PurgeQueue", "params": {"QueueUrl": "q"}}),
+            "probe action \"PurgeQueue\" would act",
+        ),
+        (
+            |v| v["steps"][1]["goals"][0]["probe"] = json!({"response": "Messages"}),
+            "goals[0].probe: a goal cannot read a response",
+        ),
+        (|v| v["steps"][1]["hint_after"] = json!(2), "step 2 (checkpoint): hint_after: must be"),
+        (
+            |v| v["steps"][2]["read"][0]["url"] = json!("https://example.com/x"),
+            "read[0].url: must be an AWS documentation",
+        ),
+        (|v| v["steps"][2]["lines"] = json!(["a.", "b.", "c.", "d.", "e.", "f."]), "lines: must hold 1 to 5 lines"),
+        (|v| v["steps"][0]["text"] = json!("an *open emphasis"), "text: an *emphasis* is opened but never closed"),
+        (|v| v["steps"][0]["choices"][0]["is"] = json!(0.5), "choices[0]: \"is\" must hold whole numbers only"),
+        (|v| v["speed"] = json!(3), "speed: must be one of 1, 2, 4"),
+        (|v| v["lesson"] = json!("Tiny Lesson"), "lesson: must be the lesson's id"),
+        (|v| v["colour"] = json!("red"), "colour: unknown key"),
+        (
+            |v| {
+                v["steps"].as_array_mut().unwrap().pop();
+            },
+            "steps: a lesson ends with one \"remember\" step",
+        ),
+        (
+            |v| {
+                v["steps"].as_array_mut().unwrap().remove(1);
+            },
+            "steps: a lesson needs at least one \"checkpoint\"",
+        ),
+        (
+            |v| {
+                let steps = v["steps"].as_array_mut().unwrap();
+                steps.insert(0, json!({"kind": "narration", "text": "A."}));
+                steps.insert(0, json!({"kind": "narration", "text": "B."}));
+            },
+            "steps: a prediction comes early",
+        ),
+    ];
+    for (i, (change, want)) in cases.into_iter().enumerate() {
+        let mut v = lesson();
+        change(&mut v);
+        let e = error(&v);
+        assert!(e.contains(want), "case {i}: {e}\n  wanted: {want}");
+    }
+    assert!(Lesson::parse("{\"lesson\": ", &[]).unwrap_err().to_string().starts_with("not valid JSON"));
+    assert!(Lesson::parse("[1, 2]", &[]).unwrap_err().to_string().contains("must be a JSON object"));
+}

@@ -1,0 +1,163 @@
+//! The headless play of a lesson, as `fanout test` runs it: through the same [`Session`] the page
+//! drives, on a bare `Sim` with the event log on. Every prediction is answered by the engine and
+//! compared with the choice the file marks right; every checkpoint must not hold before its
+//! solution and must hold after it; every run step's facts and every scenario step's `expect`
+//! must hold; no action may fail unless its step expects it to.
+
+use super::session::{Performed, Session};
+use super::{Lesson, StepKind};
+use crate::scenario::Story;
+use crate::sim::Sim;
+
+/// One check of a lesson and what differed (nothing, when it passed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonCheck {
+    /// The lesson step (1-based); `None` for the starting scenario.
+    pub step: Option<usize>,
+    /// What was checked: `prediction "two"`, `checkpoint`, `fact: visible(sms) is 2`, `expect`.
+    pub what: String,
+    pub problems: Vec<String>,
+    /// What the engine read, for a prediction or a fact.
+    pub value: Option<serde_json::Value>,
+}
+
+impl LessonCheck {
+    /// Whether nothing differed.
+    pub fn passed(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// Every check of one headless play.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    pub checks: Vec<LessonCheck>,
+    /// Where each lesson step began in the event log (index 0: step 1), for a timeline.
+    pub step_starts: Vec<usize>,
+}
+
+impl Report {
+    /// How many checks passed.
+    pub fn passed(&self) -> usize {
+        self.checks.iter().filter(|c| c.passed()).count()
+    }
+
+    /// How many checks failed.
+    pub fn failed(&self) -> usize {
+        self.checks.len() - self.passed()
+    }
+
+    fn add(&mut self, step: Option<usize>, what: impl Into<String>, problems: Vec<String>) {
+        self.checks.push(LessonCheck { step, what: what.into(), problems, value: None });
+    }
+
+    /// Keeps what the engine read for the check just added.
+    fn read(&mut self, value: &Result<serde_json::Value, String>) {
+        if let (Some(last), Ok(v)) = (self.checks.last_mut(), value) {
+            last.value = Some(v.clone());
+        }
+    }
+
+    /// One check per fact, from the statuses [`Session::goals`] gave for them (in order).
+    fn facts(&mut self, step: Option<usize>, facts: &[super::Check], statuses: &[super::GoalStatus]) {
+        for (fact, status) in facts.iter().zip(statuses) {
+            let expected = format!("{} {}", fact.probe.describe(), fact.test.describe());
+            let problems = match (&status.value, status.holds) {
+                (_, true) => Vec::new(),
+                (Ok(v), false) => vec![format!("expected {expected}, the engine has {v}")],
+                (Err(e), false) => vec![format!("expected {expected}, but there is no value: {e}")],
+            };
+            self.add(step, format!("fact: {expected}"), problems);
+            self.read(&status.value);
+        }
+    }
+
+    /// A performed list's expectations (one check each) and its errors (one failed check).
+    fn performed(&mut self, step: Option<usize>, list: &str, performed: &Performed) {
+        for o in &performed.outcomes {
+            if let Some(diffs) = &o.check {
+                let what = format!("{list} step {} ({}) expect", o.step, o.label);
+                self.add(step, what, diffs.clone());
+            }
+        }
+        if !performed.errors.is_empty() {
+            self.add(step, format!("{list} runs"), performed.errors.clone());
+        }
+    }
+}
+
+impl Lesson {
+    /// Plays the lesson headlessly on a fresh `Sim` and reports every check.
+    pub fn verify(&self) -> Report {
+        self.verify_on(Sim::new(self.scenario.seed)).1
+    }
+
+    /// Plays the lesson headlessly on `story` (fresh, seeded with the scenario's seed); returns
+    /// the story as the play left it, for its event log.
+    pub fn verify_on<S: Story>(&self, mut story: S) -> (S, Report) {
+        let mut report = Report::default();
+        let mut session = match Session::start(self.clone(), &mut story) {
+            Ok((session, performed)) => {
+                report.performed(None, "scenario", &performed);
+                session
+            }
+            Err(e) => {
+                report.add(None, "scenario", vec![e]);
+                return (story, report);
+            }
+        };
+        loop {
+            let n = Some(session.step_index() + 1);
+            report.step_starts.push(story.sim().events().len());
+            let kind = session.step().kind.clone();
+            match &kind {
+                StepKind::Narration | StepKind::Remember { .. } => {}
+                StepKind::Run { facts, .. } => {
+                    let performed = session.perform(&mut story);
+                    report.performed(n, "run", &performed);
+                    report.facts(n, facts, &session.goals(story.sim()));
+                }
+                StepKind::Predict(p) => {
+                    let performed = session.perform(&mut story);
+                    report.performed(n, "run", &performed);
+                    let answer = session.answer(story.sim()).expect("invariant: a predict step has an answer");
+                    let problems = match (&answer.value, answer.matching.as_slice()) {
+                        (Err(why), _) => vec![format!("the probe {} has no value: {why}", p.probe.describe())],
+                        (Ok(_), [one]) if *one == p.right => Vec::new(),
+                        (Ok(v), []) => vec![format!("{} is {v}, which matches no choice", p.probe.describe())],
+                        (Ok(v), ids) => vec![format!(
+                            "{} is {v}, which makes {} right, but the lesson marks \"{}\" right",
+                            p.probe.describe(),
+                            ids.iter().map(|i| format!("\"{i}\"")).collect::<Vec<_>>().join(" and "),
+                            p.right
+                        )],
+                    };
+                    report.add(n, format!("prediction (right: \"{}\")", p.right), problems);
+                    report.read(&answer.value);
+                    report.facts(n, &p.facts, &session.goals(story.sim()));
+                }
+                StepKind::Checkpoint(_) => {
+                    let mut problems = Vec::new();
+                    if session.reached(story.sim()) {
+                        problems.push("every goal already holds before the learner acts".to_string());
+                    }
+                    let performed = session.show_me(&mut story);
+                    report.performed(n, "solution", &performed);
+                    for goal in session.goals(story.sim()).into_iter().filter(|g| !g.holds) {
+                        let value = match &goal.value {
+                            Ok(v) => v.to_string(),
+                            Err(e) => format!("no value ({e})"),
+                        };
+                        problems
+                            .push(format!("after the solution, the goal \"{}\" does not hold: {value}", goal.label));
+                    }
+                    report.add(n, "checkpoint", problems);
+                }
+            }
+            if !session.next(story.sim()) {
+                break;
+            }
+        }
+        (story, report)
+    }
+}

@@ -1,0 +1,393 @@
+//! The lessons in `public/lessons/`: each plays headlessly with every prediction answered by the
+//! engine as the file marks it, every checkpoint false before its solution and true after, every
+//! fact and expectation met; the index lists them in order; the texts keep the house style; each
+//! lesson's event log matches its golden trace (`tests/golden/lessons/<id>.events.jsonl`).
+//! Regenerate the traces after an intended change with
+//! `UPDATE_GOLDEN=1 cargo test -p fanout-engine --test lessons`.
+
+use engine::history::History;
+use engine::lesson::{markup, Lesson, LessonIndex, Session, StepKind};
+use engine::scenario::Step;
+use engine::{event_log_jsonl, Sim};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const PUBLIC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../public");
+const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/lessons");
+
+/// The lessons of the issue, in the order the index must list them (the subscription DLQ lesson
+/// waits for the engine to model subscription dead-letter queues).
+const ORDER: &[&str] = &[
+    "three-designs",
+    "fanout-and-work-queues",
+    "filter-policies",
+    "visibility-timeout",
+    "poison-messages",
+    "idempotent-consumers",
+    "ordering",
+    "lambda-batches",
+    "retries-and-jitter",
+];
+
+fn builtins() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = std::fs::read_dir(format!("{PUBLIC}/scenarios"))
+        .expect("public/scenarios is listed")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| {
+            let id = p.file_stem().and_then(|s| s.to_str()).expect("a UTF-8 name").to_string();
+            (id, std::fs::read_to_string(&p).expect("a readable scenario"))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn lesson_path(id: &str) -> PathBuf {
+    Path::new(PUBLIC).join("lessons").join(format!("{id}.json"))
+}
+
+fn load(id: &str) -> Lesson {
+    let text = std::fs::read_to_string(lesson_path(id)).unwrap_or_else(|e| panic!("{id}: {e}"));
+    let builtins = builtins();
+    let pairs: Vec<(&str, &str)> = builtins.iter().map(|(i, t)| (i.as_str(), t.as_str())).collect();
+    Lesson::parse(&text, &pairs).unwrap_or_else(|e| panic!("{id}.json: {e}"))
+}
+
+fn index() -> LessonIndex {
+    let text = std::fs::read_to_string(format!("{PUBLIC}/lessons/index.json")).expect("the index is readable");
+    LessonIndex::parse(&text).expect("the index parses")
+}
+
+#[test]
+fn every_lesson_plays_with_each_prediction_checkpoint_and_fact_confirmed_by_the_engine() {
+    for id in ORDER {
+        let lesson = load(id);
+        let report = lesson.verify();
+        let failures: Vec<String> = report
+            .checks
+            .iter()
+            .filter(|c| !c.passed())
+            .map(|c| format!("{id} step {:?}: {}: {}", c.step, c.what, c.problems.join("; ")))
+            .collect();
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        let predictions = report.checks.iter().filter(|c| c.what.starts_with("prediction")).count();
+        let checkpoints = report.checks.iter().filter(|c| c.what == "checkpoint").count();
+        assert!(predictions >= 2, "{id}: {predictions} predictions checked");
+        assert!(checkpoints >= 1, "{id}: no checkpoint checked");
+    }
+}
+
+#[test]
+fn the_index_lists_exactly_these_lessons_in_order_and_agrees_with_each_file() {
+    let index = index();
+    let ids: Vec<&str> = index.lessons.iter().map(|l| l.id.as_str()).collect();
+    assert_eq!(ids, ORDER);
+    for listing in &index.lessons {
+        let lesson = load(&listing.id);
+        assert_eq!(lesson.id, listing.id, "the id is the file's name");
+        assert_eq!(
+            (&lesson.title, &lesson.summary, lesson.minutes),
+            (&listing.title, &listing.summary, listing.minutes)
+        );
+        assert!((5..=12).contains(&lesson.minutes), "{}: {} minutes for a newcomer", lesson.id, lesson.minutes);
+    }
+    let mut files: Vec<String> = std::fs::read_dir(format!("{PUBLIC}/lessons"))
+        .expect("public/lessons is listed")
+        .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "index.json")
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = ORDER.iter().map(|id| format!("{id}.json")).collect();
+    listed.sort();
+    assert_eq!(files, listed, "every lesson file is in the index, and only those");
+}
+
+/// Every text a learner reads in a step, with where it is.
+fn texts(lesson: &Lesson) -> Vec<(String, &str)> {
+    let mut out = Vec::new();
+    for (i, s) in lesson.steps.iter().enumerate() {
+        let at = |f: &str| format!("{} step {} {f}", lesson.id, i + 1);
+        if !s.text.is_empty() {
+            out.push((at("text"), s.text.as_str()));
+        }
+        match &s.kind {
+            StepKind::Predict(p) => {
+                out.push((at("question"), p.question.as_str()));
+                out.push((at("reveal"), p.reveal.as_str()));
+                out.extend(p.choices.iter().map(|c| (at(&format!("choice {} why", c.id)), c.why.as_str())));
+            }
+            StepKind::Checkpoint(c) => {
+                out.push((at("hint"), c.hint.as_str()));
+                out.push((at("done"), c.done.as_str()));
+            }
+            StepKind::Remember { lines, .. } => out.extend(lines.iter().map(|l| (at("line"), l.as_str()))),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Sentences: split after `.`, `?` or `!` followed by a space (so "0.5 s" stays whole).
+fn sentences(text: &str) -> Vec<String> {
+    let plain = markup::plain(text);
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = plain.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        current.push(*c);
+        if matches!(c, '.' | '?' | '!') && chars.get(i + 1).is_none_or(|n| n.is_whitespace()) {
+            out.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.trim().is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+#[test]
+fn lesson_texts_keep_one_idea_per_sentence_and_three_sentences_per_screen() {
+    // TEACHING.md: one idea per sentence, under 25 words; no paragraph over three sentences.
+    let mut problems = Vec::new();
+    for id in ORDER {
+        let lesson = load(id);
+        for (at, text) in texts(&lesson) {
+            let s = sentences(text);
+            if s.len() > 3 {
+                problems.push(format!("{at}: {} sentences", s.len()));
+            }
+            for sentence in s {
+                let words = sentence.split_whitespace().count();
+                if words >= 25 {
+                    problems.push(format!("{at}: {words} words: {}", sentence.trim()));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Virtual milliseconds a list of scenario steps advances.
+fn advanced(steps: &[Step]) -> u64 {
+    steps.iter().map(|s| if let Step::Advance { ms, .. } = s { *ms } else { 0 }).sum()
+}
+
+#[test]
+fn each_run_plays_in_about_a_minute_at_its_suggested_speed() {
+    // The issue: key moments arrive within about a minute of playing at the lesson's speed.
+    for id in ORDER {
+        let lesson = load(id);
+        for (i, step) in lesson.steps.iter().enumerate() {
+            let ms = match &step.kind {
+                StepKind::Run { run, .. } => advanced(run),
+                StepKind::Predict(p) => advanced(&p.run),
+                StepKind::Checkpoint(c) => advanced(&c.solution),
+                _ => 0,
+            };
+            let wall_s = ms / 1_000 / u64::from(lesson.speed_of(i));
+            assert!(wall_s <= 60, "{id} step {}: {wall_s} s of playing at {}×", i + 1, lesson.speed_of(i));
+        }
+    }
+}
+
+/// The event log of a lesson's headless play.
+fn trace(lesson: &Lesson) -> String {
+    let (sim, _) = lesson.verify_on(Sim::new(lesson.scenario.seed));
+    event_log_jsonl(sim.events())
+}
+
+#[test]
+fn each_lesson_event_log_matches_its_golden_trace() {
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some() || std::env::var_os("FANOUT_BLESS").is_some();
+    let mut differing = Vec::new();
+    for id in ORDER {
+        let lesson = load(id);
+        let log = trace(&lesson);
+        assert_eq!(log, trace(&lesson), "{id}: two plays gave different logs");
+        let path = format!("{GOLDEN}/{id}.events.jsonl");
+        if update {
+            std::fs::create_dir_all(GOLDEN).expect("the golden folder");
+            std::fs::write(&path, &log).expect("the golden trace is written");
+        }
+        let golden = std::fs::read_to_string(&path).unwrap_or_default();
+        if log != golden {
+            let first = log.lines().zip(golden.lines()).position(|(a, b)| a != b);
+            differing.push(format!("{id} (first differing line: {first:?})"));
+        }
+    }
+    assert!(
+        differing.is_empty(),
+        "the event logs differ from the golden traces: {}; if intended, run UPDATE_GOLDEN=1 cargo test -p fanout-engine --test lessons",
+        differing.join(", ")
+    );
+}
+
+#[test]
+fn a_lesson_plays_the_same_on_the_pages_history_as_on_a_bare_sim() {
+    // The page drives the session on a History (time travel); fanout test on a Sim.
+    for id in ["visibility-timeout", "ordering"] {
+        let lesson = load(id);
+        let (history, report) = lesson.verify_on(History::new(lesson.scenario.seed));
+        assert_eq!(report.failed(), 0, "{id}");
+        assert_eq!(event_log_jsonl(history.sim().events()), trace(&lesson), "{id}");
+        assert!(!history.commands().is_empty(), "the History kept the lesson's commands");
+    }
+}
+
+#[test]
+fn resuming_saved_progress_replays_the_lessons_own_path_to_that_step() {
+    // Saved progress is (lesson id, step); resuming plays the runs and solutions before it.
+    let lesson = load("poison-messages");
+    let (full, report) = lesson.verify_on(Sim::new(lesson.scenario.seed));
+    let step = 4;
+    let mut sim = Sim::new(lesson.scenario.seed);
+    let session = Session::resume(lesson.clone(), &mut sim, step).expect("it resumes");
+    assert_eq!(session.step_index(), step);
+    let upto = report.step_starts[step];
+    assert_eq!(event_log_jsonl(sim.events()), event_log_jsonl(&full.events()[..upto]));
+}
+
+#[test]
+fn the_page_judges_an_answer_by_the_engines_value_and_ticks_goals_as_the_learner_acts() {
+    let lesson = load("filter-policies");
+    let mut sim = Sim::new(lesson.scenario.seed);
+    let (mut session, _) = Session::start(lesson, &mut sim).expect("it starts");
+    session.next(&sim);
+    let StepKind::Predict(p) = session.step().kind.clone() else { panic!("step 2 is a prediction") };
+    assert!(session.answer(&sim).is_some_and(|a| a.matching != ["two"]), "before the run, 2 is not yet right");
+    let performed = session.perform(&mut sim);
+    assert!(performed.errors.is_empty() && performed.mismatches.is_empty());
+    let answer = session.answer(&sim).expect("a predict step has an answer");
+    assert_eq!(answer.matching, ["two"]);
+    let judged = answer.judge(&p, "three");
+    assert!(!judged.correct);
+    assert_eq!(judged.right.map(|c| c.id.as_str()), Some("two"));
+    assert!(judged.picked.is_some_and(|c| c.why.contains("Tempting")), "the tempting answer says why");
+    assert!(answer.judge(&p, "two").correct);
+    session.next(&sim);
+    while !matches!(session.step().kind, StepKind::Checkpoint(_)) {
+        session.perform(&mut sim);
+        session.next(&sim);
+    }
+    let before = session.goals(&sim);
+    assert_eq!(before.iter().map(|g| g.holds).collect::<Vec<_>>(), [true, false], "placed orders still pass");
+    assert!(!session.reached(&sim));
+    // The learner sets the policy by hand, as the page's editor does.
+    let arn = "arn:aws:sns:us-east-1:000000000000:order-events:sub-3";
+    let params = serde_json::json!({"SubscriptionArn": arn, "AttributeName": "FilterPolicy",
+        "AttributeValue": "{\"event_type\": [\"OrderShipped\"]}"});
+    sim.apply("SetSubscriptionAttributes", &params).expect("a valid policy");
+    assert!(session.reached(&sim), "{:?}", session.goals(&sim));
+}
+
+fn fanout_test(files: &[&Path]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_fanout")).arg("test").args(files).output().expect("fanout runs");
+    (out.status.code(), String::from_utf8(out.stdout).expect("UTF-8"))
+}
+
+#[test]
+fn fanout_test_plays_lesson_files_and_names_the_lesson_step_and_difference_when_one_fails() {
+    let (code, out) =
+        fanout_test(&[&lesson_path("filter-policies"), Path::new(&format!("{PUBLIC}/lessons/index.json"))]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("ok   ") && out.contains("filter-policies.json: 9 expectations (Filter policies"), "{out}");
+    assert!(out.contains("index.json: 9 expectations (lesson index)"), "{out}");
+    assert!(out.trim_end().ends_with("18 passed, 0 failed"), "{out}");
+    // A copy whose author marks the tempting answer right, beside a scenarios folder.
+    let dir = std::env::temp_dir().join(format!("fanout-lessons-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("lessons")).expect("a temporary folder");
+    let text = std::fs::read_to_string(lesson_path("filter-policies")).expect("readable");
+    let wrong = text.replacen("\"right\": \"two\"", "\"right\": \"three\"", 1);
+    assert_ne!(wrong, text);
+    let copy = dir.join("lessons/filter-policies.json");
+    std::fs::write(&copy, wrong).expect("written");
+    let _ = std::fs::remove_dir_all(dir.join("scenarios"));
+    std::fs::create_dir_all(dir.join("scenarios")).expect("a scenarios folder");
+    let quilt = std::fs::read_to_string(format!("{PUBLIC}/scenarios/quilt-store.json")).expect("readable");
+    std::fs::write(dir.join("scenarios/quilt-store.json"), quilt).expect("written");
+    let (code, out) = fanout_test(&[&copy]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("FAIL") && out.contains("lesson filter-policies, step 2: prediction (right: \"three\"):"),
+        "{out}"
+    );
+    assert!(out.contains("makes \"two\" right, but the lesson marks \"three\" right"), "{out}");
+    assert!(out.trim_end().ends_with("8 passed, 1 failed"), "{out}");
+    // Without the scenarios folder, the built-in id is unknown: a clear error, not a panic.
+    std::fs::remove_dir_all(dir.join("scenarios")).expect("removed");
+    let (code, out) = fanout_test(&[&copy]);
+    assert_eq!(code, Some(1));
+    assert!(out.contains("scenario: no built-in scenario \"quilt-store\""), "{out}");
+    assert!(out.trim_end().ends_with("0 passed, 1 failed"), "{out}");
+}
+
+/// Every path to a value in `v`, as a list of object keys and list indexes.
+fn paths(v: &serde_json::Value, here: &mut Vec<serde_json::Value>, out: &mut Vec<Vec<serde_json::Value>>) {
+    out.push(here.clone());
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, child) in m {
+                here.push(serde_json::Value::String(k.clone()));
+                paths(child, here, out);
+                here.pop();
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                here.push(serde_json::json!(i));
+                paths(child, here, out);
+                here.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn at_mut<'a>(v: &'a mut serde_json::Value, path: &[serde_json::Value]) -> &'a mut serde_json::Value {
+    path.iter().fold(v, |here, step| match step {
+        serde_json::Value::String(k) => &mut here[k.as_str()],
+        other => &mut here[other.as_u64().expect("an index") as usize],
+    })
+}
+
+#[test]
+fn a_lesson_with_any_value_replaced_is_refused_or_plays_without_a_panic() {
+    // The engine never panics on any input: every value of a lesson file, replaced by a value of
+    // each other JSON kind, gives a parse error with where and what, or a lesson whose headless
+    // play reports instead of panicking. Truncated files are refused too.
+    let builtins = builtins();
+    let pairs: Vec<(&str, &str)> = builtins.iter().map(|(i, t)| (i.as_str(), t.as_str())).collect();
+    let text = std::fs::read_to_string(lesson_path("idempotent-consumers")).expect("readable");
+    let original: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let mut all = Vec::new();
+    paths(&original, &mut Vec::new(), &mut all);
+    let replacements = [
+        serde_json::json!(null),
+        serde_json::json!(-7),
+        serde_json::json!("x<b>"),
+        serde_json::json!([]),
+        serde_json::json!({}),
+    ];
+    let (mut refused, mut played) = (0, 0);
+    for path in all.iter().skip(1) {
+        for r in &replacements {
+            let mut v = original.clone();
+            *at_mut(&mut v, path) = r.clone();
+            match Lesson::parse(&v.to_string(), &pairs) {
+                Err(e) => {
+                    assert!(!e.message.is_empty(), "{path:?}: an empty message");
+                    refused += 1;
+                }
+                Ok(lesson) => {
+                    let _ = lesson.verify();
+                    played += 1;
+                }
+            }
+        }
+    }
+    assert!(refused > 100 && played > 0, "{refused} refused, {played} played");
+    for cut in (0..text.len()).step_by(97).filter(|i| text.is_char_boundary(*i)) {
+        assert!(Lesson::parse(&text[..cut], &pairs).is_err(), "a file cut at {cut} is refused");
+    }
+}
