@@ -150,7 +150,7 @@ pub const ACTIONS: &[Action] = &[
     action(
         "ConfigureSimulation",
         Own,
-        &["DuplicateDeliveryProbability", "ReorderProbability", "SnsDeliveryLatency"],
+        &["DuplicateDeliveryProbability", "ReorderProbability", "SnsDeliveryLatency", "RequireQueuePolicies"],
         Sim::configure_simulation,
     ),
     // Workers: competing consumers
@@ -242,6 +242,12 @@ pub const ACTIONS: &[Action] = &[
     ),
     action("DescribeReplay", Events, &["ReplayName"], Sim::describe_replay),
     action("CancelReplay", Events, &["ReplayName"], Sim::cancel_replay),
+    // Where SNS delivers and how deliveries fail: simulated HTTP/S endpoints, service outages
+    action("CreateHttpEndpoint", Own, crate::world::HTTP_ENDPOINT_KEYS, Sim::create_http_endpoint),
+    action("UpdateHttpEndpoint", Own, crate::world::HTTP_ENDPOINT_KEYS, Sim::update_http_endpoint),
+    action("DescribeHttpEndpoint", Own, &["EndpointName"], Sim::describe_http_endpoint),
+    action("DeleteHttpEndpoint", Own, &["EndpointName"], Sim::delete_http_endpoint),
+    action("SimulateServiceOutage", Own, &["ResourceArn", "Duration", "StartAfter"], Sim::simulate_service_outage),
 ];
 
 /// The action of that exact name.

@@ -188,6 +188,23 @@ pub enum WorldEvent {
         reason: String,
         actions: Vec<String>,
     },
+    HttpEndpointCreated {
+        endpoint: Name,
+        url: String,
+    },
+    HttpEndpointUpdated {
+        endpoint: Name,
+        settings: Vec<String>,
+    },
+    HttpEndpointDeleted {
+        endpoint: Name,
+    },
+    /// SNS's deliveries to the resource fail with a server-side error in `[from, until)`.
+    ServiceOutageScheduled {
+        resource: Name,
+        from: SimTime,
+        until: SimTime,
+    },
 }
 
 fn ids(list: &[MsgId]) -> String {
@@ -247,6 +264,10 @@ impl WorldEvent {
             AlarmPut { .. } => "AlarmPut",
             AlarmDeleted { .. } => "AlarmDeleted",
             AlarmStateChanged { .. } => "AlarmStateChanged",
+            HttpEndpointCreated { .. } => "HttpEndpointCreated",
+            HttpEndpointUpdated { .. } => "HttpEndpointUpdated",
+            HttpEndpointDeleted { .. } => "HttpEndpointDeleted",
+            ServiceOutageScheduled { .. } => "ServiceOutageScheduled",
         }
     }
 
@@ -317,6 +338,14 @@ impl WorldEvent {
                     if actions.is_empty() { String::new() } else { format!("; notified {}", actions.join(", ")) };
                 format!("alarm {alarm}: {from} → {to}{paged}")
             }
+            HttpEndpointCreated { endpoint, url } => format!("HTTP endpoint {endpoint} serves {url}"),
+            HttpEndpointUpdated { endpoint, settings } => {
+                format!("HTTP endpoint {endpoint}: set {}", settings.join(", "))
+            }
+            HttpEndpointDeleted { endpoint } => format!("HTTP endpoint {endpoint} deleted"),
+            ServiceOutageScheduled { resource, from, until } => {
+                format!("{resource} answers SNS with server-side errors from {from} to {until}")
+            }
         }
     }
 
@@ -355,6 +384,10 @@ impl WorldEvent {
             | RequestCompleted { producer, .. } => vec![producer],
             MetricsConfigured { .. } => vec![],
             AlarmPut { alarm } | AlarmDeleted { alarm } | AlarmStateChanged { alarm, .. } => vec![alarm],
+            HttpEndpointCreated { endpoint, .. }
+            | HttpEndpointUpdated { endpoint, .. }
+            | HttpEndpointDeleted { endpoint } => vec![endpoint],
+            ServiceOutageScheduled { resource, .. } => vec![resource],
         }
     }
 }

@@ -7,6 +7,7 @@
 //! - `lambda`, `mapping`, `poller`: Lambda functions, SQS event source mappings, their
 //!   poller and partial batch responses.
 //! - `dependency`: downstream services with a schedule and a capacity; retry strategies.
+//! - `http`: simulated HTTP/S endpoints SNS delivers to; `outage`: server-side outages of queues and functions.
 //! - `producer`: the same events through fan-out, one shared queue, or a coupled call chain.
 //! - `metrics`, `alarms`: CloudWatch-style series in virtual time, and alarms on them.
 //! - `commands`: what actors want done, run in one place that stamps their cause; typed receives.
@@ -20,9 +21,11 @@ mod commands;
 mod dependency;
 mod effects;
 mod events;
+mod http;
 mod lambda;
 mod mapping;
 mod metrics;
+mod outage;
 mod poll;
 mod poller;
 mod process;
@@ -35,8 +38,11 @@ mod worker;
 pub(crate) use alarms::PUT_KEYS;
 pub(crate) use dependency::DEPENDENCY_KEYS;
 pub use events::{BatchItemFailure, BatchResponse, WorldEvent};
+pub(crate) use http::{HttpAnswer, HTTP_ENDPOINT_KEYS};
+pub use http::{HttpEndpointView, HttpRequest, SNS_HTTP_TIMEOUT_MS};
 pub(crate) use lambda::FUNCTION_KEYS;
 pub(crate) use mapping::MAPPING_SETTINGS;
+pub(crate) use metrics::MetricKey;
 pub(crate) use producer::PRODUCER_KEYS;
 pub(crate) use spec::BEHAVIOR_KEYS;
 pub use view::{AlarmState, DurationMs, MappingState, WorkerStatus};
@@ -67,6 +73,10 @@ pub struct World {
     pub(crate) metrics: metrics::Metrics,
     pub(crate) alarms: VecMap<Name, alarms::Alarm>,
     pub(crate) watch: watch::Watches,
+    /// Simulated HTTP/S endpoints (webhooks), by name.
+    pub(crate) http_endpoints: VecMap<Name, http::HttpEndpoint>,
+    /// `SimulateServiceOutage` windows, by the resource's ARN.
+    pub(crate) outages: VecMap<Name, Vec<(crate::time::SimTime, crate::time::SimTime)>>,
 }
 
 /// What an actor's timer does when it fires.

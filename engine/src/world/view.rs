@@ -94,6 +94,8 @@ pub struct WorldView {
     pub producers: Vec<ProducerView>,
     pub jobs: Vec<JobView>,
     pub alarms: Vec<AlarmView>,
+    /// Simulated HTTP/S endpoints (webhooks) and what they received.
+    pub http_endpoints: Vec<super::HttpEndpointView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -297,6 +299,7 @@ impl Sim {
                     threshold: a.threshold,
                 })
                 .collect(),
+            http_endpoints: self.http_endpoint_views(),
         }
     }
 }
