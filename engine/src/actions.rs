@@ -248,6 +248,32 @@ pub const ACTIONS: &[Action] = &[
     action("DescribeHttpEndpoint", Own, &["EndpointName"], Sim::describe_http_endpoint),
     action("DeleteHttpEndpoint", Own, &["EndpointName"], Sim::delete_http_endpoint),
     action("SimulateServiceOutage", Own, &["ResourceArn", "Duration", "StartAfter"], Sim::simulate_service_outage),
+    // AWS Lambda: asynchronous invocation, its retries and destinations
+    action("Invoke", Lambda, crate::world::INVOKE_KEYS, Sim::invoke_function),
+    action(
+        "PutFunctionEventInvokeConfig",
+        Lambda,
+        crate::world::INVOKE_CONFIG_KEYS,
+        Sim::put_function_event_invoke_config,
+    ),
+    action(
+        "UpdateFunctionEventInvokeConfig",
+        Lambda,
+        crate::world::INVOKE_CONFIG_KEYS,
+        Sim::update_function_event_invoke_config,
+    ),
+    action(
+        "GetFunctionEventInvokeConfig",
+        Lambda,
+        &["FunctionName", "Qualifier"],
+        Sim::get_function_event_invoke_config,
+    ),
+    action(
+        "DeleteFunctionEventInvokeConfig",
+        Lambda,
+        &["FunctionName", "Qualifier"],
+        Sim::delete_function_event_invoke_config,
+    ),
 ];
 
 /// The action of that exact name.

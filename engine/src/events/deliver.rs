@@ -74,6 +74,7 @@ impl Sim {
             Destination::Queue(name) => self.send_to_queue(&d, name, payload),
             Destination::Topic(name) => self.publish_to_topic(name, payload),
             Destination::Bus(name) => self.forward_to_bus(&d, name),
+            Destination::Function(name) => self.invoke_target(&d, name, payload),
         };
         match outcome {
             Ok(message_id) => self.emit(EventKind::EventBridge(EbEvent::DeliveredToTarget {
@@ -149,6 +150,14 @@ impl Sim {
                 message: format!("{}: {}", e.code, e.message),
             }),
         }
+    }
+
+    /// A Lambda target is invoked asynchronously: the delivery is done when Lambda queues it.
+    fn invoke_target(&mut self, d: &Delivery, name: &str, payload: String) -> Result<Option<String>, Failure> {
+        let Some(function) = self.world.functions.get_key_value(name).map(|(k, _)| k.clone()) else {
+            return Err(no_resource(format!("Function not found: {}", d.target.arn)));
+        };
+        Ok(Some(self.invoke_async(&function, payload, d.rule_arn.clone())))
     }
 
     fn forward_to_bus(&mut self, d: &Delivery, name: &str) -> Result<Option<String>, Failure> {

@@ -29,6 +29,31 @@ use crate::timers::Timer;
 use crate::world::MetricKey;
 use std::sync::Arc;
 
+/// The event SNS gives a function: one record with the notification in `Sns`, fields in the
+/// order AWS sends them (Lambda developer guide, "Using Lambda with Amazon SNS").
+fn lambda_event(d: &Delivery, subscription: &str) -> String {
+    let q = |v: &str| serde_json::Value::String(v.to_string()).to_string();
+    let attributes: serde_json::Map<String, serde_json::Value> = d
+        .attributes
+        .iter()
+        .map(|(k, v)| {
+            let value = v.string_value.clone().or_else(|| v.binary_value.clone()).unwrap_or_default();
+            (k.clone(), serde_json::json!({ "Type": v.data_type, "Value": value }))
+        })
+        .collect();
+    let topic_arn = ids::topic_arn(&d.topic);
+    format!(
+        "{{\"Records\":[{{\"EventSource\":\"aws:sns\",\"EventVersion\":\"1.0\",\"EventSubscriptionArn\":{},\"Sns\":{{\"Type\":\"Notification\",\"MessageId\":{},\"TopicArn\":{},\"Subject\":{},\"Message\":{},\"Timestamp\":{},\"SignatureVersion\":\"1\",\"Signature\":\"EXAMPLE-not-signed-by-the-playground\",\"MessageAttributes\":{}}}}}]}}",
+        q(subscription),
+        q(&d.sns_id.to_string()),
+        q(&topic_arn),
+        d.subject.as_deref().map_or("null".to_string(), q),
+        q(&d.message),
+        q(&d.published_at.iso8601()),
+        serde_json::Value::Object(attributes)
+    )
+}
+
 /// What a successful attempt did.
 enum Done {
     Queue {
@@ -68,6 +93,8 @@ impl Sim {
                 Some(a) if a.delivered => Ok(Done::Endpoint { status: a.status }),
                 Some(a) => Err(server(a.reason)),
             }
+        } else if sub.protocol == "lambda" {
+            self.attempt_lambda(&d)
         } else {
             self.attempt_queue(&d)
         };
@@ -120,6 +147,26 @@ impl Sim {
             }
             Accepted::Deduplicated(_) => Ok(Done::Deduplicated),
         }
+    }
+
+    /// SNS invokes the function asynchronously: Lambda's queue accepts the event (202), and what
+    /// the function then does is Lambda's business (its retries, its destinations). A deleted
+    /// function is a client-side error; a Lambda outage a server-side one.
+    fn attempt_lambda(&mut self, d: &Delivery) -> Result<Done, Failure> {
+        let sub = &self.subscriptions[&d.subscription];
+        let name = crate::world::function_name(&sub.endpoint).to_string();
+        let Some(function) = self.world.functions.get_key_value(name.as_str()).map(|(k, _)| k.clone()) else {
+            return Err(client(format!(
+                "ResourceNotFoundException: Function not found: {}; SNS does not retry client-side errors",
+                sub.endpoint
+            )));
+        };
+        if self.in_outage(&sub.endpoint) {
+            return Err(server(format!("{name} answered 500 ServiceException (SimulateServiceOutage)")));
+        }
+        let payload = lambda_event(d, &sub.arn);
+        self.invoke_async(&function, payload, ids::topic_arn(&d.topic).into());
+        Ok(Done::Endpoint { status: Some(202) })
     }
 
     /// Posts the copy to the subscription's URL; the answer comes back when the endpoint gives it.

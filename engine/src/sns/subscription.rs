@@ -1,8 +1,8 @@
 //! Subscriptions: `Subscribe`, `Unsubscribe`, the lists, and the subscription attributes
 //! (`RawMessageDelivery`, `FilterPolicy`, `FilterPolicyScope`, `RedrivePolicy`, `DeliveryPolicy`).
 //!
-//! Simulated protocols: `sqs` (a queue ARN) and `http`/`https` (the URL of a simulated endpoint,
-//! `CreateHttpEndpoint`). SNS docs, "Fanout to HTTP/S endpoints": an HTTP/S subscription is
+//! Simulated protocols: `sqs` (a queue ARN), `lambda` (a function ARN: SNS invokes it
+//! asynchronously) and `http`/`https` (the URL of a simulated endpoint, `CreateHttpEndpoint`). SNS docs, "Fanout to HTTP/S endpoints": an HTTP/S subscription is
 //! pending until the endpoint confirms it, and SNS delivers nothing to a pending subscription;
 //! `Subscribe` answers `"pending confirmation"` unless `ReturnSubscriptionArn` is true. A
 //! simulated endpoint confirms at once; a URL no simulated endpoint serves stays pending.
@@ -56,9 +56,9 @@ pub struct Subscription {
 }
 
 /// The protocols the playground delivers to.
-pub(crate) const SIMULATED_PROTOCOLS: &[&str] = &["sqs", "http", "https"];
+pub(crate) const SIMULATED_PROTOCOLS: &[&str] = &["sqs", "http", "https", "lambda"];
 /// Protocols SNS has that the playground does not simulate.
-const OTHER_PROTOCOLS: &[&str] = &["lambda", "email", "email-json", "sms", "application", "firehose"];
+const OTHER_PROTOCOLS: &[&str] = &["email", "email-json", "sms", "application", "firehose"];
 
 const SUBSCRIPTION_ATTRIBUTES: &[&str] =
     &["RawMessageDelivery", "FilterPolicy", "FilterPolicyScope", "RedrivePolicy", "DeliveryPolicy"];
@@ -66,7 +66,7 @@ const SUBSCRIPTION_ATTRIBUTES: &[&str] =
 impl Subscription {
     /// The queue name of an `sqs` endpoint.
     pub fn queue_name(&self) -> Option<&str> {
-        ids::queue_name_from(&self.endpoint).filter(|_| self.endpoint.starts_with("arn:"))
+        ids::queue_name_from(&self.endpoint).filter(|_| self.protocol == "sqs" && self.endpoint.starts_with("arn:"))
     }
 
     /// Whether the endpoint is an HTTP/S URL.
@@ -146,6 +146,15 @@ fn check_endpoint(topic: &Topic, protocol: &str, endpoint: &str) -> ApiResult<()
             format!("Invalid parameter: Amazon SNS does not support this protocol string: {protocol}")
         }));
     }
+    if protocol == "lambda" {
+        let prefix = format!("arn:aws:lambda:{}:{ACCOUNT}:function:", ids::REGION);
+        if !endpoint.strip_prefix(&prefix).is_some_and(|n| !n.is_empty() && !n.contains(':')) {
+            return Err(invalid(format!(
+                "Invalid parameter: Lambda endpoint ARN \"{endpoint}\": use {prefix}FUNCTION_NAME."
+            )));
+        }
+        return Ok(());
+    }
     if protocol != "sqs" {
         if !endpoint.starts_with(&format!("{protocol}://")) {
             return Err(invalid("Invalid parameter: Endpoint must match the specified protocol"));
@@ -176,7 +185,7 @@ impl Sim {
             let shown = if pending && !return_arn { "pending confirmation".to_string() } else { arn.to_string() };
             json!({ "SubscriptionArn": shown })
         };
-        let http = protocol != "sqs";
+        let http = matches!(protocol, "http" | "https");
         let attributes = p.string_map("Attributes")?;
         let existing = self.topics[&topic]
             .subscriptions

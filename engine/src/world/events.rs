@@ -199,6 +199,48 @@ pub enum WorldEvent {
     HttpEndpointDeleted {
         endpoint: Name,
     },
+    /// An event joined the function's asynchronous queue (`Invoke` Event, SNS, EventBridge).
+    AsyncInvocationQueued {
+        function: Name,
+        request_id: String,
+        /// Who invoked: `Invoke`, a topic or rule ARN, or the function whose destination it is.
+        source: Name,
+    },
+    AsyncInvocationStarted {
+        function: Name,
+        request_id: String,
+        event_id: Arc<str>,
+        attempt: u32,
+    },
+    AsyncInvocationSucceeded {
+        function: Name,
+        request_id: String,
+        event_id: Arc<str>,
+        attempt: u32,
+    },
+    /// A function error; Lambda retries at `retry_at`, or (`None`) the retries are exhausted.
+    AsyncInvocationFailed {
+        function: Name,
+        request_id: String,
+        event_id: Arc<str>,
+        attempt: u32,
+        error: String,
+        retry_at: Option<SimTime>,
+    },
+    /// The invocation record went to `OnSuccess` or `OnFailure`, or the event to the function's
+    /// dead-letter queue (`to`).
+    AsyncRecordSent {
+        function: Name,
+        request_id: String,
+        to: &'static str,
+        destination: Name,
+    },
+    /// An asynchronous event was lost: why.
+    AsyncEventDropped {
+        function: Name,
+        request_id: String,
+        reason: String,
+    },
     /// SNS's deliveries to the resource fail with a server-side error in `[from, until)`.
     ServiceOutageScheduled {
         resource: Name,
@@ -268,6 +310,12 @@ impl WorldEvent {
             HttpEndpointUpdated { .. } => "HttpEndpointUpdated",
             HttpEndpointDeleted { .. } => "HttpEndpointDeleted",
             ServiceOutageScheduled { .. } => "ServiceOutageScheduled",
+            AsyncInvocationQueued { .. } => "AsyncInvocationQueued",
+            AsyncInvocationStarted { .. } => "AsyncInvocationStarted",
+            AsyncInvocationSucceeded { .. } => "AsyncInvocationSucceeded",
+            AsyncInvocationFailed { .. } => "AsyncInvocationFailed",
+            AsyncRecordSent { .. } => "AsyncRecordSent",
+            AsyncEventDropped { .. } => "AsyncEventDropped",
         }
     }
 
@@ -346,6 +394,27 @@ impl WorldEvent {
             ServiceOutageScheduled { resource, from, until } => {
                 format!("{resource} answers SNS with server-side errors from {from} to {until}")
             }
+            AsyncInvocationQueued { function, request_id, source } => {
+                format!("{request_id} queued for {function} by {source}")
+            }
+            AsyncInvocationStarted { function, request_id, event_id, attempt } => {
+                format!("{function} runs {request_id} ({event_id}), attempt {attempt}")
+            }
+            AsyncInvocationSucceeded { function, request_id, event_id, attempt } => {
+                format!("{function} completed {request_id} ({event_id}) at attempt {attempt}")
+            }
+            AsyncInvocationFailed { function, request_id, event_id, attempt, error, retry_at } => match retry_at {
+                Some(at) => format!(
+                    "{function} failed {request_id} ({event_id}), attempt {attempt}: {error}; Lambda retries at {at}"
+                ),
+                None => {
+                    format!("{function} failed {request_id} ({event_id}), attempt {attempt}: {error}; no retries left")
+                }
+            },
+            AsyncRecordSent { function, request_id, to, destination } => {
+                format!("{function}: {request_id} sent to {to} {destination}")
+            }
+            AsyncEventDropped { function, request_id, reason } => format!("{function}: {request_id} dropped: {reason}"),
         }
     }
 
@@ -388,6 +457,12 @@ impl WorldEvent {
             | HttpEndpointUpdated { endpoint, .. }
             | HttpEndpointDeleted { endpoint } => vec![endpoint],
             ServiceOutageScheduled { resource, .. } => vec![resource],
+            AsyncInvocationQueued { function, .. }
+            | AsyncInvocationStarted { function, .. }
+            | AsyncInvocationSucceeded { function, .. }
+            | AsyncInvocationFailed { function, .. }
+            | AsyncEventDropped { function, .. } => vec![function],
+            AsyncRecordSent { function, destination, .. } => vec![function, destination],
         }
     }
 }

@@ -5,7 +5,8 @@
 //! - `process`: how any consumer processes records (work, failures, jobs, retries).
 //! - `effects`: side effects counted per event id, and the idempotency modes.
 //! - `lambda`, `mapping`, `poller`: Lambda functions, SQS event source mappings, their
-//!   poller and partial batch responses.
+//!   poller and partial batch responses; `async_invoke`, `invoke_config`, `destination`:
+//!   asynchronous invocation, its retries, and the records sent to destinations.
 //! - `dependency`: downstream services with a schedule and a capacity; retry strategies.
 //! - `http`: simulated HTTP/S endpoints SNS delivers to; `outage`: server-side outages of queues and functions.
 //! - `producer`: the same events through fan-out, one shared queue, or a coupled call chain.
@@ -17,11 +18,14 @@
 //! collection is ordered, and time is the virtual clock.
 
 mod alarms;
+mod async_invoke;
 mod commands;
 mod dependency;
+mod destination;
 mod effects;
 mod events;
 mod http;
+mod invoke_config;
 mod lambda;
 mod mapping;
 mod metrics;
@@ -40,7 +44,8 @@ pub(crate) use dependency::DEPENDENCY_KEYS;
 pub use events::{BatchItemFailure, BatchResponse, WorldEvent};
 pub(crate) use http::{HttpAnswer, HTTP_ENDPOINT_KEYS};
 pub use http::{HttpEndpointView, HttpRequest, SNS_HTTP_TIMEOUT_MS};
-pub(crate) use lambda::FUNCTION_KEYS;
+pub(crate) use invoke_config::INVOKE_CONFIG_KEYS;
+pub(crate) use lambda::{function_name, FUNCTION_KEYS, INVOKE_KEYS};
 pub(crate) use mapping::MAPPING_SETTINGS;
 pub(crate) use metrics::MetricKey;
 pub(crate) use producer::PRODUCER_KEYS;
@@ -57,6 +62,7 @@ use crate::vecmap::VecMap;
 pub(crate) struct Counters {
     pub mapping: u64,
     pub invocation: u64,
+    pub async_event: u64,
 }
 
 /// The actors' state. `Clone` is part of a checkpoint: big tables share their storage.
@@ -77,6 +83,8 @@ pub struct World {
     pub(crate) http_endpoints: VecMap<Name, http::HttpEndpoint>,
     /// `SimulateServiceOutage` windows, by the resource's ARN.
     pub(crate) outages: VecMap<Name, Vec<(crate::time::SimTime, crate::time::SimTime)>>,
+    /// Events in the functions' asynchronous queues (and running), by their number.
+    pub(crate) async_events: VecMap<u64, async_invoke::AsyncEvent>,
 }
 
 /// What an actor's timer does when it fires.
@@ -95,6 +103,8 @@ pub(crate) enum WorldTimer {
     Release(Name),
     ProducerTick(Name),
     MetricsTick,
+    /// The asynchronous queue hands an event to its function (the first attempt or a retry).
+    AsyncAttempt(u64),
 }
 
 impl WorldTimer {
@@ -108,6 +118,7 @@ impl WorldTimer {
             WorldTimer::Release(_) => "Dependency",
             WorldTimer::ProducerTick(_) => "Producer",
             WorldTimer::MetricsTick => "Metrics",
+            WorldTimer::AsyncAttempt(_) => "LambdaAsync",
         }
     }
 }
@@ -133,6 +144,7 @@ impl Sim {
             }
             WorldTimer::ProducerTick(p) => self.on_producer_tick(&p),
             WorldTimer::MetricsTick => self.on_metrics_tick(),
+            WorldTimer::AsyncAttempt(id) => self.on_async_attempt(id),
         }
     }
 }

@@ -122,6 +122,13 @@ pub struct FunctionView {
     pub running: u32,
     pub invocations: u64,
     pub errors: u64,
+    /// Asynchronous events waiting in the function's own queue (first attempts and retries).
+    pub async_queued: usize,
+    /// Where asynchronous invocation records go (`PutFunctionEventInvokeConfig`).
+    pub on_success: Option<String>,
+    pub on_failure: Option<String>,
+    /// The function's dead-letter queue or topic (`DeadLetterConfig`) for discarded events.
+    pub dead_letter_target: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -237,6 +244,10 @@ impl Sim {
                     running: f.running,
                     invocations: f.stats.invocations,
                     errors: f.stats.errors,
+                    async_queued: w.async_events.values().filter(|e| e.function == f.name && e.run.is_none()).count(),
+                    on_success: f.invoke_config.as_ref().and_then(|c| c.on_success.clone()),
+                    on_failure: f.invoke_config.as_ref().and_then(|c| c.on_failure.clone()),
+                    dead_letter_target: f.dead_letter_target.clone(),
                 })
                 .collect(),
             event_source_mappings: w
