@@ -274,6 +274,12 @@ pub const ACTIONS: &[Action] = &[
         &["FunctionName", "Qualifier"],
         Sim::delete_function_event_invoke_config,
     ),
+    // Dual write and the transactional outbox: an order service with its own database
+    action("CreateOrderService", Own, crate::world::ORDER_SERVICE_KEYS, Sim::create_order_service),
+    action("PlaceOrder", Own, &["ServiceName", "OrderId"], Sim::place_order),
+    action("CrashOrderService", Own, &["ServiceName", "When"], Sim::crash_order_service),
+    action("DescribeOrderService", Own, &["ServiceName"], Sim::describe_order_service),
+    action("CreateOutboxRelay", Own, crate::world::RELAY_KEYS, Sim::create_outbox_relay),
 ];
 
 /// The action of that exact name.

@@ -241,6 +241,51 @@ pub enum WorldEvent {
         request_id: String,
         reason: String,
     },
+    OrderServiceCreated {
+        service: Name,
+        design: String,
+    },
+    /// One transaction wrote the order (and, in the outbox design, its outbox row).
+    OrderSaved {
+        service: Name,
+        order_id: u64,
+        transaction: u64,
+        outbox_row: Option<u64>,
+    },
+    OrderServiceCrashArmed {
+        service: Name,
+        point: &'static str,
+    },
+    /// The service died at `point`; `lost_event` is an event that will never be published.
+    OrderServiceCrashed {
+        service: Name,
+        point: &'static str,
+        lost_event: Option<String>,
+    },
+    OrderServiceRestarted {
+        service: Name,
+    },
+    OutboxRelayCreated {
+        relay: Name,
+        service: Name,
+    },
+    /// The relay published an outbox row and marked it sent; `times` above 1 is a duplicate.
+    OutboxRowSent {
+        relay: Name,
+        service: Name,
+        row: u64,
+        event_id: String,
+        times: u32,
+    },
+    /// The relay died after publishing `row`, before marking it sent.
+    OutboxRelayCrashed {
+        relay: Name,
+        row: u64,
+        event_id: String,
+    },
+    OutboxRelayRestarted {
+        relay: Name,
+    },
     /// SNS's deliveries to the resource fail with a server-side error in `[from, until)`.
     ServiceOutageScheduled {
         resource: Name,
@@ -316,6 +361,15 @@ impl WorldEvent {
             AsyncInvocationFailed { .. } => "AsyncInvocationFailed",
             AsyncRecordSent { .. } => "AsyncRecordSent",
             AsyncEventDropped { .. } => "AsyncEventDropped",
+            OrderServiceCreated { .. } => "OrderServiceCreated",
+            OrderSaved { .. } => "OrderSaved",
+            OrderServiceCrashArmed { .. } => "OrderServiceCrashArmed",
+            OrderServiceCrashed { .. } => "OrderServiceCrashed",
+            OrderServiceRestarted { .. } => "OrderServiceRestarted",
+            OutboxRelayCreated { .. } => "OutboxRelayCreated",
+            OutboxRowSent { .. } => "OutboxRowSent",
+            OutboxRelayCrashed { .. } => "OutboxRelayCrashed",
+            OutboxRelayRestarted { .. } => "OutboxRelayRestarted",
         }
     }
 
@@ -415,6 +469,28 @@ impl WorldEvent {
                 format!("{function}: {request_id} sent to {to} {destination}")
             }
             AsyncEventDropped { function, request_id, reason } => format!("{function}: {request_id} dropped: {reason}"),
+            OrderServiceCreated { service, design } => format!("order service {service} ({design}) created"),
+            OrderSaved { service, order_id, transaction, outbox_row } => match outbox_row {
+                Some(row) => {
+                    format!("{service}: transaction {transaction} wrote order {order_id} and outbox row {row}")
+                }
+                None => format!("{service}: transaction {transaction} wrote order {order_id}"),
+            },
+            OrderServiceCrashArmed { service, point } => format!("{service} will crash {point}"),
+            OrderServiceCrashed { service, point, lost_event } => match lost_event {
+                Some(e) => format!("{service} crashed {point}: {e} will never be published"),
+                None => format!("{service} crashed {point}"),
+            },
+            OrderServiceRestarted { service } => format!("{service} restarted"),
+            OutboxRelayCreated { relay, service } => format!("outbox relay {relay} reads {service}'s outbox"),
+            OutboxRowSent { relay, row, event_id, times, .. } => {
+                let dup = if *times > 1 { format!(" (published {times} times: a duplicate)") } else { String::new() };
+                format!("{relay} published outbox row {row} ({event_id}) and marked it sent{dup}")
+            }
+            OutboxRelayCrashed { relay, row, event_id } => {
+                format!("{relay} crashed after publishing row {row} ({event_id}), before marking it sent")
+            }
+            OutboxRelayRestarted { relay } => format!("{relay} restarted"),
         }
     }
 
@@ -463,6 +539,13 @@ impl WorldEvent {
             | AsyncInvocationFailed { function, .. }
             | AsyncEventDropped { function, .. } => vec![function],
             AsyncRecordSent { function, destination, .. } => vec![function, destination],
+            OrderServiceCreated { service, .. }
+            | OrderSaved { service, .. }
+            | OrderServiceCrashArmed { service, .. }
+            | OrderServiceCrashed { service, .. }
+            | OrderServiceRestarted { service } => vec![service],
+            OutboxRelayCreated { relay, service } | OutboxRowSent { relay, service, .. } => vec![relay, service],
+            OutboxRelayCrashed { relay, .. } | OutboxRelayRestarted { relay } => vec![relay],
         }
     }
 }

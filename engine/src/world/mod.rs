@@ -10,6 +10,8 @@
 //! - `dependency`: downstream services with a schedule and a capacity; retry strategies.
 //! - `http`: simulated HTTP/S endpoints SNS delivers to; `outage`: server-side outages of queues and functions.
 //! - `producer`: the same events through fan-out, one shared queue, or a coupled call chain.
+//! - `outbox`, `relay`: an order service's dual write or transactional outbox, its database,
+//!   its crash points, and the relay that publishes the outbox.
 //! - `metrics`, `alarms`: CloudWatch-style series in virtual time, and alarms on them.
 //! - `commands`: what actors want done, run in one place that stamps their cause; typed receives.
 //! - `watch`: long polling in virtual time, woken by the queues' receivable notices; `spec`: parameter shapes; `events`, `view`.
@@ -30,10 +32,12 @@ mod lambda;
 mod mapping;
 mod metrics;
 mod outage;
+mod outbox;
 mod poll;
 mod poller;
 mod process;
 mod producer;
+mod relay;
 mod spec;
 mod view;
 mod watch;
@@ -48,7 +52,10 @@ pub(crate) use invoke_config::INVOKE_CONFIG_KEYS;
 pub(crate) use lambda::{function_name, FUNCTION_KEYS, INVOKE_KEYS};
 pub(crate) use mapping::MAPPING_SETTINGS;
 pub(crate) use metrics::MetricKey;
+pub(crate) use outbox::ORDER_SERVICE_KEYS;
+pub use outbox::{OrderDb, OrderDesign, OrderRow, OrderServiceView, OutboxRow};
 pub(crate) use producer::PRODUCER_KEYS;
+pub(crate) use relay::RELAY_KEYS;
 pub(crate) use spec::BEHAVIOR_KEYS;
 pub use view::{AlarmState, DurationMs, MappingState, WorkerStatus};
 pub use view::{AlarmView, DependencyView, FunctionView, JobView, MappingView, ProducerView, WorkerView, WorldView};
@@ -85,6 +92,9 @@ pub struct World {
     pub(crate) outages: VecMap<Name, Vec<(crate::time::SimTime, crate::time::SimTime)>>,
     /// Events in the functions' asynchronous queues (and running), by their number.
     pub(crate) async_events: VecMap<u64, async_invoke::AsyncEvent>,
+    /// Order services with their own databases (dual write or outbox), and outbox relays.
+    pub(crate) order_services: VecMap<Name, outbox::OrderService>,
+    pub(crate) relays: VecMap<Name, relay::OutboxRelay>,
 }
 
 /// What an actor's timer does when it fires.
@@ -105,6 +115,11 @@ pub(crate) enum WorldTimer {
     MetricsTick,
     /// The asynchronous queue hands an event to its function (the first attempt or a retry).
     AsyncAttempt(u64),
+    /// A crashed order service is back.
+    OrderServiceRestart(Name),
+    /// An outbox relay polls its outbox; a crashed relay is back.
+    RelayTick(Name),
+    RelayRestart(Name),
 }
 
 impl WorldTimer {
@@ -119,6 +134,8 @@ impl WorldTimer {
             WorldTimer::ProducerTick(_) => "Producer",
             WorldTimer::MetricsTick => "Metrics",
             WorldTimer::AsyncAttempt(_) => "LambdaAsync",
+            WorldTimer::OrderServiceRestart(_) => "OrderService",
+            WorldTimer::RelayTick(_) | WorldTimer::RelayRestart(_) => "OutboxRelay",
         }
     }
 }
@@ -145,6 +162,9 @@ impl Sim {
             WorldTimer::ProducerTick(p) => self.on_producer_tick(&p),
             WorldTimer::MetricsTick => self.on_metrics_tick(),
             WorldTimer::AsyncAttempt(id) => self.on_async_attempt(id),
+            WorldTimer::OrderServiceRestart(s) => self.on_order_service_restart(&s),
+            WorldTimer::RelayTick(r) => self.on_relay_tick(&r),
+            WorldTimer::RelayRestart(r) => self.on_relay_restart(&r),
         }
     }
 }

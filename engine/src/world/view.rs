@@ -96,6 +96,8 @@ pub struct WorldView {
     pub alarms: Vec<AlarmView>,
     /// Simulated HTTP/S endpoints (webhooks) and what they received.
     pub http_endpoints: Vec<super::HttpEndpointView>,
+    /// Order services (dual write or outbox) with their databases' rows and transactions.
+    pub order_services: Vec<super::OrderServiceView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -311,6 +313,7 @@ impl Sim {
                 })
                 .collect(),
             http_endpoints: self.http_endpoint_views(),
+            order_services: self.order_service_views(),
         }
     }
 }
