@@ -86,6 +86,32 @@ pub enum EventKind {
         /// The subscription's own dead-letter queue, where the message went instead, if it has one.
         dead_letter_queue: Option<Name>,
     },
+    /// A server-side error answered one attempt; SNS retries at `retry_at` under the delivery
+    /// policy, or (`None`) the policy is exhausted and `DeliveryFailed` follows.
+    DeliveryAttemptFailed {
+        topic: Name,
+        subscription: Name,
+        endpoint: Name,
+        sns_message_id: SnsId,
+        attempt: u32,
+        reason: String,
+        retry_at: Option<SimTime>,
+    },
+    /// An HTTP/S endpoint accepted a copy (any 2xx–4xx answer), at the `attempt`-th try.
+    DeliveredToEndpoint {
+        topic: Name,
+        subscription: Name,
+        endpoint: Name,
+        sns_message_id: SnsId,
+        attempt: u32,
+        status: Option<u16>,
+    },
+    /// An HTTP/S endpoint confirmed its subscription: SNS delivers to it from now on.
+    SubscriptionConfirmed {
+        topic: Name,
+        subscription: Name,
+        endpoint: Name,
+    },
     MessageSent {
         queue: Name,
         message_id: MsgId,
@@ -199,6 +225,9 @@ impl EventKind {
                 v.extend(dead_letter_queue.as_deref());
                 v
             }
+            DeliveryAttemptFailed { topic, subscription, endpoint, .. }
+            | DeliveredToEndpoint { topic, subscription, endpoint, .. }
+            | SubscriptionConfirmed { topic, subscription, endpoint } => vec![topic, subscription, endpoint],
             QueueCreated { queue }
             | QueueDeleted { queue, .. }
             | QueueAttributesSet { queue, .. }
@@ -243,6 +272,9 @@ impl EventKind {
             DeliveredToQueue { .. } => "DeliveredToQueue",
             FilteredOut { .. } => "FilteredOut",
             DeliveryFailed { .. } => "DeliveryFailed",
+            DeliveryAttemptFailed { .. } => "DeliveryAttemptFailed",
+            DeliveredToEndpoint { .. } => "DeliveredToEndpoint",
+            SubscriptionConfirmed { .. } => "SubscriptionConfirmed",
             MessageSent { .. } => "MessageSent",
             DuplicateStored { .. } => "DuplicateStored",
             Deduplicated { .. } => "Deduplicated",
@@ -306,6 +338,19 @@ impl EventKind {
                 Some(dlq) => format!("{sns_message_id} not delivered to {endpoint} ({reason}); kept in {dlq}"),
                 None => format!("{sns_message_id} not delivered to {endpoint} ({reason}); discarded"),
             },
+            DeliveryAttemptFailed { endpoint, sns_message_id, attempt, reason, retry_at, .. } => match retry_at {
+                Some(at) => {
+                    format!("{sns_message_id} attempt {attempt} to {endpoint} failed ({reason}); SNS retries at {at}")
+                }
+                None => format!("{sns_message_id} attempt {attempt} to {endpoint} failed ({reason}); no retries left"),
+            },
+            DeliveredToEndpoint { endpoint, sns_message_id, attempt, status, .. } => {
+                let answer = status.map(|s| format!(", answered {s}")).unwrap_or_default();
+                format!("{sns_message_id} delivered to {endpoint} at attempt {attempt}{answer}")
+            }
+            SubscriptionConfirmed { topic, endpoint, .. } => {
+                format!("{endpoint} confirmed its subscription to {topic}")
+            }
             MessageSent { queue, message_id, delay_seconds: 0 } => format!("{message_id} sent to {queue}"),
             MessageSent { queue, message_id, delay_seconds } => {
                 format!("{message_id} sent to {queue}, delayed {delay_seconds} s")

@@ -25,6 +25,10 @@ pub struct Settings {
     pub reorder_ppm: u32,
     /// Time from Publish to a copy landing in a subscribed queue. 0 by default.
     pub sns_delivery_latency_ms: u64,
+    /// `RequireQueuePolicies`: SNS and EventBridge may send only to queues whose access policy
+    /// allows them, as on AWS. Off by default: a queue without a policy accepts its own
+    /// account's topics and rules (see `sqs::access`).
+    pub require_queue_policies: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -195,6 +199,10 @@ impl Sim {
             next.sns_delivery_latency_ms = crate::time::parse_duration(v)
                 .map_err(|e| Service::Sim.invalid_value(format!("SnsDeliveryLatency: {e}")))?;
             changed.push(("SnsDeliveryLatency", v.to_string()));
+        }
+        if let Some(v) = params.opt_bool("RequireQueuePolicies")? {
+            next.require_queue_policies = v;
+            changed.push(("RequireQueuePolicies", v.to_string()));
         }
         self.settings = next;
         for (setting, value) in changed {

@@ -50,6 +50,19 @@ pub struct SubscriptionView {
     pub delivered: u64,
     pub filtered_out: u64,
     pub failed: u64,
+    /// `sqs`, `http` or `https`.
+    pub protocol: String,
+    /// HTTP/S: not confirmed by its endpoint yet (SNS delivers nothing to it).
+    pub pending_confirmation: bool,
+    /// The subscription's own dead-letter queue (from its `RedrivePolicy`), by name. It catches
+    /// the copies SNS could not deliver: client-side errors at once, server-side errors once the
+    /// delivery policy's retries run out. Not the queue's dead-letter queue
+    /// (`QueueView::dead_letter_queue`), which catches messages consumers never deleted.
+    pub dead_letter_queue: Option<String>,
+    /// Copies that went to `dead_letter_queue`.
+    pub redriven: u64,
+    /// Copies waiting for a retry now.
+    pub retrying: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -71,6 +84,9 @@ pub struct QueueView {
     pub max_receive_count: Option<u32>,
     /// Queues whose redrive policy points here: this queue is their dead-letter queue.
     pub dead_letter_sources: Vec<String>,
+    /// SNS subscriptions (ARNs) whose `RedrivePolicy` points here: this queue keeps the copies
+    /// SNS could not deliver to them.
+    pub subscription_dead_letter_sources: Vec<String>,
     pub stats: QueueStats,
     pub messages: Vec<MessageView>,
 }
@@ -141,6 +157,15 @@ impl Sim {
                         delivered: s.delivered,
                         filtered_out: s.filtered_out,
                         failed: s.failed,
+                        protocol: s.protocol.clone(),
+                        pending_confirmation: s.pending_confirmation,
+                        dead_letter_queue: s
+                            .dead_letter_arn
+                            .as_deref()
+                            .and_then(ids::queue_name_from)
+                            .map(str::to_string),
+                        redriven: s.redriven,
+                        retrying: s.retrying,
                     })
                     .collect(),
             })
@@ -153,10 +178,20 @@ impl Sim {
                 sources.entry(dlq.to_string()).or_default().push(q.name.to_string());
             }
         }
+        let mut sub_sources: VecMap<String, Vec<String>> = VecMap::new();
+        for s in self.subscriptions.values() {
+            if let Some(dlq) = s.dead_letter_arn.as_deref().and_then(ids::queue_name_from) {
+                sub_sources.entry(dlq.to_string()).or_default().push(s.arn.to_string());
+            }
+        }
         let queues = self
             .queues
             .values()
-            .map(|q| self.queue_view(q, sources.remove(&*q.name).unwrap_or_default(), max_messages))
+            .map(|q| {
+                let mut view = self.queue_view(q, sources.remove(&*q.name).unwrap_or_default(), max_messages);
+                view.subscription_dead_letter_sources = sub_sources.remove(&*q.name).unwrap_or_default();
+                view
+            })
             .collect();
         let move_tasks = self
             .move_tasks
@@ -204,6 +239,7 @@ impl Sim {
                 .map(str::to_string),
             max_receive_count: redrive.map(|r| r.max_receive_count),
             dead_letter_sources,
+            subscription_dead_letter_sources: Vec::new(),
             stats: q.stats.clone(),
             messages: q
                 .messages

@@ -191,8 +191,9 @@ fn invalid_targets_are_refused_with_the_aws_error_and_change_nothing() {
         (t(json!({"SqsParameters": {"MessageGroupId": "g"}})), "ValidationException"),
         (t(json!({"KinesisParameters": {"PartitionKeyPath": "$"}})), "ValidationException"),
         (json!({"Rule": "r", "Targets": [{"Id": "t1", "Arn": "not-an-arn"}]}), "ValidationException"),
+        // Lambda targets are simulated (issue 16); a Kinesis stream is not.
         (
-            json!({"Rule": "r", "Targets": [{"Id": "t1", "Arn": "arn:aws:lambda:us-east-1:000000000000:function:f"}]}),
+            json!({"Rule": "r", "Targets": [{"Id": "t1", "Arn": "arn:aws:kinesis:us-east-1:000000000000:stream/s"}]}),
             "ValidationException",
         ),
         // A FIFO queue target needs SqsParameters.MessageGroupId.

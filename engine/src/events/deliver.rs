@@ -12,6 +12,9 @@
 //! (`MaximumRetryAttempts` or `MaximumEventAgeInSeconds`) and `RETRY_ATTEMPTS`.
 //!
 //! Modelled failures: the target queue, topic or bus does not exist (`NO_RESOURCE`, not retried);
+//! the target queue's access policy does not allow `events.amazonaws.com` for the rule, or its key
+//! is the AWS managed `alias/aws/sqs` (`NO_PERMISSIONS`, not retried; see `sqs::access`; a
+//! dead-letter queue that refuses drops the event);
 //! a FIFO queue refusing the send for its throughput quota (`THROTTLING`, retried), or lacking
 //! content-based deduplication (`INVALID_PARAMETER`, not retried); an SNS publish refused.
 //! Chosen (AWS documents only "exponential back off and jitter"): the n-th retry waits between
@@ -25,6 +28,7 @@ use super::{EbEvent, EventsTimer};
 use crate::attributes::{MessageAttributeValue, MessageAttributes};
 use crate::event::{EventKind, Name};
 use crate::sim::Sim;
+use crate::sqs::access::EVENTS_PRINCIPAL;
 use crate::sqs::{Accepted, Incoming};
 use crate::time::{SimTime, MINUTE, SECOND};
 use crate::timers::Timer;
@@ -70,6 +74,7 @@ impl Sim {
             Destination::Queue(name) => self.send_to_queue(&d, name, payload),
             Destination::Topic(name) => self.publish_to_topic(name, payload),
             Destination::Bus(name) => self.forward_to_bus(&d, name),
+            Destination::Function(name) => self.invoke_target(&d, name, payload),
         };
         match outcome {
             Ok(message_id) => self.emit(EventKind::EventBridge(EbEvent::DeliveredToTarget {
@@ -100,6 +105,12 @@ impl Sim {
 
     fn send_to_queue(&mut self, d: &Delivery, name: &str, body: String) -> Result<Option<String>, Failure> {
         let queue = self.queue_ref(name).map_err(|_| no_resource(format!("The queue {name} does not exist.")))?;
+        // Missing permissions are not retried: "all retry attempts fail until an action is taken".
+        self.service_may_send(&queue, EVENTS_PRINCIPAL, &d.rule_arn).map_err(|r| Failure {
+            code: "NO_PERMISSIONS",
+            message: format!("{}: {}", r.code, r.message),
+            retriable: false,
+        })?;
         let fifo = self.queues[&queue].config.fifo.as_ref().map(|f| f.content_based_deduplication);
         let mut incoming = Incoming::new(body.into(), Arc::new(MessageAttributes::new()), d.rule_arn.clone());
         if let Some(content_based) = fifo {
@@ -139,6 +150,14 @@ impl Sim {
                 message: format!("{}: {}", e.code, e.message),
             }),
         }
+    }
+
+    /// A Lambda target is invoked asynchronously: the delivery is done when Lambda queues it.
+    fn invoke_target(&mut self, d: &Delivery, name: &str, payload: String) -> Result<Option<String>, Failure> {
+        let Some(function) = self.world.functions.get_key_value(name).map(|(k, _)| k.clone()) else {
+            return Err(no_resource(format!("Function not found: {}", d.target.arn)));
+        };
+        Ok(Some(self.invoke_async(&function, payload, d.rule_arn.clone())))
     }
 
     fn forward_to_bus(&mut self, d: &Delivery, name: &str) -> Result<Option<String>, Failure> {
@@ -218,6 +237,13 @@ impl Sim {
             )));
             return;
         };
+        if let Err(r) = self.service_may_send(&queue, EVENTS_PRINCIPAL, &d.rule_arn) {
+            self.emit(dropped(format!(
+                "its dead-letter queue {dlq_name} refused it ({}: {}) (InvocationsFailedToBeSentToDLQ)",
+                r.code, r.message
+            )));
+            return;
+        }
         let mut attributes = MessageAttributes::new();
         let mut put = |k: &str, v: &str| {
             attributes.insert(k.to_string(), MessageAttributeValue::string(v));

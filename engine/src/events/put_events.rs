@@ -209,6 +209,26 @@ impl Sim {
         }))
     }
 
+    /// An event an AWS service puts on a bus (a Lambda destination's invocation record), now.
+    pub(crate) fn put_service_event(
+        &mut self,
+        bus: &Name,
+        source: &str,
+        detail_type: &str,
+        detail: &str,
+        resources: Vec<String>,
+    ) -> String {
+        let entry = Entry {
+            bus: bus.clone(),
+            source: source.into(),
+            detail_type: detail_type.into(),
+            detail: minify(detail),
+            resources,
+            time_ms: epoch_ms(self.now),
+        };
+        self.put_entry(entry)
+    }
+
     pub(crate) fn next_event_id(&mut self) -> String {
         self.events.events += 1;
         format!("evt-{}", self.events.events)

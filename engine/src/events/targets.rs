@@ -9,10 +9,11 @@
 //! enabled". Dead-letter queues: "Only standard queues are supported. You can't use a FIFO queue
 //! for a DLQ in EventBridge" ("Event retry policy and using dead-letter queues").
 //!
-//! Simulated target kinds: SQS queues, SNS topics and event buses of this account and region.
+//! Simulated target kinds: SQS queues, SNS topics, event buses and Lambda functions (invoked
+//! asynchronously: EventBridge's delivery succeeds when Lambda queues the event; the function's
+//! errors are then retried by Lambda, under its own settings) of this account and region.
 //! AWS does not look the target up at PutTargets (a target "that no longer exists" fails at
-//! delivery), so neither does the playground. Lambda functions are refused for now: the
-//! playground's simulated functions consume queues through event source mappings.
+//! delivery), so neither does the playground.
 
 use super::transform::{self, Input};
 use super::{check_name, validation, EbEvent};
@@ -49,6 +50,8 @@ pub(crate) enum Destination {
     Queue(String),
     Topic(String),
     Bus(String),
+    /// A Lambda function, invoked asynchronously.
+    Function(String),
 }
 
 #[derive(Clone, Debug)]
@@ -67,7 +70,7 @@ pub(crate) struct Target {
 }
 
 fn not_simulated(target: &str, arn: &str, what: &str) -> ApiError {
-    validation(format!("Target {target}: {what} ({arn}) is not simulated by the playground; use an SQS queue, an SNS topic or an event bus of account {} in {}.", ids::ACCOUNT, ids::REGION))
+    validation(format!("Target {target}: {what} ({arn}) is not simulated by the playground; use an SQS queue, an SNS topic, an event bus or a Lambda function of account {} in {}.", ids::ACCOUNT, ids::REGION))
 }
 
 /// Reads a target's ARN into what the playground can deliver to.
@@ -87,12 +90,11 @@ fn destination(target: &str, arn: &str) -> ApiResult<Destination> {
     if let Some(name) = arn.strip_prefix(&local("events")).and_then(|r| r.strip_prefix("event-bus/")) {
         return Ok(Destination::Bus(name.to_string()));
     }
-    if arn.starts_with("arn:aws:lambda:") {
-        return Err(not_simulated(
-            target,
-            arn,
-            "a Lambda function target (the simulated functions read queues through CreateEventSourceMapping: put a queue between the rule and the function)",
-        ));
+    if let Some(name) = arn.strip_prefix(&local("lambda")).and_then(|r| r.strip_prefix("function:")) {
+        let name = name.strip_suffix(":$LATEST").unwrap_or(name);
+        if !name.is_empty() && !name.contains(':') {
+            return Ok(Destination::Function(name.to_string()));
+        }
     }
     Err(not_simulated(target, arn, "this target type or account"))
 }
@@ -147,7 +149,7 @@ fn parse_target(raw: &Value) -> ApiResult<Target> {
         (Destination::Queue(q), Some(_)) if !q.ends_with(".fifo") => {
             return Err(validation(format!("Target {id}: SqsParameters are only for FIFO queue targets.")))
         }
-        (Destination::Topic(_) | Destination::Bus(_), Some(_)) => {
+        (Destination::Topic(_) | Destination::Bus(_) | Destination::Function(_), Some(_)) => {
             return Err(validation(format!("Target {id}: SqsParameters are only for SQS queue targets.")))
         }
         (_, Some(g)) if g.is_empty() || g.chars().count() > 128 => {
@@ -251,6 +253,8 @@ impl Sim {
 /// The target's name for events: the queue, topic or bus it delivers to.
 pub(crate) fn destination_name(d: &Destination) -> Name {
     match d {
-        Destination::Queue(n) | Destination::Topic(n) | Destination::Bus(n) => n.as_str().into(),
+        Destination::Queue(n) | Destination::Topic(n) | Destination::Bus(n) | Destination::Function(n) => {
+            n.as_str().into()
+        }
     }
 }

@@ -123,6 +123,7 @@ fn target_view(t: &super::targets::Target) -> TargetView {
         Destination::Queue(n) => ("queue", n),
         Destination::Topic(n) => ("topic", n),
         Destination::Bus(n) => ("bus", n),
+        Destination::Function(n) => ("function", n),
     };
     TargetView {
         id: t.id.clone(),

@@ -1,5 +1,6 @@
-//! Publish and PublishBatch, and SNS's delivery of each copy to a subscribed queue: the filter
-//! policy decides, then the copy lands as an SNS envelope or, with raw delivery, as published.
+//! Publish and PublishBatch, and the fan-out: each subscription's filter policy decides, then a
+//! copy is on its way to it (`delivery` hands it over: an SNS envelope or, with raw delivery,
+//! the message as published).
 
 use crate::attributes::MessageAttributes;
 use crate::error::{ApiError, ApiResult, Service};
@@ -10,7 +11,7 @@ use crate::params::Params;
 use crate::sim::Sim;
 use crate::sns::TopicFifo;
 use crate::sqs::fifo::{content_dedup_id, valid_fifo_token, MsgIdOrSns};
-use crate::sqs::{attributes_size, batch_entries, sequence_number, Accepted, Incoming};
+use crate::sqs::{attributes_size, batch_entries, sequence_number};
 use crate::time::SimTime;
 use crate::timers::Timer;
 use serde_json::{json, Value};
@@ -46,6 +47,10 @@ pub(crate) struct Delivery {
     pub dedup: Option<Name>,
     /// `SenderId` of the stored copy: the topic ARN, built once per publish.
     pub sender: Name,
+    /// 1 for the first attempt; SNS's retries count on.
+    pub attempt: u32,
+    /// HTTP/S: the endpoint's answer to this attempt, on its way back to SNS.
+    pub answer: Option<crate::world::HttpAnswer>,
 }
 
 /// A checked Publish, ready to fan out.
@@ -216,6 +221,10 @@ impl Sim {
         let sender: Name = ids::topic_arn(topic).into();
         for arn in subscriptions {
             let sub = self.subscriptions.get_mut(&arn).expect("invariant: a topic lists live subscriptions");
+            if sub.pending_confirmation {
+                // SNS delivers nothing to a subscription its endpoint has not confirmed.
+                continue;
+            }
             if let Some(filter) = &sub.filter {
                 // The reason for a no-match is built only when the event log will record it.
                 let verdict = if record_events {
@@ -251,85 +260,17 @@ impl Sim {
                 group: checked.group.as_deref().map(Name::from),
                 dedup: checked.dedup.as_deref().map(Name::from),
                 sender: sender.clone(),
+                attempt: 1,
+                answer: None,
             };
             self.timers.schedule(due, Timer::SnsDelivery(Box::new(delivery)));
         }
         id
     }
-
-    /// SNS hands one copy to its subscription's queue.
-    pub(crate) fn deliver(&mut self, d: Delivery) {
-        // Unsubscribed while the copy was on its way: nothing to deliver to.
-        let Some(sub) = self.subscriptions.get(&d.subscription) else { return };
-        let queue = sub.queue_name().and_then(|n| self.queue_ref(n).ok());
-        let raw = sub.raw;
-        let failure = match &queue {
-            None => Some("the queue does not exist (AWS.SimpleQueueService.NonExistentQueue); SNS does not retry client-side errors".to_string()),
-            Some(_) if raw && d.attributes.len() > MAX_RAW_ATTRIBUTES => Some(format!(
-                "Number of message attributes [{}] exceeds the maximum allowed [{MAX_RAW_ATTRIBUTES}] for raw delivery",
-                d.attributes.len()
-            )),
-            Some(_) => None,
-        };
-        let body: Arc<str> = if raw { d.message.clone() } else { envelope(&d).into() };
-        let attributes = if raw { d.attributes.clone() } else { Arc::new(MessageAttributes::new()) };
-        let mut incoming = Incoming::new(body, attributes, d.sender.clone());
-        incoming.sns_id = Some(d.sns_id);
-        if raw {
-            incoming.md5 = Some(d.md5.clone());
-        }
-        if queue.as_ref().is_some_and(|q| self.queues[q].fifo.is_some()) {
-            incoming.group = d.group.clone();
-            incoming.dedup_id = d.dedup.clone();
-        }
-        match (queue, failure) {
-            (Some(queue), None) => {
-                let Accepted::Stored(message_id) = self.accept(&queue, incoming) else {
-                    // The queue's own deduplication dropped it (the event says so).
-                    return;
-                };
-                self.queue_mut(&queue).stats.sent += 1;
-                if let Some(s) = self.subscriptions.get_mut(&d.subscription) {
-                    s.delivered += 1;
-                }
-                self.emit(EventKind::DeliveredToQueue {
-                    topic: d.topic,
-                    subscription: d.subscription,
-                    queue,
-                    sns_message_id: d.sns_id,
-                    message_id,
-                    raw,
-                });
-            }
-            (_, reason) => {
-                let reason = reason.unwrap_or_default();
-                let sub = self.subscriptions.get_mut(&d.subscription).expect("invariant: checked above");
-                let endpoint = short_endpoint(&sub.endpoint);
-                sub.failed += 1;
-                let dlq = sub
-                    .dead_letter_arn
-                    .clone()
-                    .and_then(|a| ids::queue_name_from(&a).and_then(|n| self.queue_ref(n).ok()));
-                if let Some(dlq) = &dlq {
-                    // The subscription's dead-letter queue keeps what SNS could not deliver.
-                    self.store(dlq, incoming);
-                    self.queue_mut(dlq).stats.sent += 1;
-                }
-                self.emit(EventKind::DeliveryFailed {
-                    topic: d.topic,
-                    subscription: d.subscription,
-                    endpoint,
-                    sns_message_id: d.sns_id,
-                    reason,
-                    dead_letter_queue: dlq,
-                });
-            }
-        }
-    }
 }
 
 /// The queue name of a queue ARN, for events; the endpoint as given otherwise.
-fn short_endpoint(endpoint: &str) -> Name {
+pub(super) fn short_endpoint(endpoint: &str) -> Name {
     ids::queue_name_from(endpoint).unwrap_or(endpoint).into()
 }
 
@@ -439,7 +380,7 @@ fn per_protocol_message(message: &str) -> ApiResult<String> {
 
 /// The JSON envelope SNS wraps a message in for a subscription without raw delivery, fields in
 /// the order AWS sends them. Simplified: the signature is a placeholder, never a real one.
-fn envelope(d: &Delivery) -> String {
+pub(super) fn envelope(d: &Delivery) -> String {
     let q = |v: &str| Value::String(v.to_string()).to_string();
     let mut out = String::from("{");
     let mut field = |name: &str, value: String| {

@@ -83,7 +83,8 @@ pub struct QueueConfig {
     pub receive_wait_time: u32,
     pub redrive_policy: Option<RedrivePolicy>,
     pub redrive_allow: Option<RedriveAllow>,
-    /// `Policy`, `KmsMasterKeyId`, `SqsManagedSseEnabled`, …: kept and returned, not enforced.
+    /// `Policy` (checked when set, enforced on SNS and EventBridge sends), `KmsMasterKeyId`,
+    /// `SqsManagedSseEnabled`, …: kept and returned as given.
     pub passthrough: VecMap<String, String>,
     /// Set for FIFO queues (`FifoQueue` "true"), fixed when the queue is created.
     pub fifo: Option<FifoConfig>,
@@ -105,7 +106,7 @@ impl Default for QueueConfig {
     }
 }
 
-/// Attributes stored as given, without effect in the playground (access policies, encryption).
+/// Attributes stored as given: the access policy (see `policy`) and encryption.
 const PASSTHROUGH: &[&str] = &["Policy", "KmsMasterKeyId", "KmsDataKeyReusePeriodSeconds", "SqsManagedSseEnabled"];
 
 /// Attributes GetQueueAttributes returns that no call sets.
@@ -267,6 +268,17 @@ impl QueueConfig {
             }
             "RedriveAllowPolicy" if value.trim().is_empty() => c.redrive_allow = None,
             "RedriveAllowPolicy" => c.redrive_allow = Some(parse_redrive_allow(value)?),
+            // AWS answers a malformed access policy "InvalidAttributeValue: Invalid value for the
+            // parameter Policy." (observed); the reason is the playground's. Empty means none.
+            "Policy" if !value.trim().is_empty() => {
+                super::policy::QueuePolicy::parse(value).map_err(|why| {
+                    ApiError::new(
+                        "InvalidAttributeValue",
+                        format!("Invalid value for the parameter Policy. Reason: {why}."),
+                    )
+                })?;
+                c.passthrough.insert(name.to_string(), value.to_string());
+            }
             "KmsMasterKeyId" | "KmsDataKeyReusePeriodSeconds" | "SqsManagedSseEnabled" => {
                 c.set_encryption(name, value)?
             }

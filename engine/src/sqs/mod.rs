@@ -5,11 +5,13 @@
 //! queue's attributes in `config`; message groups and deduplication in `fifo`; dead-letter
 //! redrive tasks in `move_task`.
 
+pub(crate) mod access;
 mod config;
 pub(crate) mod fifo;
 mod manage;
 pub(crate) mod md5;
 mod move_task;
+pub mod policy;
 mod queue;
 mod receive;
 mod received;

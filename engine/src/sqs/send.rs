@@ -81,14 +81,25 @@ impl Sim {
     /// SendMessage for the engine's own actors (a producer): a plain body to a standard queue,
     /// checked as SendMessage checks it. Returns the message id.
     pub(crate) fn send_body(&mut self, queue: &Name, body: &str) -> ApiResult<MsgId> {
+        self.send_with_attributes(queue, body, MessageAttributes::new())
+    }
+
+    /// SendMessage for the engine's own actors with message attributes (a Lambda dead-letter
+    /// queue's `RequestID`, `ErrorCode`, `ErrorMessage`), checked as SendMessage checks them.
+    pub(crate) fn send_with_attributes(
+        &mut self,
+        queue: &Name,
+        body: &str,
+        attributes: MessageAttributes,
+    ) -> ApiResult<MsgId> {
         let q = self.queues.get(queue).ok_or_else(super::queue_not_found)?;
         check_body(body)?;
         if q.fifo.is_some() {
             return Err(Service::Sqs.missing("MessageGroupId"));
         }
         let delay = q.config.delay_seconds;
-        check_message_size(q, body.len())?;
-        let mut incoming = Incoming::new(body.into(), Arc::new(MessageAttributes::new()), PLAYGROUND_SENDER.into());
+        check_message_size(q, body.len() + attributes_size(&attributes))?;
+        let mut incoming = Incoming::new(body.into(), Arc::new(attributes), PLAYGROUND_SENDER.into());
         incoming.delay_seconds = delay;
         self.count_call(queue, "Send", None);
         let (id, _) = self.send_checked(queue, incoming);

@@ -23,6 +23,12 @@ pub(crate) enum Command {
     Send { queue: Name, body: String },
     /// Publish to a topic named by name or ARN.
     Publish { topic: String, message: String, attributes: MessageAttributes },
+    /// SendMessage of a body with message attributes.
+    SendWithAttributes { queue: Name, body: String, attributes: MessageAttributes },
+    /// Invoke with `InvocationType: Event`: the event joins the function's asynchronous queue.
+    InvokeAsync { function: Name, payload: String, source: Name },
+    /// PutEvents of one event on a bus, as an AWS service puts it.
+    PutEvent { bus: Name, source: String, detail_type: String, detail: String, resources: Vec<String> },
 }
 
 /// What a command did.
@@ -88,6 +94,26 @@ impl Sim {
             Command::Publish { topic, message, attributes } => {
                 let topic = self.topic_ref(&topic)?;
                 self.publish_message(&topic, message, attributes).map(|_| Done::Accepted)
+            }
+            Command::SendWithAttributes { queue, body, attributes } => {
+                let queue = self.queue_ref(&queue)?;
+                self.send_with_attributes(&queue, &body, attributes).map(|_| Done::Accepted)
+            }
+            Command::InvokeAsync { function, payload, source } => {
+                let name = super::lambda::function_name(&function);
+                let key = self
+                    .world
+                    .functions
+                    .get_key_value(name)
+                    .map(|(k, _)| k.clone())
+                    .ok_or_else(|| super::lambda::function_not_found(name))?;
+                self.invoke_async(&key, payload, source);
+                Ok(Done::Accepted)
+            }
+            Command::PutEvent { bus, source, detail_type, detail, resources } => {
+                let bus = self.bus_ref(Some(&bus))?;
+                self.put_service_event(&bus, &source, &detail_type, &detail, resources);
+                Ok(Done::Accepted)
             }
         }
     }

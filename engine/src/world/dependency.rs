@@ -125,15 +125,21 @@ pub(crate) struct Dependency {
 impl Dependency {
     /// The conditions at `t`: the base, overridden by every window that contains `t`, in order.
     pub fn at(&self, t: SimTime) -> Conditions {
-        let mut c = self.base;
-        for w in self.schedule.iter().filter(|w| w.start <= t && t < w.end) {
-            c.latency = w.latency.unwrap_or(c.latency);
-            c.error_ppm = w.error_ppm.unwrap_or(c.error_ppm);
-            c.down = w.down.unwrap_or(c.down);
-            c.capacity = w.capacity.or(c.capacity);
-        }
-        c
+        conditions_at(self.base, &self.schedule, t)
     }
+}
+
+/// The conditions at `t`: `base`, overridden by every window of `schedule` that contains `t`,
+/// in order (a dependency's, or a simulated HTTP endpoint's).
+pub(crate) fn conditions_at(base: Conditions, schedule: &[Window], t: SimTime) -> Conditions {
+    let mut c = base;
+    for w in schedule.iter().filter(|w| w.start <= t && t < w.end) {
+        c.latency = w.latency.unwrap_or(c.latency);
+        c.error_ppm = w.error_ppm.unwrap_or(c.error_ppm);
+        c.down = w.down.unwrap_or(c.down);
+        c.capacity = w.capacity.or(c.capacity);
+    }
+    c
 }
 
 /// A call as decided when it starts.
@@ -148,7 +154,7 @@ pub(crate) struct CallPlan {
 
 pub(crate) const DEPENDENCY_KEYS: &[&str] = &["DependencyName", "Latency", "ErrorRate", "Down", "Capacity", "Schedule"];
 
-fn parse_window(value: &Value) -> ApiResult<Window> {
+pub(crate) fn parse_window(value: &Value) -> ApiResult<Window> {
     let names = ["Start", "End", "Duration", "Latency", "ErrorRate", "Down", "Capacity"];
     let p = Params::new(Service::Sim, "Schedule entry", value, &names)?;
     let start = SimTime(opt_duration(&p, "Start")?.ok_or_else(|| Service::Sim.missing("Schedule.Start"))?);

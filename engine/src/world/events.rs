@@ -188,6 +188,110 @@ pub enum WorldEvent {
         reason: String,
         actions: Vec<String>,
     },
+    HttpEndpointCreated {
+        endpoint: Name,
+        url: String,
+    },
+    HttpEndpointUpdated {
+        endpoint: Name,
+        settings: Vec<String>,
+    },
+    HttpEndpointDeleted {
+        endpoint: Name,
+    },
+    /// An event joined the function's asynchronous queue (`Invoke` Event, SNS, EventBridge).
+    AsyncInvocationQueued {
+        function: Name,
+        request_id: String,
+        /// Who invoked: `Invoke`, a topic or rule ARN, or the function whose destination it is.
+        source: Name,
+    },
+    AsyncInvocationStarted {
+        function: Name,
+        request_id: String,
+        event_id: Arc<str>,
+        attempt: u32,
+    },
+    AsyncInvocationSucceeded {
+        function: Name,
+        request_id: String,
+        event_id: Arc<str>,
+        attempt: u32,
+    },
+    /// A function error; Lambda retries at `retry_at`, or (`None`) the retries are exhausted.
+    AsyncInvocationFailed {
+        function: Name,
+        request_id: String,
+        event_id: Arc<str>,
+        attempt: u32,
+        error: String,
+        retry_at: Option<SimTime>,
+    },
+    /// The invocation record went to `OnSuccess` or `OnFailure`, or the event to the function's
+    /// dead-letter queue (`to`).
+    AsyncRecordSent {
+        function: Name,
+        request_id: String,
+        to: &'static str,
+        destination: Name,
+    },
+    /// An asynchronous event was lost: why.
+    AsyncEventDropped {
+        function: Name,
+        request_id: String,
+        reason: String,
+    },
+    OrderServiceCreated {
+        service: Name,
+        design: String,
+    },
+    /// One transaction wrote the order (and, in the outbox design, its outbox row).
+    OrderSaved {
+        service: Name,
+        order_id: u64,
+        transaction: u64,
+        outbox_row: Option<u64>,
+    },
+    OrderServiceCrashArmed {
+        service: Name,
+        point: &'static str,
+    },
+    /// The service died at `point`; `lost_event` is an event that will never be published.
+    OrderServiceCrashed {
+        service: Name,
+        point: &'static str,
+        lost_event: Option<String>,
+    },
+    OrderServiceRestarted {
+        service: Name,
+    },
+    OutboxRelayCreated {
+        relay: Name,
+        service: Name,
+    },
+    /// The relay published an outbox row and marked it sent; `times` above 1 is a duplicate.
+    OutboxRowSent {
+        relay: Name,
+        service: Name,
+        row: u64,
+        event_id: String,
+        times: u32,
+    },
+    /// The relay died after publishing `row`, before marking it sent.
+    OutboxRelayCrashed {
+        relay: Name,
+        row: u64,
+        event_id: String,
+    },
+    OutboxRelayRestarted {
+        relay: Name,
+    },
+    /// SNS's deliveries to the resource fail with a server-side error in `[from, until)`.
+    ServiceOutageScheduled {
+        resource: Name,
+        from: SimTime,
+        until: SimTime,
+    },
 }
 
 fn ids(list: &[MsgId]) -> String {
@@ -247,6 +351,25 @@ impl WorldEvent {
             AlarmPut { .. } => "AlarmPut",
             AlarmDeleted { .. } => "AlarmDeleted",
             AlarmStateChanged { .. } => "AlarmStateChanged",
+            HttpEndpointCreated { .. } => "HttpEndpointCreated",
+            HttpEndpointUpdated { .. } => "HttpEndpointUpdated",
+            HttpEndpointDeleted { .. } => "HttpEndpointDeleted",
+            ServiceOutageScheduled { .. } => "ServiceOutageScheduled",
+            AsyncInvocationQueued { .. } => "AsyncInvocationQueued",
+            AsyncInvocationStarted { .. } => "AsyncInvocationStarted",
+            AsyncInvocationSucceeded { .. } => "AsyncInvocationSucceeded",
+            AsyncInvocationFailed { .. } => "AsyncInvocationFailed",
+            AsyncRecordSent { .. } => "AsyncRecordSent",
+            AsyncEventDropped { .. } => "AsyncEventDropped",
+            OrderServiceCreated { .. } => "OrderServiceCreated",
+            OrderSaved { .. } => "OrderSaved",
+            OrderServiceCrashArmed { .. } => "OrderServiceCrashArmed",
+            OrderServiceCrashed { .. } => "OrderServiceCrashed",
+            OrderServiceRestarted { .. } => "OrderServiceRestarted",
+            OutboxRelayCreated { .. } => "OutboxRelayCreated",
+            OutboxRowSent { .. } => "OutboxRowSent",
+            OutboxRelayCrashed { .. } => "OutboxRelayCrashed",
+            OutboxRelayRestarted { .. } => "OutboxRelayRestarted",
         }
     }
 
@@ -317,6 +440,57 @@ impl WorldEvent {
                     if actions.is_empty() { String::new() } else { format!("; notified {}", actions.join(", ")) };
                 format!("alarm {alarm}: {from} → {to}{paged}")
             }
+            HttpEndpointCreated { endpoint, url } => format!("HTTP endpoint {endpoint} serves {url}"),
+            HttpEndpointUpdated { endpoint, settings } => {
+                format!("HTTP endpoint {endpoint}: set {}", settings.join(", "))
+            }
+            HttpEndpointDeleted { endpoint } => format!("HTTP endpoint {endpoint} deleted"),
+            ServiceOutageScheduled { resource, from, until } => {
+                format!("{resource} answers SNS with server-side errors from {from} to {until}")
+            }
+            AsyncInvocationQueued { function, request_id, source } => {
+                format!("{request_id} queued for {function} by {source}")
+            }
+            AsyncInvocationStarted { function, request_id, event_id, attempt } => {
+                format!("{function} runs {request_id} ({event_id}), attempt {attempt}")
+            }
+            AsyncInvocationSucceeded { function, request_id, event_id, attempt } => {
+                format!("{function} completed {request_id} ({event_id}) at attempt {attempt}")
+            }
+            AsyncInvocationFailed { function, request_id, event_id, attempt, error, retry_at } => match retry_at {
+                Some(at) => format!(
+                    "{function} failed {request_id} ({event_id}), attempt {attempt}: {error}; Lambda retries at {at}"
+                ),
+                None => {
+                    format!("{function} failed {request_id} ({event_id}), attempt {attempt}: {error}; no retries left")
+                }
+            },
+            AsyncRecordSent { function, request_id, to, destination } => {
+                format!("{function}: {request_id} sent to {to} {destination}")
+            }
+            AsyncEventDropped { function, request_id, reason } => format!("{function}: {request_id} dropped: {reason}"),
+            OrderServiceCreated { service, design } => format!("order service {service} ({design}) created"),
+            OrderSaved { service, order_id, transaction, outbox_row } => match outbox_row {
+                Some(row) => {
+                    format!("{service}: transaction {transaction} wrote order {order_id} and outbox row {row}")
+                }
+                None => format!("{service}: transaction {transaction} wrote order {order_id}"),
+            },
+            OrderServiceCrashArmed { service, point } => format!("{service} will crash {point}"),
+            OrderServiceCrashed { service, point, lost_event } => match lost_event {
+                Some(e) => format!("{service} crashed {point}: {e} will never be published"),
+                None => format!("{service} crashed {point}"),
+            },
+            OrderServiceRestarted { service } => format!("{service} restarted"),
+            OutboxRelayCreated { relay, service } => format!("outbox relay {relay} reads {service}'s outbox"),
+            OutboxRowSent { relay, row, event_id, times, .. } => {
+                let dup = if *times > 1 { format!(" (published {times} times: a duplicate)") } else { String::new() };
+                format!("{relay} published outbox row {row} ({event_id}) and marked it sent{dup}")
+            }
+            OutboxRelayCrashed { relay, row, event_id } => {
+                format!("{relay} crashed after publishing row {row} ({event_id}), before marking it sent")
+            }
+            OutboxRelayRestarted { relay } => format!("{relay} restarted"),
         }
     }
 
@@ -355,6 +529,23 @@ impl WorldEvent {
             | RequestCompleted { producer, .. } => vec![producer],
             MetricsConfigured { .. } => vec![],
             AlarmPut { alarm } | AlarmDeleted { alarm } | AlarmStateChanged { alarm, .. } => vec![alarm],
+            HttpEndpointCreated { endpoint, .. }
+            | HttpEndpointUpdated { endpoint, .. }
+            | HttpEndpointDeleted { endpoint } => vec![endpoint],
+            ServiceOutageScheduled { resource, .. } => vec![resource],
+            AsyncInvocationQueued { function, .. }
+            | AsyncInvocationStarted { function, .. }
+            | AsyncInvocationSucceeded { function, .. }
+            | AsyncInvocationFailed { function, .. }
+            | AsyncEventDropped { function, .. } => vec![function],
+            AsyncRecordSent { function, destination, .. } => vec![function, destination],
+            OrderServiceCreated { service, .. }
+            | OrderSaved { service, .. }
+            | OrderServiceCrashArmed { service, .. }
+            | OrderServiceCrashed { service, .. }
+            | OrderServiceRestarted { service } => vec![service],
+            OutboxRelayCreated { relay, service } | OutboxRowSent { relay, service, .. } => vec![relay, service],
+            OutboxRelayCrashed { relay, .. } | OutboxRelayRestarted { relay } => vec![relay],
         }
     }
 }

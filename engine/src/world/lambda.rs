@@ -31,6 +31,10 @@ pub(crate) struct Function {
     pub behavior: Arc<Behavior>,
     pub running: u32,
     pub stats: FunctionStats,
+    /// `DeadLetterConfig.TargetArn`: where discarded asynchronous events go, as they are.
+    pub dead_letter_target: Option<String>,
+    /// `PutFunctionEventInvokeConfig`: retries, maximum age, destinations.
+    pub invoke_config: Option<super::invoke_config::InvokeConfig>,
 }
 
 impl Function {
@@ -39,7 +43,7 @@ impl Function {
     }
 
     fn json(&self) -> Value {
-        json!({
+        let mut out = json!({
             "FunctionName": &*self.name,
             "FunctionArn": self.arn(),
             "Runtime": self.runtime,
@@ -50,7 +54,11 @@ impl Function {
             "State": "Active",
             "LastUpdateStatus": "Successful",
             "PackageType": "Zip",
-        })
+        });
+        if let Some(t) = &self.dead_letter_target {
+            out["DeadLetterConfig"] = json!({ "TargetArn": t });
+        }
+        out
     }
 }
 
@@ -79,7 +87,15 @@ pub(crate) const FUNCTION_KEYS: &[&str] = &[
     "Environment",
     "Architectures",
     "Behavior",
+    "DeadLetterConfig",
 ];
+
+/// `Invoke`'s parameters.
+pub(crate) const INVOKE_KEYS: &[&str] =
+    &["FunctionName", "InvocationType", "Payload", "Qualifier", "LogType", "ClientContext"];
+
+/// The largest asynchronous payload: 1 MB (Lambda quotas, raised from 256 KB in 2025).
+pub const MAX_ASYNC_PAYLOAD_BYTES: usize = 1_048_576;
 
 impl Sim {
     pub(crate) fn create_function(&mut self, p: &Params) -> ApiResult<Value> {
@@ -109,6 +125,8 @@ impl Sim {
             behavior: Arc::new(Behavior::new(name)?),
             running: 0,
             stats: FunctionStats::default(),
+            dead_letter_target: None,
+            invoke_config: None,
         };
         let function = self.configured_function(function, p)?;
         let out = function.json();
@@ -130,6 +148,9 @@ impl Sim {
         }
         if let Some(m) = p.opt_int("MemorySize", 128, 10_240)? {
             f.memory_mb = m as u32;
+        }
+        if let Some(d) = p.raw("DeadLetterConfig") {
+            f.dead_letter_target = self.dead_letter_config(d)?;
         }
         if let Some(b) = p.raw("Behavior") {
             let bp = Params::new(Service::Sim, "Behavior", b, BEHAVIOR_KEYS)?;
@@ -171,6 +192,67 @@ impl Sim {
         self.emit(EventKind::World(WorldEvent::FunctionDeleted { function: key }));
         Ok(json!({}))
     }
+}
+
+impl Sim {
+    /// `Invoke`: `Event` queues the payload for an asynchronous invocation (202); `DryRun` only
+    /// checks (204). A synchronous `RequestResponse` would need the function's answer at this
+    /// virtual instant, and is not simulated.
+    pub(crate) fn invoke_function(&mut self, p: &Params) -> ApiResult<Value> {
+        let name = function_name(p.str("FunctionName").map_err(lambda_error)?);
+        let key =
+            self.world.functions.get_key_value(name).map(|(k, _)| k.clone()).ok_or_else(|| function_not_found(name))?;
+        if let Some(q) = p.opt_str("Qualifier").map_err(lambda_error)?.filter(|q| *q != "$LATEST") {
+            return Err(ApiError::new(
+                "ResourceNotFoundException",
+                format!("Function not found: {}:{q}", self.world.functions[&key].arn()),
+            ));
+        }
+        let payload = match p.raw("Payload") {
+            None => "{}".to_string(),
+            Some(Value::String(s)) => {
+                serde_json::from_str::<Value>(s).map_err(|e| {
+                    ApiError::new(
+                        "InvalidRequestContentException",
+                        format!("Could not parse request body into json: {e}"),
+                    )
+                })?;
+                s.clone()
+            }
+            Some(v) => v.to_string(),
+        };
+        for key in ["LogType", "ClientContext"] {
+            p.opt_str(key).map_err(lambda_error)?;
+        }
+        let kind = p.opt_str("InvocationType").map_err(lambda_error)?.unwrap_or("RequestResponse");
+        match kind {
+            "Event" => {}
+            "DryRun" => return Ok(json!({ "StatusCode": 204 })),
+            "RequestResponse" => {
+                return Err(spec_invalid(
+                    "InvocationType RequestResponse (synchronous) is not simulated: use Event, as SNS and EventBridge do",
+                ))
+            }
+            other => {
+                return Err(ApiError::new(
+                    "ValidationException",
+                    format!("1 validation error detected: Value '{other}' at 'invocationType' failed to satisfy constraint: Member must satisfy enum value set: [Event, RequestResponse, DryRun]"),
+                ))
+            }
+        }
+        if payload.len() > MAX_ASYNC_PAYLOAD_BYTES {
+            return Err(ApiError::new(
+                "RequestTooLargeException",
+                format!("Request must be smaller than {MAX_ASYNC_PAYLOAD_BYTES} bytes for the InvokeAsync operation"),
+            ));
+        }
+        let request_id = self.invoke_async(&key, payload, "Invoke".into());
+        Ok(json!({ "StatusCode": 202, "RequestId": request_id }))
+    }
+}
+
+fn spec_invalid(message: &str) -> ApiError {
+    ApiError::new("InvalidParameterValueException", message)
 }
 
 pub(crate) fn function_not_found(name: &str) -> ApiError {

@@ -37,6 +37,10 @@ impl MetricKey {
     pub fn function(metric: &'static str, function: &Name) -> MetricKey {
         MetricKey { namespace: "AWS/Lambda", metric, dimension: "FunctionName", value: function.clone() }
     }
+    /// SNS's per-topic delivery metrics (`NumberOfNotificationsDelivered`, …).
+    pub fn topic(metric: &'static str, topic: &Name) -> MetricKey {
+        MetricKey { namespace: "AWS/SNS", metric, dimension: "TopicName", value: topic.clone() }
+    }
     pub fn producer(metric: &'static str, producer: &Name) -> MetricKey {
         MetricKey { namespace: "Playground/Producer", metric, dimension: "ProducerName", value: producer.clone() }
     }
@@ -283,7 +287,7 @@ pub(crate) fn metric_target(p: &Params) -> ApiResult<Target> {
     let metric = p.str("MetricName")?.to_string();
     let dims = p.object_list("Dimensions")?;
     if dims.len() > 1 {
-        return Err(invalid("The playground's metrics have one dimension (QueueName, DependencyName, Job, FunctionName or ProducerName)."));
+        return Err(invalid("The playground's metrics have one dimension (QueueName, TopicName, DependencyName, Job, FunctionName or ProducerName)."));
     }
     let dim = match dims.first() {
         None => None,

@@ -5,9 +5,13 @@
 //! - `process`: how any consumer processes records (work, failures, jobs, retries).
 //! - `effects`: side effects counted per event id, and the idempotency modes.
 //! - `lambda`, `mapping`, `poller`: Lambda functions, SQS event source mappings, their
-//!   poller and partial batch responses.
+//!   poller and partial batch responses; `async_invoke`, `invoke_config`, `destination`:
+//!   asynchronous invocation, its retries, and the records sent to destinations.
 //! - `dependency`: downstream services with a schedule and a capacity; retry strategies.
+//! - `http`: simulated HTTP/S endpoints SNS delivers to; `outage`: server-side outages of queues and functions.
 //! - `producer`: the same events through fan-out, one shared queue, or a coupled call chain.
+//! - `outbox`, `relay`: an order service's dual write or transactional outbox, its database,
+//!   its crash points, and the relay that publishes the outbox.
 //! - `metrics`, `alarms`: CloudWatch-style series in virtual time, and alarms on them.
 //! - `commands`: what actors want done, run in one place that stamps their cause; typed receives.
 //! - `watch`: long polling in virtual time, woken by the queues' receivable notices; `spec`: parameter shapes; `events`, `view`.
@@ -16,17 +20,24 @@
 //! collection is ordered, and time is the virtual clock.
 
 mod alarms;
+mod async_invoke;
 mod commands;
 mod dependency;
+mod destination;
 mod effects;
 mod events;
+mod http;
+mod invoke_config;
 mod lambda;
 mod mapping;
 mod metrics;
+mod outage;
+mod outbox;
 mod poll;
 mod poller;
 mod process;
 mod producer;
+mod relay;
 mod spec;
 mod view;
 mod watch;
@@ -35,9 +46,16 @@ mod worker;
 pub(crate) use alarms::PUT_KEYS;
 pub(crate) use dependency::DEPENDENCY_KEYS;
 pub use events::{BatchItemFailure, BatchResponse, WorldEvent};
-pub(crate) use lambda::FUNCTION_KEYS;
+pub(crate) use http::{HttpAnswer, HTTP_ENDPOINT_KEYS};
+pub use http::{HttpEndpointView, HttpRequest, SNS_HTTP_TIMEOUT_MS};
+pub(crate) use invoke_config::INVOKE_CONFIG_KEYS;
+pub(crate) use lambda::{function_name, FUNCTION_KEYS, INVOKE_KEYS};
 pub(crate) use mapping::MAPPING_SETTINGS;
+pub(crate) use metrics::MetricKey;
+pub(crate) use outbox::ORDER_SERVICE_KEYS;
+pub use outbox::{OrderDb, OrderDesign, OrderRow, OrderServiceView, OutboxRow};
 pub(crate) use producer::PRODUCER_KEYS;
+pub(crate) use relay::RELAY_KEYS;
 pub(crate) use spec::BEHAVIOR_KEYS;
 pub use view::{AlarmState, DurationMs, MappingState, WorkerStatus};
 pub use view::{AlarmView, DependencyView, FunctionView, JobView, MappingView, ProducerView, WorkerView, WorldView};
@@ -51,6 +69,7 @@ use crate::vecmap::VecMap;
 pub(crate) struct Counters {
     pub mapping: u64,
     pub invocation: u64,
+    pub async_event: u64,
 }
 
 /// The actors' state. `Clone` is part of a checkpoint: big tables share their storage.
@@ -67,6 +86,15 @@ pub struct World {
     pub(crate) metrics: metrics::Metrics,
     pub(crate) alarms: VecMap<Name, alarms::Alarm>,
     pub(crate) watch: watch::Watches,
+    /// Simulated HTTP/S endpoints (webhooks), by name.
+    pub(crate) http_endpoints: VecMap<Name, http::HttpEndpoint>,
+    /// `SimulateServiceOutage` windows, by the resource's ARN.
+    pub(crate) outages: VecMap<Name, Vec<(crate::time::SimTime, crate::time::SimTime)>>,
+    /// Events in the functions' asynchronous queues (and running), by their number.
+    pub(crate) async_events: VecMap<u64, async_invoke::AsyncEvent>,
+    /// Order services with their own databases (dual write or outbox), and outbox relays.
+    pub(crate) order_services: VecMap<Name, outbox::OrderService>,
+    pub(crate) relays: VecMap<Name, relay::OutboxRelay>,
 }
 
 /// What an actor's timer does when it fires.
@@ -85,6 +113,13 @@ pub(crate) enum WorldTimer {
     Release(Name),
     ProducerTick(Name),
     MetricsTick,
+    /// The asynchronous queue hands an event to its function (the first attempt or a retry).
+    AsyncAttempt(u64),
+    /// A crashed order service is back.
+    OrderServiceRestart(Name),
+    /// An outbox relay polls its outbox; a crashed relay is back.
+    RelayTick(Name),
+    RelayRestart(Name),
 }
 
 impl WorldTimer {
@@ -98,6 +133,9 @@ impl WorldTimer {
             WorldTimer::Release(_) => "Dependency",
             WorldTimer::ProducerTick(_) => "Producer",
             WorldTimer::MetricsTick => "Metrics",
+            WorldTimer::AsyncAttempt(_) => "LambdaAsync",
+            WorldTimer::OrderServiceRestart(_) => "OrderService",
+            WorldTimer::RelayTick(_) | WorldTimer::RelayRestart(_) => "OutboxRelay",
         }
     }
 }
@@ -123,6 +161,10 @@ impl Sim {
             }
             WorldTimer::ProducerTick(p) => self.on_producer_tick(&p),
             WorldTimer::MetricsTick => self.on_metrics_tick(),
+            WorldTimer::AsyncAttempt(id) => self.on_async_attempt(id),
+            WorldTimer::OrderServiceRestart(s) => self.on_order_service_restart(&s),
+            WorldTimer::RelayTick(r) => self.on_relay_tick(&r),
+            WorldTimer::RelayRestart(r) => self.on_relay_restart(&r),
         }
     }
 }

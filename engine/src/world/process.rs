@@ -21,6 +21,8 @@ pub(crate) enum Owner {
     Invocation(u64, u64),
     /// A checkout request of a coupled producer: (producer, request).
     Request(Name, u64),
+    /// An attempt of an asynchronous invocation: the event's number.
+    Async(u64),
 }
 
 impl Owner {
@@ -29,6 +31,7 @@ impl Owner {
             Owner::Worker(_) => "Worker",
             Owner::Invocation(..) => "Lambda",
             Owner::Request(..) => "Producer",
+            Owner::Async(_) => "LambdaAsync",
         }
     }
 }
@@ -140,6 +143,7 @@ impl Sim {
                 self.world.mappings.get_mut(m).and_then(|m| m.invocations.get_mut(i)).map(|inv| &mut inv.run)
             }
             Owner::Request(p, r) => self.world.producers.get_mut(p).and_then(|p| p.requests.get_mut(r)),
+            Owner::Async(id) => self.world.async_events.get_mut(id).map(|e| &mut e.run),
         }
     }
 
@@ -201,6 +205,7 @@ impl Sim {
             Owner::Worker(w) => self.worker_run_finished(w),
             Owner::Invocation(m, i) => self.invocation_finished(*m, *i),
             Owner::Request(p, r) => self.request_finished(p, *r),
+            Owner::Async(id) => self.async_finished(*id),
         }
     }
 

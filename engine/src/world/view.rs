@@ -105,6 +105,10 @@ pub struct WorldView {
     pub producers: Vec<ProducerView>,
     pub jobs: Vec<JobView>,
     pub alarms: Vec<AlarmView>,
+    /// Simulated HTTP/S endpoints (webhooks) and what they received.
+    pub http_endpoints: Vec<super::HttpEndpointView>,
+    /// Order services (dual write or outbox) with their databases' rows and transactions.
+    pub order_services: Vec<super::OrderServiceView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -131,6 +135,13 @@ pub struct FunctionView {
     pub running: u32,
     pub invocations: u64,
     pub errors: u64,
+    /// Asynchronous events waiting in the function's own queue (first attempts and retries).
+    pub async_queued: usize,
+    /// Where asynchronous invocation records go (`PutFunctionEventInvokeConfig`).
+    pub on_success: Option<String>,
+    pub on_failure: Option<String>,
+    /// The function's dead-letter queue or topic (`DeadLetterConfig`) for discarded events.
+    pub dead_letter_target: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -246,6 +257,10 @@ impl Sim {
                     running: f.running,
                     invocations: f.stats.invocations,
                     errors: f.stats.errors,
+                    async_queued: w.async_events.values().filter(|e| e.function == f.name && e.run.is_none()).count(),
+                    on_success: f.invoke_config.as_ref().and_then(|c| c.on_success.clone()),
+                    on_failure: f.invoke_config.as_ref().and_then(|c| c.on_failure.clone()),
+                    dead_letter_target: f.dead_letter_target.clone(),
                 })
                 .collect(),
             event_source_mappings: w
@@ -308,6 +323,8 @@ impl Sim {
                     threshold: a.threshold,
                 })
                 .collect(),
+            http_endpoints: self.http_endpoint_views(),
+            order_services: self.order_service_views(),
         }
     }
 }
