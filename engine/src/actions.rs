@@ -202,6 +202,44 @@ pub const ACTIONS: &[Action] = &[
         Sim::describe_alarms,
     ),
     action("DeleteAlarms", Own, &["AlarmNames"], Sim::delete_alarms),
+    // Where SNS delivers and how deliveries fail: simulated HTTP/S endpoints, service outages
+    action("CreateHttpEndpoint", Own, crate::world::HTTP_ENDPOINT_KEYS, Sim::create_http_endpoint),
+    action("UpdateHttpEndpoint", Own, crate::world::HTTP_ENDPOINT_KEYS, Sim::update_http_endpoint),
+    action("DescribeHttpEndpoint", Own, &["EndpointName"], Sim::describe_http_endpoint),
+    action("DeleteHttpEndpoint", Own, &["EndpointName"], Sim::delete_http_endpoint),
+    action("SimulateServiceOutage", Own, &["ResourceArn", "Duration", "StartAfter"], Sim::simulate_service_outage),
+    // AWS Lambda: asynchronous invocation, its retries and destinations
+    action("Invoke", Lambda, crate::world::INVOKE_KEYS, Sim::invoke_function),
+    action(
+        "PutFunctionEventInvokeConfig",
+        Lambda,
+        crate::world::INVOKE_CONFIG_KEYS,
+        Sim::put_function_event_invoke_config,
+    ),
+    action(
+        "UpdateFunctionEventInvokeConfig",
+        Lambda,
+        crate::world::INVOKE_CONFIG_KEYS,
+        Sim::update_function_event_invoke_config,
+    ),
+    action(
+        "GetFunctionEventInvokeConfig",
+        Lambda,
+        &["FunctionName", "Qualifier"],
+        Sim::get_function_event_invoke_config,
+    ),
+    action(
+        "DeleteFunctionEventInvokeConfig",
+        Lambda,
+        &["FunctionName", "Qualifier"],
+        Sim::delete_function_event_invoke_config,
+    ),
+    // Dual write and the transactional outbox: an order service with its own database
+    action("CreateOrderService", Own, crate::world::ORDER_SERVICE_KEYS, Sim::create_order_service),
+    action("PlaceOrder", Own, &["ServiceName", "OrderId"], Sim::place_order),
+    action("CrashOrderService", Own, &["ServiceName", "When"], Sim::crash_order_service),
+    action("DescribeOrderService", Own, &["ServiceName"], Sim::describe_order_service),
+    action("CreateOutboxRelay", Own, crate::world::RELAY_KEYS, Sim::create_outbox_relay),
 ];
 
 /// Amazon EventBridge's actions: in the engine with its `eventbridge` feature (on by default;
@@ -249,44 +287,6 @@ pub const EVENTBRIDGE_ACTIONS: &[Action] = &[
     ),
     action("DescribeReplay", Events, &["ReplayName"], Sim::describe_replay),
     action("CancelReplay", Events, &["ReplayName"], Sim::cancel_replay),
-    // Where SNS delivers and how deliveries fail: simulated HTTP/S endpoints, service outages
-    action("CreateHttpEndpoint", Own, crate::world::HTTP_ENDPOINT_KEYS, Sim::create_http_endpoint),
-    action("UpdateHttpEndpoint", Own, crate::world::HTTP_ENDPOINT_KEYS, Sim::update_http_endpoint),
-    action("DescribeHttpEndpoint", Own, &["EndpointName"], Sim::describe_http_endpoint),
-    action("DeleteHttpEndpoint", Own, &["EndpointName"], Sim::delete_http_endpoint),
-    action("SimulateServiceOutage", Own, &["ResourceArn", "Duration", "StartAfter"], Sim::simulate_service_outage),
-    // AWS Lambda: asynchronous invocation, its retries and destinations
-    action("Invoke", Lambda, crate::world::INVOKE_KEYS, Sim::invoke_function),
-    action(
-        "PutFunctionEventInvokeConfig",
-        Lambda,
-        crate::world::INVOKE_CONFIG_KEYS,
-        Sim::put_function_event_invoke_config,
-    ),
-    action(
-        "UpdateFunctionEventInvokeConfig",
-        Lambda,
-        crate::world::INVOKE_CONFIG_KEYS,
-        Sim::update_function_event_invoke_config,
-    ),
-    action(
-        "GetFunctionEventInvokeConfig",
-        Lambda,
-        &["FunctionName", "Qualifier"],
-        Sim::get_function_event_invoke_config,
-    ),
-    action(
-        "DeleteFunctionEventInvokeConfig",
-        Lambda,
-        &["FunctionName", "Qualifier"],
-        Sim::delete_function_event_invoke_config,
-    ),
-    // Dual write and the transactional outbox: an order service with its own database
-    action("CreateOrderService", Own, crate::world::ORDER_SERVICE_KEYS, Sim::create_order_service),
-    action("PlaceOrder", Own, &["ServiceName", "OrderId"], Sim::place_order),
-    action("CrashOrderService", Own, &["ServiceName", "When"], Sim::crash_order_service),
-    action("DescribeOrderService", Own, &["ServiceName"], Sim::describe_order_service),
-    action("CreateOutboxRelay", Own, crate::world::RELAY_KEYS, Sim::create_outbox_relay),
 ];
 
 #[cfg(not(feature = "eventbridge"))]

@@ -81,9 +81,12 @@ impl Sim {
             Some(Destination::Function(f)) if !dead_letter => {
                 self.world.functions.get(f.as_ref()).map(|_| ()).ok_or_else(|| missing("function", &f))
             }
+            #[cfg(feature = "eventbridge")]
             Some(Destination::Bus(b)) if !dead_letter => {
                 self.bus_ref(Some(&b)).map(|_| ()).map_err(|_| missing("event bus", &b))
             }
+            #[cfg(not(feature = "eventbridge"))]
+            Some(Destination::Bus(b)) if !dead_letter => Err(missing("event bus", &b)),
             _ => Err(invalid(format!(
                 "The {what} {arn} must be the ARN of {} in {REGION}, account {ACCOUNT}.",
                 if dead_letter {
