@@ -10,8 +10,11 @@
 //! ## Module map
 //! - [`actions`]: the one table of every action: name, service, parameter names, handler.
 //! - [`sim`]: the `Sim` — state, clock, `apply` through that table, the step loop.
-//! - [`sqs`]: queues, sends, receives, visibility, redrive to dead-letter queues, move tasks.
-//! - [`sns`]: topics, subscriptions, publish, filtered fan-out, envelopes and raw delivery.
+//! - [`sqs`]: queues, sends, receives, visibility, redrive to dead-letter queues, move tasks,
+//!   access policies (who may send).
+//! - [`sns`]: topics, subscriptions (SQS, Lambda, HTTP/S), publish, filtered fan-out, envelopes
+//!   and raw delivery, delivery retries under the delivery policies, subscription dead-letter
+//!   queues.
 //! - [`filter`]: the SNS subscription filter policy language (compile once, explain a no-match).
 //! - [`events`]: Amazon EventBridge — event buses, rules with event patterns or schedules,
 //!   targets (queues, topics, buses) with input transformation, retries and dead-letter queues,
@@ -22,7 +25,9 @@
 //!   checkpoint and replay.
 //! - [`lesson`]: guided lessons as data — steps, predictions the engine answers, checkpoints it
 //!   checks, and the player the page and `fanout test` drive.
-//! - [`world`]: the playground's own actors — workers, Lambda, dependencies, metrics, alarms.
+//! - [`world`]: the playground's own actors — workers, Lambda (event source mappings and
+//!   asynchronous invocation with its destinations), dependencies, HTTP/S endpoints, order
+//!   services with a dual write or an outbox, metrics, alarms.
 //! - [`export`]: take it to AWS — a CloudFormation template, a boto3 script and an AWS CLI script
 //!   of the simulation's topology and messages.
 //! - [`time`], [`rng`], [`ids`], [`attributes`], [`error`]: the small pieces everything uses;

@@ -458,3 +458,24 @@ fn on_failure_applies_to_asynchronous_invocations_not_to_an_event_source_mapping
     assert_eq!(counts(&mut sim, "orders-dlq").0, 1, "the queue's redrive policy catches it");
     assert_eq!(counts(&mut sim, "on-failure").0, 0, "OnFailure never sees a mapping's batches");
 }
+
+#[test]
+fn a_lambda_subscription_refuses_raw_message_delivery() {
+    // SNS docs, "Amazon SNS raw message delivery": raw delivery is for Amazon SQS, HTTP/S and
+    // Firehose endpoints; a function always receives the SNS record.
+    let mut sim = Sim::new(1);
+    charge(&mut sim, "0ms");
+    ok(&mut sim, "CreateTopic", json!({"Name": "orders"}));
+    let e = fails(
+        &mut sim,
+        "Subscribe",
+        json!({"TopicArn": "orders", "Protocol": "lambda", "Endpoint": FN_ARN, "Attributes": {"RawMessageDelivery": "true"}}),
+    );
+    assert_eq!(e.code, "InvalidParameter");
+    let e = fails(
+        &mut sim,
+        "Subscribe",
+        json!({"TopicArn": "orders", "Protocol": "lambda", "Endpoint": "arn:aws:lambda:us-east-1:000000000000:charge"}),
+    );
+    assert!(e.message.contains("Lambda endpoint ARN"), "{}", e.message);
+}

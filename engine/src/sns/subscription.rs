@@ -247,10 +247,16 @@ impl Sim {
                     "true" => true,
                     "false" => false,
                     _ => return Err(invalid("Invalid parameter: Attributes Reason: RawMessageDelivery: Invalid value [{value}]. Must be true or false.".replace("{value}", value))),
+                };
+                // SNS docs, "Amazon SNS raw message delivery": raw delivery is for SQS, HTTP/S
+                // and Firehose endpoints; a function always gets the SNS record.
+                if sub.raw && sub.protocol == "lambda" {
+                    return Err(invalid("Invalid parameter: Attributes Reason: Delivery protocol [lambda] does not support raw message delivery."));
                 }
             }
             "FilterPolicyScope" => {
-                let scope: FilterPolicyScope = value.parse().map_err(|e: String| invalid(format!("Invalid parameter: FilterPolicyScope: {e}")))?;
+                let scope: FilterPolicyScope =
+                    value.parse().map_err(|e: String| invalid(format!("Invalid parameter: FilterPolicyScope: {e}")))?;
                 if let Some(f) = &sub.filter {
                     let policy = FilterPolicy::compile(&f.json, scope).map_err(|e| invalid(e.message))?;
                     sub.filter = Some(Filter { json: f.json.clone(), policy });
