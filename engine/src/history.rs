@@ -21,6 +21,8 @@ pub struct Command {
 struct Checkpoint {
     /// Commands `..next_command` are inside `sim`.
     next_command: usize,
+    /// `History::settled` for `sim`.
+    settled: SimTime,
     sim: Sim,
 }
 
@@ -39,6 +41,9 @@ pub struct History {
     undone: Vec<Vec<Command>>,
     /// The latest moment this story has reached, so the timeline keeps its length after a seek back.
     horizon: SimTime,
+    /// When `sim` last changed: the latest command applied or timer fired in it. From then to
+    /// `sim.now()` only the clock moved, so a seek back into that stretch just sets the clock.
+    settled: SimTime,
 }
 
 impl History {
@@ -47,11 +52,12 @@ impl History {
         History {
             seed,
             commands: Vec::new(),
-            checkpoints: vec![Checkpoint { next_command: 0, sim: sim.clone() }],
+            checkpoints: vec![Checkpoint { next_command: 0, settled: SimTime::ZERO, sim: sim.clone() }],
             sim,
             applied: 0,
             undone: Vec::new(),
             horizon: SimTime::ZERO,
+            settled: SimTime::ZERO,
         }
     }
 
@@ -91,6 +97,7 @@ impl History {
     /// that were ahead (the story forks). A failed command changes nothing and is not kept.
     pub fn apply(&mut self, action: &str, params: &Value) -> Result<Value, ApiError> {
         let result = self.sim.apply(action, params)?;
+        self.settled = self.sim.now();
         if self.applied < self.commands.len() || self.horizon > self.sim.now() {
             self.commands.truncate(self.applied);
             self.horizon = self.sim.now();
@@ -108,13 +115,14 @@ impl History {
     /// Moves time forward, replaying any recorded commands that fall on the way.
     pub fn advance_to(&mut self, t: SimTime) {
         while let Some(c) = self.commands.get(self.applied).filter(|c| c.at <= t).cloned() {
-            self.sim.advance_to(c.at);
+            self.run_timers_to(c.at);
             let replayed = self.sim.apply(&c.action, &c.params);
             debug_assert!(replayed.is_ok(), "invariant: a recorded command replays");
+            self.settled = self.sim.now();
             self.applied += 1;
             self.maybe_checkpoint();
         }
-        self.sim.advance_to(t);
+        self.run_timers_to(t);
         self.horizon = self.horizon.max(self.sim.now());
         self.maybe_checkpoint();
     }
@@ -130,12 +138,16 @@ impl History {
         Some(next)
     }
 
-    /// Rebuilds the story as it was at `t` (before or after now).
+    /// Rebuilds the story as it was at `t` (before or after now). Back to a moment after the
+    /// last change, only the clock goes back: nothing happened in between, and the state is
+    /// the same (scrubbing a quiet stretch of the timeline copies nothing).
     pub fn seek(&mut self, t: SimTime) {
-        if t < self.sim.now() {
-            self.restore_at(t);
-        } else {
+        if t >= self.sim.now() {
             self.advance_to(t);
+        } else if t >= self.settled {
+            self.sim.now = t;
+        } else {
+            self.restore_at(t);
         }
     }
 
@@ -182,6 +194,7 @@ impl History {
             .find(|c| c.sim.now() <= t)
             .expect("invariant: the first checkpoint is at time 0");
         self.sim = cp.sim.clone();
+        self.settled = cp.settled;
         self.applied = cp.next_command;
         self.advance_to(t);
     }
@@ -194,7 +207,21 @@ impl History {
     fn maybe_checkpoint(&mut self) {
         let last = self.checkpoints.last().expect("invariant: there is always a first checkpoint");
         if self.sim.events().len() >= last.sim.events().len() + CHECKPOINT_EVERY_EVENTS {
-            self.checkpoints.push(Checkpoint { next_command: self.applied, sim: self.sim.clone() });
+            self.checkpoints.push(Checkpoint {
+                next_command: self.applied,
+                settled: self.settled,
+                sim: self.sim.clone(),
+            });
         }
+    }
+
+    /// Moves the clock to `t`, firing the timers due on the way (as `Sim::advance_to` does, one
+    /// due moment at a time) and noting when the last one fired.
+    fn run_timers_to(&mut self, t: SimTime) {
+        while let Some(at) = self.sim.next_event_at().filter(|at| *at <= t) {
+            self.sim.advance_to(at);
+            self.settled = self.sim.now();
+        }
+        self.sim.advance_to(t);
     }
 }

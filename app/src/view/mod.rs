@@ -38,6 +38,14 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// Stops playback; telling the signal only if it plays, so nothing that draws the play
+    /// button runs again for a step or a scrub.
+    pub fn pause(&self) {
+        if self.playing.get_untracked() {
+            self.playing.set(false);
+        }
+    }
+
     /// Runs a command on the story; shows its error, if any, and changes nothing then.
     pub fn act<T>(&self, f: impl FnOnce(&mut Playground) -> Result<T, ApiError>) -> Option<T> {
         match self.pg.try_update(f)? {
@@ -91,7 +99,7 @@ fn Stage(pg: Playground) -> impl IntoView {
                 </div>
                 <transport::ScenarioPicker />
                 <time class="clock" data-testid="clock" title="Virtual time since the scenario started">
-                    {move || ctx.snapshot.get().now.to_string()}
+                    {move || ctx.snapshot.with(|s| s.now.to_string())}
                 </time>
             </header>
             <transport::Transport />

@@ -2,7 +2,7 @@
 //! visibility timer, or delayed — with its receive count against maxReceiveCount; the counts;
 //! and the queue's actions and settings.
 
-use super::{use_ctx, Selection};
+use super::{esc, use_ctx, Selection};
 use engine::snapshot::{MessageView, QueueView};
 use engine::sqs::MsgState;
 use engine::SimTime;
@@ -17,16 +17,21 @@ pub fn Effects() -> impl IntoView {
         <Show when=move || jobs.with(|j| !j.is_empty())>
             <section class="effects" aria-label="Side effects" data-testid="side-effects">
                 <h2>"Side effects"</h2>
-                <ul>
-                    {move || jobs.get().into_iter().map(|j| view! {
-                        <li class:dup=j.duplicates != 0>
-                            <strong>{format!("{}: {} {}", j.job, j.side_effects, j.effect)}</strong>
-                            <span>{format!(" for {} events", j.distinct_events)}</span>
-                            {(j.duplicates != 0).then(|| view! { <span class="warn">{format!(" · {} duplicate", j.duplicates)}</span> })}
-                            {(j.skipped != 0).then(|| view! { <span class="ok">{format!(" · {} skipped as already done", j.skipped)}</span> })}
-                        </li>
-                    }).collect_view()}
-                </ul>
+                // Read-only text, redrawn whole when a count changes: written as markup.
+                <ul inner_html=move || jobs.with(|jobs| jobs.iter().map(|j| {
+                    let mut li = format!(
+                        "<li{}><strong>{}: {} {}</strong><span> for {} events</span>",
+                        if j.duplicates != 0 { " class=\"dup\"" } else { "" },
+                        esc(&j.job), j.side_effects, esc(&j.effect), j.distinct_events
+                    );
+                    if j.duplicates != 0 {
+                        li += &format!("<span class=\"warn\"> · {} duplicate</span>", j.duplicates);
+                    }
+                    if j.skipped != 0 {
+                        li += &format!("<span class=\"ok\"> · {} skipped as already done</span>", j.skipped);
+                    }
+                    li + "</li>"
+                }).collect::<String>())></ul>
             </section>
         </Show>
     }
@@ -49,7 +54,7 @@ pub fn Queues() -> impl IntoView {
 fn QueueCard(name: String) -> impl IntoView {
     let ctx = use_ctx();
     let n = name.clone();
-    let q = Memo::new(move |_| ctx.snapshot.with(|s| s.queues.iter().find(|q| q.name == n).cloned()));
+    let q = Memo::new(move |_| ctx.snapshot.with(|s| s.queues.iter().find(|q| q.name == n).map(without_messages)));
     let id = format!("queue-{name}");
     let is_dlq = move || q.with(|q| q.as_ref().is_some_and(|q| !q.dead_letter_sources.is_empty()));
     let count = move |f: fn(&QueueView) -> usize| move || q.with(|q| q.as_ref().map_or(0, f));
@@ -85,7 +90,7 @@ fn QueueCard(name: String) -> impl IntoView {
                 <div class="count inflight"><dt>"in flight"</dt><dd data-testid=format!("{id}-inflight")>{count(|q| q.in_flight)}</dd></div>
                 <div class="count delayed"><dt>"delayed"</dt><dd data-testid=format!("{id}-delayed")>{count(|q| q.delayed)}</dd></div>
             </dl>
-            <Chips q=q />
+            <Chips q=q queue=name.clone() />
             <p class="meta">
                 {move || q.with(|q| q.as_ref().map(|q| {
                     let mut parts = vec![format!("visibility {} s", q.visibility_timeout)];
@@ -179,12 +184,37 @@ fn WorkerRow(w: engine::world::WorkerView) -> impl IntoView {
     }
 }
 
+/// A queue's view without its messages: what its card shows around the chips (the chips read
+/// the messages themselves), so a tick of the clock copies each message once, not twice.
+fn without_messages(q: &QueueView) -> QueueView {
+    QueueView {
+        name: q.name.clone(),
+        url: q.url.clone(),
+        arn: q.arn.clone(),
+        fifo: q.fifo,
+        visible: q.visible,
+        in_flight: q.in_flight,
+        delayed: q.delayed,
+        oldest_age_ms: q.oldest_age_ms,
+        visibility_timeout: q.visibility_timeout,
+        retention_period: q.retention_period,
+        delay_seconds: q.delay_seconds,
+        dead_letter_queue: q.dead_letter_queue.clone(),
+        max_receive_count: q.max_receive_count,
+        dead_letter_sources: q.dead_letter_sources.clone(),
+        stats: q.stats.clone(),
+        messages: Vec::new(),
+    }
+}
+
 #[component]
-fn Chips(q: Memo<Option<QueueView>>) -> impl IntoView {
+fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
     let ctx = use_ctx();
     let now = Memo::new(move |_| ctx.snapshot.with(|s| s.now));
     // Only what a chip shows: a chip is rebuilt when its message changes, not on every tick.
-    let messages = Memo::new(move |_| q.with(|q| q.as_ref().map(|q| q.messages.clone()).unwrap_or_default()));
+    let messages = Memo::new(move |_| {
+        ctx.snapshot.with(|s| s.queues.iter().find(|q| q.name == queue).map(|q| q.messages.clone()).unwrap_or_default())
+    });
     let meta = Memo::new(move |_| {
         q.with(|q| q.as_ref().map(|q| (q.name.clone(), q.max_receive_count, q.visible + q.in_flight + q.delayed)))
     });
