@@ -1,5 +1,5 @@
-// The clock runs on animation frames only while playing, and the diagram updates its counts in
-// place: a keyboard-focused node keeps its focus while messages arrive.
+// The clock runs on animation frames only while playing; the diagram and the message chips
+// update in place: a keyboard-focused node or chip keeps its focus while messages change.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, openPlayground, finish } from './harness.js';
@@ -76,4 +76,29 @@ test('the clock asks for animation frames only while playing', async () => {
   assert.deepEqual(await counts(), paused, 'paused again: no more frames');
   assert.equal(await clock(), stopped, 'and virtual time stands still');
   assert.deepEqual(await finish(page, problems, 'clock-frames'), []);
+});
+
+test('a focused message chip keeps focus when its message is received, and its ring counts down', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  await press(page, 'publish');
+  const chip = page.locator('[data-testid="queue-packing"] .chip').first();
+  await chip.waitFor();
+  await chip.focus();
+  await chip.evaluate((el) => { window.focusedChip = el; });
+  await press(page, 'queue-packing-receive');
+  await page.waitForSelector('[data-testid="queue-packing"] .chip.inflight');
+  assert.equal(await page.evaluate(() => document.activeElement === window.focusedChip), true, 'the same chip, still focused');
+  assert.match(await chip.getAttribute('aria-label'), /in flight for order 4417, received 1 times/);
+  const dash = () => chip.locator('.left').getAttribute('stroke-dasharray');
+  assert.equal(await dash(), '100.0 100', 'a full ring: the whole visibility timeout is left');
+  await press(page, 'play-pause');
+  await page.waitForFunction(() => document.querySelector('[data-testid="clock"]').textContent.trim() >= '00:00:00.500');
+  await press(page, 'play-pause');
+  assert.ok(parseFloat(await dash()) < 100, `the ring counts down: ${await dash()}`);
+  // Enter on the focused chip inspects its message.
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /in packing/.test(document.querySelector('[data-testid="inspector"] h3')?.textContent));
+  assert.match(await page.getByTestId('inspector').textContent(), /in flight until/);
+  assert.equal(await chip.evaluate((el) => el.classList.contains('selected')), true, 'the inspected chip is marked');
+  assert.deepEqual(await finish(page, problems, 'chip-focus'), []);
 });

@@ -1,6 +1,7 @@
 //! The page: a thin view over engine snapshots. Components read slices of the snapshot from
 //! one context and send commands through it; they hold no message state of their own.
 
+mod chips;
 mod clock;
 mod controls;
 mod inspector;
