@@ -102,3 +102,32 @@ test('a focused message chip keeps focus when its message is received, and its r
   assert.equal(await chip.evaluate((el) => el.classList.contains('selected')), true, 'the inspected chip is marked');
   assert.deepEqual(await finish(page, problems, 'chip-focus'), []);
 });
+
+test('the event log and the diagram\'s tokens keep their items while events come and go', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  const seqs = () => page.evaluate(() => [...document.querySelectorAll('[data-testid="event-log"] li')].map((li) => Number(li.dataset.seq)));
+  const start = await seqs();
+  assert.deepEqual(start, [...start].sort((a, b) => b - a), 'newest first');
+  await page.evaluate(() => { window.oldest = document.querySelector('[data-testid="event-log"] li:last-child'); });
+  await press(page, 'publish');
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="event-log"] li').length > n, start.length);
+  // OrderPlaced reaches billing, packing and sms: a token travels to each.
+  const tokens = await page.evaluate(() => [...document.querySelectorAll('.tokens circle')].map((c) => c.namespaceURI));
+  assert.equal(tokens.length, 3);
+  assert.ok(tokens.every((ns) => ns === 'http://www.w3.org/2000/svg'), 'tokens are SVG circles');
+  await page.evaluate(() => { window.token = document.querySelector('.tokens circle'); });
+  await press(page, 'publish');
+  await page.waitForFunction(() => document.querySelectorAll('.tokens circle').length === 6);
+  assert.equal(await page.evaluate(() => window.token.isConnected), true, 'an earlier token keeps its element (and its animation)');
+  const after = await seqs();
+  assert.deepEqual(after, [...after].sort((a, b) => b - a));
+  assert.equal(after[0], Math.max(...after));
+  // Undo takes the last publish back: its events leave the top of the log, the rest stay.
+  await press(page, 'undo');
+  await page.waitForFunction(() => document.querySelectorAll('.tokens circle').length === 3);
+  const undone = await seqs();
+  assert.deepEqual(undone, after.slice(after.length - undone.length));
+  assert.ok(undone.length < after.length);
+  assert.equal(await page.evaluate(() => window.oldest.isConnected && window.oldest === document.querySelector('[data-testid="event-log"] li:last-child')), true);
+  assert.deepEqual(await finish(page, problems, 'log-and-tokens'), []);
+});

@@ -5,7 +5,7 @@
 //! chip in the list, and a chip that only changes state is updated in place (a focused chip
 //! keeps its focus).
 
-use super::{esc, use_ctx, Selection};
+use super::{esc, plan, use_ctx, Selection};
 use engine::snapshot::{MessageView, QueueView};
 use engine::sqs::MsgState;
 use engine::SimTime;
@@ -90,29 +90,6 @@ impl Shown {
     }
 }
 
-/// How the chips on the page (`old`, by ascending copy) become `new`: for each new chip, the
-/// old one it keeps, if any (old chips not kept go). `None` when `new` is not in ascending
-/// order, which the engine's listing guarantees: then the list is drawn anew.
-fn plan(old: &[u64], new: &[u64]) -> Option<Vec<Option<usize>>> {
-    if new.windows(2).any(|w| w[0] >= w[1]) {
-        return None;
-    }
-    let mut i = 0;
-    Some(
-        new.iter()
-            .map(|copy| {
-                while old.get(i).is_some_and(|o| o < copy) {
-                    i += 1;
-                }
-                (old.get(i) == Some(copy)).then(|| {
-                    i += 1;
-                    i - 1
-                })
-            })
-            .collect(),
-    )
-}
-
 /// Writes what differs between `old` and `new` into a chip's button.
 fn update(button: &web_sys::Element, new: &Shown, old: Option<&Shown>) {
     for (name, value, was) in [
@@ -136,7 +113,7 @@ fn update(button: &web_sys::Element, new: &Shown, old: Option<&Shown>) {
 }
 
 /// Brings the list on the page from `old` (`None` where a chip was carried over unchanged)
-/// to `new`, where `kept` says which old chip each new one is (see [`plan`]): removes, inserts
+/// to `new`, where `kept` says which old chip each new one is (see [`plan`](super::plan)): removes, inserts
 /// and updates chips.
 fn apply(ul: &web_sys::Element, old: &[Option<Shown>], new: &[Shown], kept: Option<Vec<Option<usize>>>) {
     let mut lis = Vec::new();
@@ -266,23 +243,9 @@ pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
-    use super::{order_of, plan, remaining, Shown};
+    use super::{order_of, remaining, Shown};
     use crate::playground::{Playground, DEFAULT_SCENARIO};
     use engine::SimTime;
-
-    #[test]
-    fn a_scrub_back_inserts_the_chips_that_come_back_and_keeps_the_rest() {
-        // Older messages back at the front, the last ones past the 200 shown gone: nothing moves.
-        assert_eq!(
-            plan(&[238, 241, 244, 247], &[229, 232, 238, 241, 244]),
-            Some(vec![None, None, Some(0), Some(1), Some(2)])
-        );
-        // Played on: deleted ones go, new ones come at the end.
-        assert_eq!(plan(&[1, 4, 7], &[4, 7, 10]), Some(vec![Some(1), Some(2), None]));
-        assert_eq!(plan(&[], &[1, 2]), Some(vec![None, None]));
-        assert_eq!(plan(&[1, 2], &[]), Some(vec![]));
-        assert_eq!(plan(&[1, 2], &[2, 1]), None, "out of order: drawn anew");
-    }
 
     #[test]
     fn a_chip_says_what_state_its_message_is_in() {

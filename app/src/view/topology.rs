@@ -393,8 +393,8 @@ pub fn Topology() -> impl IntoView {
     }
 }
 
-/// Tokens for recent deliveries, drops and DLQ moves, in their own layer keyed by event, so a
-/// token keeps its animation while the diagram under it re-renders.
+/// Tokens for recent deliveries, drops and DLQ moves, in their own layer kept by event (see
+/// `keep_list`), so a token keeps its animation while the diagram under it changes.
 #[component]
 fn Tokens(layout: Memo<Layout>) -> impl IntoView {
     let ctx = use_ctx();
@@ -430,7 +430,8 @@ fn Tokens(layout: Memo<Layout>) -> impl IntoView {
                 })
                 .collect::<Vec<_>>()
         });
-        let tokens: Vec<(u64, &'static str, String, Option<String>)> = found
+        // Newest first, keyed in ascending order by how far back an event is (see `keep_list`).
+        let tokens: Vec<(u64, String)> = found
             .into_iter()
             .map(|(seq, y, token)| {
                 let (class, path, title) = match token {
@@ -442,19 +443,21 @@ fn Tokens(layout: Memo<Layout>) -> impl IntoView {
                     Token::ToDlq => ("token dlq", format!("M 510 {} L 510 {}", y + 24, y + 60), None),
                     Token::Redriven => ("token redriven", format!("M 510 {} L 510 {}", y + 60, y + 24), None),
                 };
-                (seq, class, path, title)
+                let title = title.map(|r| format!("<title>Filtered out: {}</title>", esc(&r))).unwrap_or_default();
+                (u64::MAX - seq, format!("<circle class=\"{class}\" r=\"6\" data-seq=\"{seq}\" style=\"offset-path: path('{path}')\">{title}</circle>"))
             })
             .collect();
         (view_box, tokens)
     });
+    Effect::new(move |drawn: Option<Vec<(u64, String)>>| {
+        let drawn = drawn.unwrap_or_default();
+        let Some(svg) = document().get_element_by_id("tokens") else { return drawn };
+        let items = tokens.with(|t| t.1.clone());
+        super::keep_list(&svg, &drawn, &items);
+        items
+    });
     view! {
-        <svg class="topology tokens" viewBox=move || tokens.with(|t| t.0.clone()) aria-hidden="true">
-            <For each=move || tokens.with(|t| t.1.clone()) key=|t| t.0 let:t>
-                <circle class=t.1 r="6" data-seq=t.0 style=format!("offset-path: path('{}')", t.2)>
-                    {t.3.map(|r| view! { <title>{format!("Filtered out: {r}")}</title> })}
-                </circle>
-            </For>
-        </svg>
+        <svg class="topology tokens" id="tokens" viewBox=move || tokens.with(|t| t.0.clone()) aria-hidden="true"></svg>
     }
 }
 
