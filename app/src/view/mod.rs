@@ -8,6 +8,7 @@ mod inspector;
 mod log;
 mod metrics;
 mod queues;
+mod tokens;
 mod topology;
 mod transport;
 

@@ -1,10 +1,10 @@
 //! The live diagram: producer → topic → subscriptions (filter and raw badges) → queues → their
 //! consumers (workers, Lambda functions), each queue's dead-letter queue under it. Tokens travel
-//! the edges for recent deliveries, drop at a filter that rejected them, and slide into a DLQ.
+//! the edges for recent deliveries, drop at a filter that rejected them, and slide into a DLQ
+//! (see `tokens`).
 
 use super::{esc, use_ctx, Selection};
 use engine::snapshot::{Snapshot, SubscriptionView};
-use engine::EventKind;
 use leptos::prelude::*;
 
 /// Vertical room for one queue, and the extra room a queue with a dead-letter queue takes (the
@@ -15,27 +15,16 @@ const DLQ_ROW: i64 = 56;
 const ROW_CENTRE: i64 = 38;
 /// Consumers drawn per queue before "+N more".
 const MAX_CONSUMERS: usize = 3;
-/// How far back (virtual ms) a delivery still shows a travelling token.
-const TOKEN_WINDOW_MS: u64 = 1_200;
 
-/// A message token's trip on the diagram.
-enum Token {
-    Delivered,
-    /// Stopped at the subscription's filter, with the reason.
-    Dropped(String),
-    ToDlq,
-    /// Back from the dead-letter queue to its source by a move task.
-    Redriven,
-}
-
-fn edge_path(topic_y: i64, y: i64) -> String {
+/// The edge from the topic to a queue's row.
+pub(super) fn edge_path(topic_y: i64, y: i64) -> String {
     format!("M 250 {topic_y} C 330 {topic_y}, 330 {y}, 410 {y}")
 }
 
 /// What the diagram draws, without the clock: it changes only when a count or the topology does,
 /// so the diagram is not rebuilt on every tick of the clock.
 #[derive(Clone, Debug, PartialEq)]
-struct Layout {
+pub(super) struct Layout {
     producer: String,
     topic: String,
     rows: Vec<Row>,
@@ -43,8 +32,8 @@ struct Layout {
 
 /// One queue on the diagram: fed by a subscription, or (a plain work queue) by nothing drawn.
 #[derive(Clone, Debug, PartialEq)]
-struct Row {
-    sub: Option<SubscriptionView>,
+pub(super) struct Row {
+    pub(super) sub: Option<SubscriptionView>,
     queue: String,
     visible: usize,
     inflight: usize,
@@ -53,7 +42,7 @@ struct Row {
     /// Who consumes the queue: workers and Lambda functions.
     consumers: Vec<Consumer>,
     /// The queue's centre line.
-    y: i64,
+    pub(super) y: i64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -151,12 +140,12 @@ impl Layout {
         }
     }
 
-    fn view_box(&self) -> String {
+    pub(super) fn view_box(&self) -> String {
         format!("0 0 {} {}", self.width(), self.height())
     }
 
     /// Level with the middle of the queues the topic feeds.
-    fn topic_y(&self) -> i64 {
+    pub(super) fn topic_y(&self) -> i64 {
         let mut fed = self.rows.iter().filter(|r| r.sub.is_some()).map(|r| r.y);
         match (fed.next(), fed.next_back()) {
             (Some(first), Some(last)) => (first + last) / 2,
@@ -165,12 +154,12 @@ impl Layout {
         }
     }
 
-    fn row_of(&self, queue: &str) -> Option<&Row> {
+    pub(super) fn row_of(&self, queue: &str) -> Option<&Row> {
         self.rows.iter().find(|r| r.queue == queue)
     }
 
     /// The row whose dead-letter queue is `dlq`.
-    fn row_with_dlq(&self, dlq: &str) -> Option<&Row> {
+    pub(super) fn row_with_dlq(&self, dlq: &str) -> Option<&Row> {
         self.rows.iter().find(|r| r.dlq.as_ref().is_some_and(|(d, _)| d == dlq))
     }
 }
@@ -388,76 +377,8 @@ pub fn Topology() -> impl IntoView {
                  aria-label="The producer publishes to the topic, which fans out to one queue per consumer; workers consume each queue"
                  on:click=on_click on:keydown=on_key>
             </svg>
-            <Tokens layout=layout />
+            <super::tokens::Tokens layout=layout />
         </div></div>
-    }
-}
-
-/// Tokens for recent deliveries, drops and DLQ moves, in their own layer kept by event (see
-/// `keep_list`), so a token keeps its animation while the diagram under it changes.
-#[component]
-fn Tokens(layout: Memo<Layout>) -> impl IntoView {
-    let ctx = use_ctx();
-    let tokens = Memo::new(move |_| {
-        ctx.snapshot.track();
-        let layout = layout.get();
-        let (view_box, topic_y) = (layout.view_box(), layout.topic_y());
-        let found = ctx.pg.with(|p| {
-            let events = p.events();
-            let now = p.now().ms();
-            events
-                .iter()
-                .rev()
-                .take_while(|e| e.at.ms() + TOKEN_WINDOW_MS >= now)
-                .take(24)
-                .filter_map(|e| {
-                    let (row, token) = match &e.kind {
-                        EventKind::DeliveredToQueue { queue, .. } => (layout.row_of(queue)?, Token::Delivered),
-                        EventKind::FilteredOut { endpoint, reason, .. } => {
-                            (layout.row_of(endpoint)?, Token::Dropped(reason.clone()))
-                        }
-                        EventKind::MovedToDeadLetterQueue { queue, .. } => (layout.row_of(queue)?, Token::ToDlq),
-                        EventKind::MessageMoved { source, destination, .. } => {
-                            (layout.row_with_dlq(source).or_else(|| layout.row_of(destination))?, Token::Redriven)
-                        }
-                        _ => return None,
-                    };
-                    // Only a queue the topic feeds has an edge for a delivery or a drop to travel.
-                    if matches!(token, Token::Delivered | Token::Dropped(_)) && row.sub.is_none() {
-                        return None;
-                    }
-                    Some((e.seq, row.y, token))
-                })
-                .collect::<Vec<_>>()
-        });
-        // Newest first, keyed in ascending order by how far back an event is (see `keep_list`).
-        let tokens: Vec<(u64, String)> = found
-            .into_iter()
-            .map(|(seq, y, token)| {
-                let (class, path, title) = match token {
-                    Token::Delivered => ("token", edge_path(topic_y, y), None),
-                    Token::Dropped(reason) => {
-                        ("token dropped", format!("M 250 {topic_y} C 290 {topic_y}, 300 {y}, 324 {y}"), Some(reason))
-                    }
-                    // From the queue's bottom edge down into its DLQ, and back up for a redrive.
-                    Token::ToDlq => ("token dlq", format!("M 510 {} L 510 {}", y + 24, y + 60), None),
-                    Token::Redriven => ("token redriven", format!("M 510 {} L 510 {}", y + 60, y + 24), None),
-                };
-                let title = title.map(|r| format!("<title>Filtered out: {}</title>", esc(&r))).unwrap_or_default();
-                (u64::MAX - seq, format!("<circle class=\"{class}\" r=\"6\" data-seq=\"{seq}\" style=\"offset-path: path('{path}')\">{title}</circle>"))
-            })
-            .collect();
-        (view_box, tokens)
-    });
-    Effect::new(move |drawn: Option<Vec<(u64, String)>>| {
-        let drawn = drawn.unwrap_or_default();
-        let Some(svg) = document().get_element_by_id("tokens") else { return drawn };
-        let items = tokens.with(|t| t.1.clone());
-        super::keep_list(&svg, &drawn, &items);
-        items
-    });
-    view! {
-        <svg class="topology tokens" id="tokens" viewBox=move || tokens.with(|t| t.0.clone()) aria-hidden="true"></svg>
     }
 }
 
