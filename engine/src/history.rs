@@ -30,6 +30,8 @@ struct Checkpoint {
     next_command: usize,
     /// The length of the event log at the checkpoint (`sim` itself holds no events).
     events: usize,
+    /// `History::settled` for `sim`.
+    settled: SimTime,
     sim: Sim,
 }
 
@@ -48,6 +50,9 @@ pub struct History {
     undone: Vec<Vec<Command>>,
     /// The latest moment this story has reached, so the timeline keeps its length after a seek back.
     horizon: SimTime,
+    /// When `sim` last changed: the latest command applied or timer fired in it. From then to
+    /// `sim.now()` only the clock moved, so a seek back into that stretch just sets the clock.
+    settled: SimTime,
 }
 
 impl History {
@@ -56,11 +61,12 @@ impl History {
         History {
             seed,
             commands: Vec::new(),
-            checkpoints: vec![Checkpoint { next_command: 0, events: 0, sim: sim.clone() }],
+            checkpoints: vec![Checkpoint { next_command: 0, events: 0, settled: SimTime::ZERO, sim: sim.clone() }],
             sim,
             applied: 0,
             undone: Vec::new(),
             horizon: SimTime::ZERO,
+            settled: SimTime::ZERO,
         }
     }
 
@@ -122,6 +128,7 @@ impl History {
 
     /// Records a command that has just succeeded, forking the story if it was in the past.
     fn record(&mut self, action: &str, params: Value) {
+        self.settled = self.sim.now();
         if self.applied < self.commands.len() || self.horizon > self.sim.now() {
             self.commands.truncate(self.applied);
             self.horizon = self.sim.now();
@@ -137,14 +144,16 @@ impl History {
 
     /// Moves time forward, replaying any recorded commands that fall on the way.
     pub fn advance_to(&mut self, t: SimTime) {
-        while let Some(c) = self.commands.get(self.applied).filter(|c| c.at <= t) {
-            self.sim.advance_to(c.at);
+        while let Some(at) = self.commands.get(self.applied).map(|c| c.at).filter(|at| *at <= t) {
+            self.run_timers_to(at);
+            let c = &self.commands[self.applied];
             let replayed = self.sim.apply(&c.action, &c.params);
             debug_assert!(replayed.is_ok(), "invariant: a recorded command replays");
+            self.settled = self.sim.now();
             self.applied += 1;
             self.maybe_checkpoint();
         }
-        self.sim.advance_to(t);
+        self.run_timers_to(t);
         self.horizon = self.horizon.max(self.sim.now());
         self.maybe_checkpoint();
     }
@@ -161,11 +170,15 @@ impl History {
     }
 
     /// Rebuilds the story as it was at `t` (before or after now).
+    /// Back to a moment after the last change, only the clock goes back: nothing happened in
+    /// between, and the state is the same (scrubbing a quiet stretch copies nothing).
     pub fn seek(&mut self, t: SimTime) {
-        if t < self.sim.now() {
-            self.restore_at(t);
-        } else {
+        if t >= self.sim.now() {
             self.advance_to(t);
+        } else if t >= self.settled {
+            self.sim.now = t;
+        } else {
+            self.restore_at(t);
         }
     }
 
@@ -215,6 +228,7 @@ impl History {
         self.sim = cp.sim.clone();
         self.sim.log = log;
         self.applied = cp.next_command;
+        self.settled = cp.settled;
         self.advance_to(t);
     }
 
@@ -236,6 +250,16 @@ impl History {
         let log = std::mem::take(&mut self.sim.log);
         let sim = self.sim.clone();
         self.sim.log = log;
-        self.checkpoints.push(Checkpoint { next_command: self.applied, events, sim });
+        self.checkpoints.push(Checkpoint { next_command: self.applied, events, settled: self.settled, sim });
+    }
+
+    /// Moves the clock to `t`, firing the timers due on the way (as `Sim::advance_to` does, one
+    /// due moment at a time) and noting when the last one fired.
+    fn run_timers_to(&mut self, t: SimTime) {
+        while let Some(at) = self.sim.next_event_at().filter(|at| *at <= t) {
+            self.sim.advance_to(at);
+            self.settled = self.sim.now();
+        }
+        self.sim.advance_to(t);
     }
 }

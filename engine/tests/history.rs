@@ -166,3 +166,28 @@ fn a_burst_of_commands_at_one_moment_is_rebuilt_exactly_from_a_checkpoint_inside
     assert_eq!(at(&mut h, 60_000), later);
     assert_eq!(at(&mut h, 0), at_zero);
 }
+
+#[test]
+fn a_seek_back_into_a_quiet_stretch_is_the_moment_a_straight_run_reaches() {
+    // A message received at 1 s with a 30 s visibility timeout: nothing happens from 1 s until
+    // it is visible again at 31 s, and nothing after that.
+    let quiet = |until: u64| {
+        let mut h = History::new(5);
+        h.apply("CreateQueue", &json!({"QueueName": "q", "Attributes": {"VisibilityTimeout": "30"}})).unwrap();
+        h.apply("SendMessage", &json!({"QueueUrl": "q", "MessageBody": "x"})).unwrap();
+        h.advance_to(SimTime(1_000));
+        h.apply("ReceiveMessage", &json!({"QueueUrl": "q"})).unwrap();
+        h.advance_to(SimTime(until));
+        h
+    };
+    let mut h = quiet(90_000);
+    for t in [60_000, 31_000, 20_000, 1_000, 45_000, 10_000, 500] {
+        let mut straight = quiet(t);
+        assert_eq!(at(&mut h, t), at(&mut straight, t), "at {t} ms");
+        assert_eq!(h.sim().next_event_at(), straight.sim().next_event_at(), "what comes next, at {t} ms");
+    }
+    assert_eq!(h.end(), SimTime(90_000), "the timeline keeps its length");
+    h.seek(SimTime(20_000));
+    assert_eq!(h.step(), Some(SimTime(31_000)), "the visibility timer is still ahead");
+    assert_eq!(h.sim().snapshot().queues[0].visible, 1);
+}

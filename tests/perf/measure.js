@@ -1,6 +1,6 @@
 // Measures the playground in Debian's headless Chromium against the release build in dist/:
 // first paint, frame times with 500 messages on screen at 16x, scrubbing a 10,000-event
-// history, and the gzipped bundle. A measurement, not a test: it prints figures for the README.
+// history and a busy one (workers consuming), and the gzipped bundle. A measurement, not a test: it prints figures for the README.
 // Run: make perf (or: cd tests && node perf/measure.js)
 import { startServer, launchBrowser } from '../e2e/harness.js';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -69,7 +69,7 @@ try {
   await page.getByTestId('play-pause').click();
   await page.waitForTimeout(1000);
   await page.getByTestId('play-pause').click();
-  const scrubs = await page.evaluate(async () => {
+  const scrub = () => page.evaluate(async () => {
     const el = document.querySelector('[data-testid="timeline"]');
     const max = Number(el.max); const times = [];
     for (let i = 0; i < 30; i++) {
@@ -81,9 +81,28 @@ try {
     }
     return times;
   });
+  const scrubs = await scrub();
   results.scrubP50 = pct(scrubs, 50);
   results.scrubP95 = pct(scrubs, 95);
   results.scrubMax = Math.max(...scrubs);
+
+  // 4. A busy history: workers consuming 300 orders for two virtual minutes, so something
+  // happens all along the timeline and a seek back has to rebuild from a checkpoint.
+  await page.getByTestId('scenario-picker').selectOption('workers');
+  await page.evaluate(async () => {
+    const button = document.querySelector('[data-testid="publish"]');
+    for (let i = 0; i < 300; i++) button.click();
+    await new Promise((r) => requestAnimationFrame(() => r()));
+  });
+  await page.getByTestId('speed').selectOption({ label: '64×' });
+  await page.getByTestId('play-pause').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="clock"]').textContent.trim() >= '00:02:00.000');
+  await page.getByTestId('play-pause').click();
+  results.busyEvents = await page.evaluate(() => Number(document.querySelector('[data-testid="event-log"] li')?.dataset.seq ?? 0) + 1);
+  const busy = await scrub();
+  results.busyP50 = pct(busy, 50);
+  results.busyP95 = pct(busy, 95);
+  results.busyMax = Math.max(...busy);
   await context.close();
 } finally {
   await browser.close();
@@ -101,4 +120,5 @@ console.log(`  first contentful paint (median of 5)    ${ms(results.firstContent
 console.log(`  first interactive (median of 5)         ${results.firstInteractive} ms`);
 console.log(`  ${results.chips} message chips at 16x: frame p50 ${ms(results.frameP50)}, p95 ${ms(results.frameP95)} (${results.fps.toFixed(0)} fps at p50)`);
 console.log(`  scrubbing a ${results.events}-event history: p50 ${ms(results.scrubP50)}, p95 ${ms(results.scrubP95)}, max ${ms(results.scrubMax)}`);
+console.log(`  scrubbing a busy ${results.busyEvents}-event history (workers): p50 ${ms(results.busyP50)}, p95 ${ms(results.busyP95)}, max ${ms(results.busyMax)}`);
 console.log(`  bundle: ${results.gzip} bytes gzip (wasm + JS)`);

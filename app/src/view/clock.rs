@@ -23,30 +23,31 @@ where
     /// Starts the loop again (does nothing if it runs).
     pub resume: R,
     /// Whether the loop runs.
-    pub is_active: Signal<bool>,
+    pub is_active: ReadSignal<bool>,
 }
 
 /// The loop's state, local to the page's thread: the pending frame, the time the last frame
 /// was counted from (µs on the page's clock), and the frame callback itself.
 struct Raf {
     frame: Option<i32>,
-    last_us: Option<u64>,
-    tick: Option<Closure<dyn FnMut(f64)>>,
+    last_us: u64,
+    tick: Option<Closure<dyn FnMut()>>,
 }
 
-/// The page's clock in whole microseconds (a timestamp in ms becomes an integer once, here).
-fn micros(ms: f64) -> u64 {
-    (ms * 1000.0) as u64
+/// The page's clock (`performance.now()`, the time origin of frame timestamps) in whole
+/// microseconds: real time becomes an integer once, here.
+fn now_us() -> u64 {
+    window().performance().map_or(0, |p| (p.now() * 1000.0) as u64)
 }
 
 /// Calls `callback` once per displayed frame with the real time elapsed since the previous
-/// frame, in whole microseconds (since `resume` for the first frame). Starts paused; cancels
-/// its pending frame when its owner is cleaned up.
+/// frame (since `resume` for the first), in whole microseconds. Starts paused; cancels its
+/// pending frame when its owner is cleaned up.
 pub fn use_raf_fn(
     callback: impl Fn(u64) + 'static,
 ) -> Pausable<impl Fn() + Clone + Send + Sync, impl Fn() + Clone + Send + Sync> {
     let active = RwSignal::new(false);
-    let state = StoredValue::new_local(Raf { frame: None, last_us: None, tick: None });
+    let state = StoredValue::new_local(Raf { frame: None, last_us: 0, tick: None });
     let request = move || {
         state.try_update_value(|s| {
             if s.frame.is_none() {
@@ -55,13 +56,11 @@ pub fn use_raf_fn(
             }
         });
     };
-    let tick = Closure::<dyn FnMut(f64)>::new(move |timestamp: f64| {
-        let now = micros(timestamp);
+    let tick = Closure::<dyn FnMut()>::new(move || {
+        let now = now_us();
         let elapsed = state.try_update_value(|s| {
             s.frame = None;
-            let elapsed = s.last_us.map_or(0, |last| now.saturating_sub(last));
-            s.last_us = Some(now);
-            elapsed
+            now.saturating_sub(std::mem::replace(&mut s.last_us, now))
         });
         if let Some(elapsed) = elapsed {
             callback(elapsed);
@@ -80,16 +79,14 @@ pub fn use_raf_fn(
         });
     };
     let resume = move || {
-        if active.get_untracked() {
-            return;
+        if !active.get_untracked() {
+            active.set(true);
+            state.try_update_value(|s| s.last_us = now_us());
+            request();
         }
-        active.set(true);
-        let now = window().performance().map(|p| micros(p.now()));
-        state.try_update_value(|s| s.last_us = now);
-        request();
     };
     on_cleanup(pause);
-    Pausable { pause, resume, is_active: active.into() }
+    Pausable { pause, resume, is_active: active.read_only() }
 }
 
 /// Virtual milliseconds for `elapsed_us` of real time at `quarters` (a speed from `SPEEDS`:

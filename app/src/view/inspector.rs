@@ -2,7 +2,7 @@
 //! event, and for an event the AWS rule it follows, where that rule is documented, and whether
 //! the playground models it exactly.
 
-use super::{use_ctx, Selection};
+use super::{esc, use_ctx, Selection};
 use engine::snapshot::{MessageView, QueueView, SubscriptionView};
 use engine::sqs::MsgState;
 use engine::world::{JobView, WorkerView};
@@ -16,45 +16,57 @@ fn fidelity_note(kind: &str) -> Option<Value> {
     serde_json::from_str::<Value>(FIDELITY).ok()?.get(kind).cloned()
 }
 
-fn row(k: &'static str, v: String) -> impl IntoView {
-    view! { <dt>{k}</dt><dd>{v}</dd> }
+/// List items, as markup, of plain texts.
+fn items(texts: impl IntoIterator<Item = String>) -> String {
+    texts.into_iter().map(|t| format!("<li>{}</li>", esc(&t))).collect()
+}
+
+/// The facts about what is inspected, as a definition list; rows that are `None` are left out.
+/// Read-only text, so written as markup: much less code in the bundle than a typed view per row.
+fn facts(rows: &[Option<(&str, String)>]) -> impl IntoView {
+    let markup: String =
+        rows.iter().flatten().map(|(k, v)| format!("<dt>{}</dt><dd>{}</dd>", esc(k), esc(v))).collect();
+    view! { <dl class="facts" inner_html=markup></dl> }
 }
 
 #[component]
 pub fn Inspector() -> impl IntoView {
     let ctx = use_ctx();
+    // With nothing selected the hint does not follow the clock: the snapshot is read only for
+    // a selection.
     let body = move || {
-        let s = ctx.snapshot.get();
-        match ctx.selected.get() {
-            None => view! {
+        let Some(selection) = ctx.selected.get() else {
+            return view! {
                 <p class="hint">"Click or focus a message chip, a queue, a filter badge, a worker or an event to see everything about it."</p>
                 <p class="hint">"Keys: Space plays or pauses, → steps to the next event, ← steps back."</p>
             }
-            .into_any(),
-            Some(Selection::Message { queue, copy }) => {
+            .into_any();
+        };
+        ctx.snapshot.with(|s| match selection {
+            Selection::Message { queue, copy } => {
                 let found = s.queues.iter().find(|q| q.name == queue).and_then(|q| q.messages.iter().find(|m| m.copy == copy).map(|m| (q.clone(), m.clone())));
                 match found {
                     Some((q, m)) => message(q, m, s.now).into_any(),
                     None => view! { <p class="hint">{format!("That message is no longer in {queue}: deleted, moved or expired. The event log says which.")}</p> }.into_any(),
                 }
             }
-            Some(Selection::Queue(name)) => match s.queues.iter().find(|q| q.name == name) {
+            Selection::Queue(name) => match s.queues.iter().find(|q| q.name == name) {
                 Some(q) => queue(q.clone()).into_any(),
                 None => view! { <p class="hint">"That queue no longer exists."</p> }.into_any(),
             },
-            Some(Selection::Subscription(arn)) => match s.topics.iter().flat_map(|t| t.subscriptions.iter()).find(|x| x.arn == arn) {
+            Selection::Subscription(arn) => match s.topics.iter().flat_map(|t| t.subscriptions.iter()).find(|x| x.arn == arn) {
                 Some(sub) => subscription(sub.clone()).into_any(),
                 None => view! { <p class="hint">"That subscription no longer exists."</p> }.into_any(),
             },
-            Some(Selection::Worker(name)) => match s.world.workers.iter().find(|w| w.name == name) {
+            Selection::Worker(name) => match s.world.workers.iter().find(|w| w.name == name) {
                 Some(w) => {
                     let jobs = s.world.jobs.iter().filter(|j| w.jobs.contains(&j.job)).cloned().collect();
                     worker(w.clone(), jobs).into_any()
                 }
                 None => view! { <p class="hint">"That worker has been removed."</p> }.into_any(),
             },
-            Some(Selection::Event(seq)) => event(seq).into_any(),
-        }
+            Selection::Event(seq) => event(seq).into_any(),
+        })
     };
     view! {
         <section class="inspector" data-testid="inspector" aria-label="Inspector" aria-live="polite">
@@ -88,20 +100,20 @@ fn message(q: QueueView, m: MessageView, now: SimTime) -> impl IntoView {
     let expires_in = m.expires_at.ms().saturating_sub(now.ms());
     view! {
         <h3>{format!("{} in {}", m.message_id, q.name)}</h3>
-        <dl class="facts">
-            {row("state", state)}
-            {timer.map(|t| row("timer", format!("{} left", SimTime(t.ms().saturating_sub(now.ms())))))}
-            {row("receive count", match q.max_receive_count { Some(n) => format!("{} of {n} before the DLQ", m.receive_count), None => m.receive_count.to_string() })}
-            {row("sent", m.sent_at.to_string())}
-            {row("first received", m.first_receive_at.map(|t| t.to_string()).unwrap_or_else(|| "not yet".into()))}
-            {row("retention", format!("deleted at {} (in {})", m.expires_at, SimTime(expires_in)))}
-            {row("receipt handles", if handles.is_empty() { "none yet".into() } else { handles.join(", ") })}
-            {m.sns_message_id.map(|id| row("published as", id.to_string()))}
-            {m.group.clone().map(|g| row("message group", g))}
-            {m.sequence.map(|n| row("sequence number", n.to_string()))}
-            {m.dead_letter_source.clone().map(|d| row("dead-letter source", d))}
-            {m.duplicate.then(|| row("copy", "a duplicate delivery of the same message id".into()))}
-        </dl>
+        {facts(&[
+            Some(("state", state)),
+            timer.map(|t| ("timer", format!("{} left", SimTime(t.ms().saturating_sub(now.ms()))))),
+            Some(("receive count", match q.max_receive_count { Some(n) => format!("{} of {n} before the DLQ", m.receive_count), None => m.receive_count.to_string() })),
+            Some(("sent", m.sent_at.to_string())),
+            Some(("first received", m.first_receive_at.map(|t| t.to_string()).unwrap_or_else(|| "not yet".into()))),
+            Some(("retention", format!("deleted at {} (in {})", m.expires_at, SimTime(expires_in)))),
+            Some(("receipt handles", if handles.is_empty() { "none yet".into() } else { handles.join(", ") })),
+            m.sns_message_id.map(|id| ("published as", id.to_string())),
+            m.group.clone().map(|g| ("message group", g)),
+            m.sequence.map(|n| ("sequence number", n.to_string())),
+            m.dead_letter_source.clone().map(|d| ("dead-letter source", d)),
+            m.duplicate.then(|| ("copy", "a duplicate delivery of the same message id".into())),
+        ])}
         <Show when=move || in_flight>
             <button data-testid="inspector-delete" on:click=delete.clone()>"Delete (the work is done)"</button>
         </Show>
@@ -128,14 +140,14 @@ fn queue(q: QueueView) -> impl IntoView {
     };
     view! {
         <h3>{format!("Queue {}", q.name)}</h3>
-        <dl class="facts">
-            {row("URL", q.url.clone())}
-            {row("messages", format!("{} visible, {} in flight, {} delayed", q.visible, q.in_flight, q.delayed))}
-            {row("oldest message", SimTime(q.oldest_age_ms).to_string())}
-            {row("sent / received / deleted", format!("{} / {} / {}", q.stats.sent, q.stats.received, q.stats.deleted))}
-            {row("moved to DLQ / expired", format!("{} / {}", q.stats.moved_to_dead_letter_queue, q.stats.expired))}
-            {(!q.dead_letter_sources.is_empty()).then(|| row("dead-letter queue of", q.dead_letter_sources.join(", ")))}
-        </dl>
+        {facts(&[
+            Some(("URL", q.url.clone())),
+            Some(("messages", format!("{} visible, {} in flight, {} delayed", q.visible, q.in_flight, q.delayed))),
+            Some(("oldest message", SimTime(q.oldest_age_ms).to_string())),
+            Some(("sent / received / deleted", format!("{} / {} / {}", q.stats.sent, q.stats.received, q.stats.deleted))),
+            Some(("moved to DLQ / expired", format!("{} / {}", q.stats.moved_to_dead_letter_queue, q.stats.expired))),
+            (!q.dead_letter_sources.is_empty()).then(|| ("dead-letter queue of", q.dead_letter_sources.join(", "))),
+        ])}
         <div class="settings">
             <label class="field"><span>"Visibility timeout (s)"</span>
                 <input type="number" min="0" max="43200" data-testid=format!("queue-{}-visibility", q.name) value=q.visibility_timeout.to_string() on:change=edit("VisibilityTimeout") /></label>
@@ -167,16 +179,16 @@ fn subscription(sub: SubscriptionView) -> impl IntoView {
     });
     view! {
         <h3>{format!("Subscription of {queue}")}</h3>
-        <dl class="facts">
-            {row("ARN", sub.arn.clone())}
-            {row("delivery", if sub.raw { "raw: the body exactly as published".into() } else { "SNS envelope: the event inside a JSON notification".to_string() })}
-            {row("filter policy", sub.filter_policy.clone().unwrap_or_else(|| "none: every message".into()))}
-            {row("scope", sub.filter_scope.to_string())}
-            {row("delivered / filtered out / failed", format!("{} / {} / {}", sub.delivered, sub.filtered_out, sub.failed))}
-        </dl>
+        {facts(&[
+            Some(("ARN", sub.arn.clone())),
+            Some(("delivery", if sub.raw { "raw: the body exactly as published".into() } else { "SNS envelope: the event inside a JSON notification".to_string() })),
+            Some(("filter policy", sub.filter_policy.clone().unwrap_or_else(|| "none: every message".into()))),
+            Some(("scope", sub.filter_scope.to_string())),
+            Some(("delivered / filtered out / failed", format!("{} / {} / {}", sub.delivered, sub.filtered_out, sub.failed))),
+        ])}
         {(!reasons.is_empty()).then(|| view! {
             <h4>"Why recent messages were filtered out"</h4>
-            <ul class="reasons">{reasons.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ul>
+            <ul class="reasons" inner_html=items(reasons)></ul>
         })}
     }
 }
@@ -187,32 +199,31 @@ fn worker(w: WorkerView, jobs: Vec<JobView>) -> impl IntoView {
     } else {
         w.held.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", ")
     };
-    let state = w.state.as_str();
-    let state =
-        if w.crash_armed { format!("{state}, set to crash at its next side effect") } else { state.to_string() };
+    let state = if w.crash_armed {
+        format!("{}, set to crash at its next side effect", w.state.as_str())
+    } else {
+        w.state.as_str().to_string()
+    };
     view! {
         <h3>{format!("Worker {}", w.name)}</h3>
-        <dl class="facts">
-            {row("consumes", w.queue.clone())}
-            {row("state", state)}
-            {row("holding", held)}
-            {row("time per message", crate::format::span(w.processing_time))}
-            {row("idempotency", w.idempotency.to_string())}
-            {row("received / succeeded / failed", format!("{} / {} / {}", w.received, w.succeeded, w.failed))}
-            {row("crashes", w.crashes.to_string())}
-        </dl>
+        {facts(&[
+            Some(("consumes", w.queue.clone())),
+            Some(("state", state)),
+            Some(("holding", held)),
+            Some(("time per message", crate::format::span(w.processing_time))),
+            Some(("idempotency", w.idempotency.to_string())),
+            Some(("received / succeeded / failed", format!("{} / {} / {}", w.received, w.succeeded, w.failed))),
+            Some(("crashes", w.crashes.to_string())),
+        ])}
         {(!jobs.is_empty()).then(|| view! {
             <h4>"Side effects done"</h4>
-            <ul class="reasons">{jobs.into_iter().map(|j| view! {
-                <li>{format!("{}: {} {} for {} events ({} duplicates, {} skipped as already done)",
-                    j.job, j.side_effects, j.effect, j.distinct_events, j.duplicates, j.skipped)}</li>
-            }).collect_view()}</ul>
+            <ul class="reasons" inner_html=items(jobs.iter().map(|j| format!("{}: {} {} for {} events ({} duplicates, {} skipped as already done)",
+                j.job, j.side_effects, j.effect, j.distinct_events, j.duplicates, j.skipped)))></ul>
         })}
-        <div class="fidelity simplified">
-            <p><strong>"Playground actor. "</strong>"A worker stands for your consumer code: it long-polls ReceiveMessage, \
-                works on the message, then calls DeleteMessage. If it crashes, what it holds stays in flight, hidden \
-                from every other consumer, until the visibility timeout runs out; then the message is received again."</p>
-        </div>
+        <div class="fidelity simplified" inner_html="<p><strong>Playground actor. </strong>A worker stands for your \
+            consumer code: it long-polls ReceiveMessage, works on the message, then calls DeleteMessage. If it crashes, \
+            what it holds stays in flight, hidden from every other consumer, until the visibility timeout runs out; then \
+            the message is received again.</p>"></div>
     }
 }
 
@@ -229,13 +240,15 @@ fn event(seq: u64) -> impl IntoView {
         <p>{e.kind.summary()}</p>
         {note.map(|n| {
             let exact = n["exact"].as_bool().unwrap_or(false);
-            view! {
-                <div class="fidelity" class:simplified=!exact>
-                    <p><strong>{if exact { "As on AWS. " } else { "Simplified. " }}</strong>{n["rule"].as_str().unwrap_or_default().to_string()}</p>
-                    {n["note"].as_str().map(|t| view! { <p class="note">{t.to_string()}</p> })}
-                    <a href=n["doc"].as_str().unwrap_or_default().to_string() target="_blank" rel="noopener">"AWS documentation"</a>
-                </div>
-            }
+            let text = |key: &str| esc(n[key].as_str().unwrap_or_default());
+            let markup = format!(
+                "<p><strong>{}</strong>{}</p>{}<a href=\"{}\" target=\"_blank\" rel=\"noopener\">AWS documentation</a>",
+                if exact { "As on AWS. " } else { "Simplified. " },
+                text("rule"),
+                n["note"].as_str().map(|t| format!("<p class=\"note\">{}</p>", esc(t))).unwrap_or_default(),
+                text("doc"),
+            );
+            view! { <div class="fidelity" class:simplified=!exact inner_html=markup></div> }
         })}
         <pre class="code">{json}</pre>
     }

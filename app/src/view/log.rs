@@ -18,34 +18,41 @@ pub fn EventLog() -> impl IntoView {
             r
         })
     });
-    // The list changes only when events are added or the story moves back: not on a bare tick.
-    let count = Memo::new(move |_| ctx.snapshot.with(|s| s.events));
-    // The list is rebuilt whole when it changes, so it is written as markup; a click on an
-    // event's button reaches the list, which selects the event its `<li data-seq>` names.
-    let markup = move || {
+    // The list changes only when events are added or the story moves back (or another story
+    // is loaded): not on a bare tick.
+    let count = Memo::new(move |_| ctx.pg.with(|p| (p.id.clone(), p.events().len())));
+    // The list is written as markup, one `<li data-seq>` per event, and kept by hand: when
+    // events come or go (playing on, scrubbing back) only those items are inserted or removed.
+    // A click on an event's button reaches the list, which selects the event its item names.
+    Effect::new(move |drawn: Option<Vec<(u64, String)>>| {
+        let drawn = drawn.unwrap_or_default();
         let f = filter.get();
-        count.track();
-        ctx.pg.with(|p| {
-            let mut out = String::new();
-            for e in p
-                .events()
+        // Read, not only tracked: a memo that has never run follows nothing.
+        count.with(|_| ());
+        let Some(list) = document().get_element_by_id("events") else { return drawn };
+        let items: Vec<(u64, String)> = ctx.pg.with_untracked(|p| {
+            p.events()
                 .iter()
                 .rev()
                 .filter(|e| f.is_empty() || e.kind.resources().iter().any(|r| *r == f))
                 .take(SHOWN)
-            {
-                let kind = e.kind.name();
-                out += &format!(
-                    "<li data-seq=\"{}\"><button class=\"event\"><time>{}</time><span class=\"kind {kind}\">{kind}</span>\
-                     <span class=\"text\">{}</span></button></li>",
-                    e.seq,
-                    e.at,
-                    super::esc(&e.kind.summary())
-                );
-            }
-            out
-        })
-    };
+                .map(|e| {
+                    let kind = e.kind.name();
+                    let li = format!(
+                        "<li data-seq=\"{}\"><button class=\"event\"><time>{}</time><span class=\"kind {kind}\">{kind}</span>\
+                         <span class=\"text\">{}</span></button></li>",
+                        e.seq,
+                        e.at,
+                        super::esc(&e.kind.summary())
+                    );
+                    // Newest first: keyed in ascending order by how far back an event is.
+                    (u64::MAX - e.seq, li)
+                })
+                .collect()
+        });
+        super::keep_list(&list, &drawn, &items);
+        items
+    });
     let select = move |e: web_sys::MouseEvent| {
         let seq = e
             .target()
@@ -66,7 +73,7 @@ pub fn EventLog() -> impl IntoView {
                     {move || resources.get().into_iter().map(|r| view! { <option value=r.clone()>{r.clone()}</option> }).collect_view()}
                 </select>
             </header>
-            <ol data-testid="event-log" on:click=select inner_html=markup></ol>
+            <ol data-testid="event-log" id="events" on:click=select></ol>
         </section>
     }
 }

@@ -23,36 +23,37 @@ struct Line {
 pub fn Metrics() -> impl IntoView {
     let ctx = use_ctx();
     let charts = Memo::new(move |_| {
-        let s = ctx.snapshot.get();
-        ctx.pg.with(|p| {
-            s.queues
-                .iter()
-                .map(|q| {
-                    let lines = vec![
-                        Line {
-                            class: if q.dead_letter_sources.is_empty() { "visible" } else { "dlq" },
-                            label: "visible",
-                            points: p.queue_metric_points("ApproximateNumberOfMessagesVisible", &q.name),
-                        },
-                        Line {
-                            class: "inflight",
-                            label: "in flight",
-                            points: p.queue_metric_points("ApproximateNumberOfMessagesNotVisible", &q.name),
-                        },
-                    ];
-                    let age = p.queue_metric_points("ApproximateAgeOfOldestMessage", &q.name);
-                    let alarms: Vec<(f64, String, AlarmState)> = s
-                        .world
-                        .alarms
-                        .iter()
-                        .filter(|a| a.dimension_value.as_deref() == Some(q.name.as_str()))
-                        .filter(|a| a.metric_name.contains("NumberOfMessages"))
-                        .map(|a| (a.threshold, a.name.clone(), a.state))
-                        .collect();
-                    (q.name.clone(), lines, age, alarms)
-                })
-                .filter(|(_, lines, _, _)| lines.iter().any(|l| !l.points.is_empty()))
-                .collect::<Vec<_>>()
+        ctx.snapshot.with(|s| {
+            ctx.pg.with(|p| {
+                s.queues
+                    .iter()
+                    .map(|q| {
+                        let lines = vec![
+                            Line {
+                                class: if q.dead_letter_sources.is_empty() { "visible" } else { "dlq" },
+                                label: "visible",
+                                points: p.queue_metric_points("ApproximateNumberOfMessagesVisible", &q.name),
+                            },
+                            Line {
+                                class: "inflight",
+                                label: "in flight",
+                                points: p.queue_metric_points("ApproximateNumberOfMessagesNotVisible", &q.name),
+                            },
+                        ];
+                        let age = p.queue_metric_points("ApproximateAgeOfOldestMessage", &q.name);
+                        let alarms: Vec<(f64, String, AlarmState)> = s
+                            .world
+                            .alarms
+                            .iter()
+                            .filter(|a| a.dimension_value.as_deref() == Some(q.name.as_str()))
+                            .filter(|a| a.metric_name.contains("NumberOfMessages"))
+                            .map(|a| (a.threshold, a.name.clone(), a.state))
+                            .collect();
+                        (q.name.clone(), lines, age, alarms)
+                    })
+                    .filter(|(_, lines, _, _)| lines.iter().any(|l| !l.points.is_empty()))
+                    .collect::<Vec<_>>()
+            })
         })
     });
     view! {

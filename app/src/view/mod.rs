@@ -1,12 +1,14 @@
 //! The page: a thin view over engine snapshots. Components read slices of the snapshot from
 //! one context and send commands through it; they hold no message state of their own.
 
+mod chips;
 mod clock;
 mod controls;
 mod inspector;
 mod log;
 mod metrics;
 mod queues;
+mod tokens;
 mod topology;
 mod transport;
 
@@ -38,6 +40,14 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// Stops playback; telling the signal only if it plays, so nothing that draws the play
+    /// button runs again for a step or a scrub.
+    pub fn pause(&self) {
+        if self.playing.get_untracked() {
+            self.playing.set(false);
+        }
+    }
+
     /// Runs a command on the story; shows its error, if any, and changes nothing then.
     pub fn act<T>(&self, f: impl FnOnce(&mut Playground) -> Result<T, ApiError>) -> Option<T> {
         match self.pg.try_update(f)? {
@@ -91,7 +101,7 @@ fn Stage(pg: Playground) -> impl IntoView {
                 </div>
                 <transport::ScenarioPicker />
                 <time class="clock" data-testid="clock" title="Virtual time since the scenario started">
-                    {move || ctx.snapshot.get().now.to_string()}
+                    {move || ctx.snapshot.with(|s| s.now.to_string())}
                 </time>
             </header>
             <transport::Transport />
@@ -162,4 +172,92 @@ pub(crate) fn esc(text: &str) -> String {
         }
     }
     out
+}
+
+/// How a list on the page (`old`, in ascending order of its keys) becomes `new`: for each new
+/// item, the old one it keeps, if any (old items not kept go). Items only come and go, they
+/// never move, so a scrub back in time (older items back at the front) inserts the few that
+/// came back. `None` when `new` is not in ascending order: then the list is drawn anew.
+pub(crate) fn plan(old: &[u64], new: &[u64]) -> Option<Vec<Option<usize>>> {
+    if new.windows(2).any(|w| w[0] >= w[1]) {
+        return None;
+    }
+    let mut i = 0;
+    Some(
+        new.iter()
+            .map(|key| {
+                while old.get(i).is_some_and(|o| o < key) {
+                    i += 1;
+                }
+                (old.get(i) == Some(key)).then(|| {
+                    i += 1;
+                    i - 1
+                })
+            })
+            .collect(),
+    )
+}
+
+/// Brings a list of markup items on the page (the children of `list`) from `old` to `new`
+/// (items by key, in ascending order, each with its markup; see [`plan`]): removes what went,
+/// inserts what came, rewrites an item whose markup changed (after a fork, an event number can
+/// name another event). The items that stay are the same elements: a token keeps its
+/// animation.
+pub(crate) fn keep_list(list: &web_sys::Element, old: &[(u64, String)], new: &[(u64, String)]) {
+    let keys = |items: &[(u64, String)]| items.iter().map(|(k, _)| *k).collect::<Vec<_>>();
+    let mut lis = Vec::new();
+    let mut next = list.first_element_child();
+    while let Some(li) = next {
+        next = li.next_element_sibling();
+        lis.push(li);
+    }
+    let Some(kept) = plan(&keys(old), &keys(new)).filter(|_| lis.len() == old.len()) else {
+        list.set_inner_html(&new.iter().map(|(_, m)| m.as_str()).collect::<String>());
+        return;
+    };
+    for (i, li) in lis.iter().enumerate() {
+        if !kept.contains(&Some(i)) {
+            li.remove();
+        }
+    }
+    // From the end, so that each new item goes in before the one after it.
+    let mut after: Option<web_sys::Element> = None;
+    for ((_, markup), keep) in new.iter().zip(&kept).rev() {
+        match keep {
+            Some(i) if old[*i].1 == *markup => after = Some(lis[*i].clone()),
+            _ => {
+                if let Some(i) = keep {
+                    lis[*i].remove();
+                }
+                match &after {
+                    Some(a) => a.insert_adjacent_html("beforebegin", markup).ok(),
+                    None => list.insert_adjacent_html("beforeend", markup).ok(),
+                };
+                after = after.as_ref().map_or_else(|| list.last_element_child(), |a| a.previous_element_sibling());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plan;
+
+    #[test]
+    fn a_list_keeps_what_stays_and_inserts_what_comes_back() {
+        // Chips: older messages back at the front, the last ones past the 200 shown gone.
+        assert_eq!(
+            plan(&[238, 241, 244, 247], &[229, 232, 238, 241, 244]),
+            Some(vec![None, None, Some(0), Some(1), Some(2)])
+        );
+        // Played on: deleted ones go, new ones come at the end.
+        assert_eq!(plan(&[1, 4, 7], &[4, 7, 10]), Some(vec![Some(1), Some(2), None]));
+        // The event log, newest first (keyed by how far back an event is): new events at the
+        // top, the oldest shown drop off.
+        let log = |seqs: &[u64]| seqs.iter().map(|s| u64::MAX - s).collect::<Vec<_>>();
+        assert_eq!(plan(&log(&[9, 8, 7]), &log(&[11, 10, 9, 8])), Some(vec![None, None, Some(0), Some(1)]));
+        assert_eq!(plan(&[], &[1, 2]), Some(vec![None, None]));
+        assert_eq!(plan(&[1, 2], &[]), Some(vec![]));
+        assert_eq!(plan(&[1, 2], &[2, 1]), None, "out of order: drawn anew");
+    }
 }

@@ -1,13 +1,12 @@
 //! The live diagram: producer → topic → subscriptions (filter and raw badges) → queues → their
 //! consumers (workers, Lambda functions), each queue's dead-letter queue under it. Tokens travel
-//! the edges for recent deliveries, drop at a filter that rejected them, and slide into a DLQ.
+//! the edges for recent deliveries, drop at a filter that rejected them, and slide into a DLQ
+//! (see `tokens`).
 
 use super::{esc, use_ctx, Selection};
 use engine::snapshot::{Snapshot, SubscriptionView};
 use engine::world::{MappingState, WorkerStatus};
-use engine::EventKind;
 use leptos::prelude::*;
-use std::fmt::Write;
 
 /// Vertical room for one queue, and the extra room a queue with a dead-letter queue takes (the
 /// DLQ sits under its queue).
@@ -17,27 +16,16 @@ const DLQ_ROW: i64 = 56;
 const ROW_CENTRE: i64 = 38;
 /// Consumers drawn per queue before "+N more".
 const MAX_CONSUMERS: usize = 3;
-/// How far back (virtual ms) a delivery still shows a travelling token.
-const TOKEN_WINDOW_MS: u64 = 1_200;
 
-/// A message token's trip on the diagram.
-enum Token {
-    Delivered,
-    /// Stopped at the subscription's filter, with the reason.
-    Dropped(String),
-    ToDlq,
-    /// Back from the dead-letter queue to its source by a move task.
-    Redriven,
-}
-
-fn edge_path(topic_y: i64, y: i64) -> String {
+/// The edge from the topic to a queue's row.
+pub(super) fn edge_path(topic_y: i64, y: i64) -> String {
     format!("M 250 {topic_y} C 330 {topic_y}, 330 {y}, 410 {y}")
 }
 
 /// What the diagram draws, without the clock: it changes only when a count or the topology does,
 /// so the diagram is not rebuilt on every tick of the clock.
 #[derive(Clone, Debug, PartialEq)]
-struct Layout {
+pub(super) struct Layout {
     producer: String,
     topic: String,
     rows: Vec<Row>,
@@ -45,8 +33,8 @@ struct Layout {
 
 /// One queue on the diagram: fed by a subscription, or (a plain work queue) by nothing drawn.
 #[derive(Clone, Debug, PartialEq)]
-struct Row {
-    sub: Option<SubscriptionView>,
+pub(super) struct Row {
+    pub(super) sub: Option<SubscriptionView>,
     queue: String,
     visible: usize,
     inflight: usize,
@@ -55,7 +43,7 @@ struct Row {
     /// Who consumes the queue: workers and Lambda functions.
     consumers: Vec<Consumer>,
     /// The queue's centre line.
-    y: i64,
+    pub(super) y: i64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -120,6 +108,25 @@ impl Layout {
         Layout { producer, topic: s.topics.first().map(|t| t.name.clone()).unwrap_or_else(|| "no topic".into()), rows }
     }
 
+    /// The topology alone: the layout with its counts and states left out. Two layouts of one
+    /// shape draw the same nodes.
+    fn shape(&self) -> Layout {
+        let mut shape = self.clone();
+        for row in &mut shape.rows {
+            (row.visible, row.inflight) = (0, 0);
+            if let Some(sub) = &mut row.sub {
+                (sub.delivered, sub.filtered_out, sub.failed) = (0, 0, 0);
+            }
+            if let Some((_, n)) = &mut row.dlq {
+                *n = 0;
+            }
+            for c in &mut row.consumers {
+                c.state = ConsumerState::Worker(WorkerStatus::Waiting);
+            }
+        }
+        shape
+    }
+
     fn height(&self) -> i64 {
         self.rows.last().map_or(ROW, |r| r.y - ROW_CENTRE + ROW + if r.dlq.is_some() { DLQ_ROW } else { 0 })
     }
@@ -133,12 +140,12 @@ impl Layout {
         }
     }
 
-    fn view_box(&self) -> String {
+    pub(super) fn view_box(&self) -> String {
         format!("0 0 {} {}", self.width(), self.height())
     }
 
     /// Level with the middle of the queues the topic feeds.
-    fn topic_y(&self) -> i64 {
+    pub(super) fn topic_y(&self) -> i64 {
         let mut fed = self.rows.iter().filter(|r| r.sub.is_some()).map(|r| r.y);
         match (fed.next(), fed.next_back()) {
             (Some(first), Some(last)) => (first + last) / 2,
@@ -147,12 +154,12 @@ impl Layout {
         }
     }
 
-    fn row_of(&self, queue: &str) -> Option<&Row> {
+    pub(super) fn row_of(&self, queue: &str) -> Option<&Row> {
         self.rows.iter().find(|r| r.queue == queue)
     }
 
     /// The row whose dead-letter queue is `dlq`.
-    fn row_with_dlq(&self, dlq: &str) -> Option<&Row> {
+    pub(super) fn row_with_dlq(&self, dlq: &str) -> Option<&Row> {
         self.rows.iter().find(|r| r.dlq.as_ref().is_some_and(|(d, _)| d == dlq))
     }
 }
@@ -186,186 +193,148 @@ pub(crate) fn state_glyph(state: ConsumerState) -> &'static str {
     }
 }
 
-/// The diagram as markup, in two parts: a skeleton that depends on the topology alone, and the
-/// nodes whose look follows counts and states. The skeleton is written once per topology (as
-/// one string: much less code in the bundle than a typed view per node); each live node is an
-/// empty `<g data-live="i">` in it, filled in and then updated in place, so a count change
-/// keeps the nodes — and a keyboard focus on one of them. Clicks and keys reach the nodes
-/// through `data-select` (see [`Topology`]).
-#[derive(Clone, Debug, PartialEq)]
-struct Diagram {
-    skeleton: String,
-    live: Vec<Live>,
-}
-
-/// A node whose look follows the story: its class, its accessible name (plain text, set as an
-/// attribute) and its contents (markup).
-#[derive(Clone, Debug, PartialEq)]
-struct Live {
-    class: String,
-    label: String,
-    inner: String,
-}
-
-impl Diagram {
-    /// Adds a focusable live node to the skeleton; `fixed` holds the attributes it keeps for
-    /// its life (what it selects, its test id).
-    fn push(&mut self, fixed: &str, live: Live) {
-        let _ =
-            write!(self.skeleton, "<g data-live=\"{}\" tabindex=\"0\" role=\"button\"{fixed}></g>", self.live.len());
-        self.live.push(live);
-    }
-
-    fn of(layout: &Layout) -> Diagram {
-        let topic_y = layout.topic_y();
-        let mut d = Diagram { skeleton: String::new(), live: Vec::new() };
-        let _ = write!(
-            d.skeleton,
-            "<g class=\"edge\"><path d=\"M 130 {topic_y} L 170 {topic_y}\"/></g>\
-             <g class=\"node producer\"><rect x=\"10\" y=\"{}\" width=\"120\" height=\"48\" rx=\"24\"/>\
-             <text class=\"name\" x=\"70\" y=\"{}\" text-anchor=\"middle\">{}</text></g>\
-             <g class=\"node topic\"><rect x=\"170\" y=\"{}\" width=\"80\" height=\"60\" rx=\"12\"/>\
-             <text class=\"kind\" x=\"210\" y=\"{}\" text-anchor=\"middle\">SNS topic</text>\
-             <text class=\"name small\" x=\"210\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
-            topic_y - 24,
-            topic_y + 5,
-            esc(&layout.producer),
-            topic_y - 30,
-            topic_y - 8,
-            topic_y + 10,
-            esc(&layout.topic),
-        );
-        for row in &layout.rows {
-            if let Some(sub) = &row.sub {
-                d.badges(sub, &row.queue, topic_y, row.y);
-            }
-            d.queue(row);
-        }
-        d
-    }
-
-    /// The subscription's edge from the topic, and its filter and delivery badges.
-    fn badges(&mut self, sub: &SubscriptionView, queue: &str, topic_y: i64, y: i64) {
-        let m = &mut self.skeleton;
-        let _ = write!(
-            m,
-            "<g class=\"edge\"><path d=\"{}\"/></g><g class=\"badges\" data-select=\"sub:{}\">",
-            edge_path(topic_y, y),
-            esc(&sub.arn)
-        );
-        if let Some(p) = &sub.filter_policy {
-            let (p, q) = (esc(p), esc(queue));
+/// The diagram's markup, written as one string: much less code in the bundle than a typed
+/// view per node. The nodes whose look follows the counts and states (queues, DLQs, consumers)
+/// carry `data-live="i"`, numbered in order, so that [`Topology`] can update them in place when
+/// only the counts change. Clicks and keys reach the nodes through `data-select`.
+fn diagram_markup(layout: &Layout) -> String {
+    use std::fmt::Write;
+    let topic_y = layout.topic_y();
+    let mut m = String::new();
+    let mut live = 0..;
+    let _ = write!(
+        m,
+        "<g class=\"edge\"><path d=\"M 130 {topic_y} L 170 {topic_y}\"/></g>\
+         <g class=\"node producer\"><rect x=\"10\" y=\"{}\" width=\"120\" height=\"48\" rx=\"24\"/>\
+         <text class=\"name\" x=\"70\" y=\"{}\" text-anchor=\"middle\">{}</text></g>\
+         <g class=\"node topic\"><rect x=\"170\" y=\"{}\" width=\"80\" height=\"60\" rx=\"12\"/>\
+         <text class=\"kind\" x=\"210\" y=\"{}\" text-anchor=\"middle\">SNS topic</text>\
+         <text class=\"name small\" x=\"210\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
+        topic_y - 24,
+        topic_y + 5,
+        esc(&layout.producer),
+        topic_y - 30,
+        topic_y - 8,
+        topic_y + 10,
+        esc(&layout.topic),
+    );
+    for Row { sub, queue, visible, inflight, dlq, consumers, y } in &layout.rows {
+        let (y, q) = (*y, esc(queue));
+        if let Some(sub) = sub {
             let _ = write!(
                 m,
-                "<g class=\"badge filter\" tabindex=\"0\" role=\"button\" aria-label=\"Filter policy for {q}: {p}\">\
-                 <title>Filter policy: {p}</title><rect x=\"296\" y=\"{}\" width=\"56\" height=\"20\" rx=\"10\"/>\
-                 <path class=\"funnel\" d=\"M 303 {} h 11 l -4 5 v 4 l -3 1 v -5 z\"/>\
-                 <text x=\"330\" y=\"{}\">filter</text></g>",
+                "<g class=\"edge\"><path d=\"{}\"/></g><g class=\"badges\" data-select=\"sub:{}\">",
+                edge_path(topic_y, y),
+                esc(&sub.arn)
+            );
+            if let Some(p) = &sub.filter_policy {
+                let p = esc(p);
+                let _ = write!(
+                    m,
+                    "<g class=\"badge filter\" tabindex=\"0\" role=\"button\" aria-label=\"Filter policy for {q}: {p}\">\
+                     <title>Filter policy: {p}</title><rect x=\"296\" y=\"{}\" width=\"56\" height=\"20\" rx=\"10\"/>\
+                     <path class=\"funnel\" d=\"M 303 {} h 11 l -4 5 v 4 l -3 1 v -5 z\"/>\
+                     <text x=\"330\" y=\"{}\">filter</text></g>",
+                    y - 11,
+                    y - 5,
+                    y + 4
+                );
+            }
+            let (title, label) = if sub.raw {
+                ("Raw message delivery: the body arrives exactly as published", "raw")
+            } else {
+                ("SNS envelope: the event arrives inside a JSON notification", "env")
+            };
+            let _ = write!(
+                m,
+                "<g class=\"badge raw\"><title>{title}</title><rect x=\"356\" y=\"{}\" width=\"40\" height=\"20\" rx=\"10\"/>\
+                 <text x=\"376\" y=\"{}\">{label}</text></g></g>",
                 y - 11,
-                y - 5,
                 y + 4
             );
         }
-        let (title, label) = if sub.raw {
-            ("Raw message delivery: the body arrives exactly as published", "raw")
-        } else {
-            ("SNS envelope: the event arrives inside a JSON notification", "env")
-        };
         let _ = write!(
             m,
-            "<g class=\"badge raw\"><title>{title}</title><rect x=\"356\" y=\"{}\" width=\"40\" height=\"20\" rx=\"10\"/>\
-             <text x=\"376\" y=\"{}\">{label}</text></g></g>",
-            y - 11,
-            y + 4
-        );
-    }
-
-    /// A queue with its counts, its consumers beside it and its dead-letter queue under it.
-    fn queue(&mut self, row: &Row) {
-        let Row { queue, visible, inflight, dlq, consumers, y, .. } = row;
-        let (y, q) = (*y, esc(queue));
-        self.push(
-            &format!(" data-select=\"queue:{q}\""),
-            Live {
-                class: "node queue".into(),
-                label: format!("Queue {queue}: {visible} visible, {inflight} in flight"),
-                inner: format!(
-                    "<rect x=\"410\" y=\"{}\" width=\"200\" height=\"48\" rx=\"10\"/>\
-                     <text class=\"name\" x=\"424\" y=\"{}\">{q}</text>\
-                     <text class=\"stat\" x=\"424\" y=\"{}\">{visible} visible · {inflight} in flight</text>",
-                    y - 24,
-                    y - 4,
-                    y + 14
-                ),
-            },
+            "<g class=\"node queue\" tabindex=\"0\" role=\"button\" data-live=\"{}\" data-select=\"queue:{q}\" aria-label=\"Queue {q}: {visible} visible, {inflight} in flight\">\
+             <rect x=\"410\" y=\"{}\" width=\"200\" height=\"48\" rx=\"10\"/>\
+             <text class=\"name\" x=\"424\" y=\"{}\">{q}</text>\
+             <text class=\"stat\" x=\"424\" y=\"{}\">{visible} visible · {inflight} in flight</text></g>",
+            live.next().unwrap_or_default(),
+            y - 24,
+            y - 4,
+            y + 14
         );
         let shown = consumers.len().min(MAX_CONSUMERS);
         let first_y = y - (shown.max(1) as i64 - 1) * 12;
         for (i, c) in consumers.iter().take(MAX_CONSUMERS).enumerate() {
             let cy = first_y + i as i64 * 24;
             let label = esc(&c.label);
-            let _ = write!(
-                self.skeleton,
-                "<g class=\"edge consume\"><path d=\"M 610 {y} C 630 {y}, 630 {cy}, 650 {cy}\"/></g>"
-            );
             let select = c.worker.as_deref().map(|w| format!(" data-select=\"worker:{}\"", esc(w))).unwrap_or_default();
-            let testid = c.worker.as_deref().map_or_else(|| label.clone(), esc);
-            self.push(
-                &format!("{select} data-testid=\"diagram-consumer-{testid}\""),
-                Live {
-                    class: format!("node consumer {}", c.state.name().to_ascii_lowercase()),
-                    label: format!("{} on {queue}: {}", c.label, c.state.name()),
-                    inner: format!(
-                        "<title>{label}: {}</title><rect x=\"650\" y=\"{}\" width=\"170\" height=\"20\" rx=\"10\"/>\
-                         <text class=\"glyph\" x=\"662\" y=\"{}\">{}</text><text x=\"676\" y=\"{}\">{label}</text>",
-                        c.state.name(),
-                        cy - 10,
-                        cy + 4,
-                        state_glyph(c.state),
-                        cy + 4,
-                    ),
-                },
+            let _ = write!(
+                m,
+                "<g class=\"edge consume\"><path d=\"M 610 {y} C 630 {y}, 630 {cy}, 650 {cy}\"/></g>\
+                 <g class=\"node consumer {}\" tabindex=\"0\" role=\"button\" data-live=\"{}\"{select} data-testid=\"diagram-consumer-{}\" aria-label=\"{label} on {q}: {}\">\
+                 <title>{label}: {}</title><rect x=\"650\" y=\"{}\" width=\"170\" height=\"20\" rx=\"10\"/>\
+                 <text class=\"glyph\" x=\"662\" y=\"{}\">{}</text><text x=\"676\" y=\"{}\">{label}</text></g>",
+                c.state.name().to_ascii_lowercase(),
+                live.next().unwrap_or_default(),
+                c.worker.as_deref().map_or_else(|| label.clone(), esc),
+                c.state.name(),
+                c.state.name(),
+                cy - 10,
+                cy + 4,
+                state_glyph(c.state),
+                cy + 4,
             );
         }
         if consumers.len() > MAX_CONSUMERS {
             let _ = write!(
-                self.skeleton,
+                m,
                 "<text class=\"more\" x=\"676\" y=\"{}\">+{} more</text>",
                 first_y + shown as i64 * 24 + 2,
                 consumers.len() - MAX_CONSUMERS
             );
         }
-        if let Some((name, n)) = dlq {
-            let d = esc(name);
-            let _ = write!(self.skeleton, "<g class=\"edge dlq\"><path d=\"M 510 {} L 510 {}\"/></g>", y + 24, y + 44);
-            self.push(
-                &format!(" data-select=\"queue:{d}\""),
-                Live {
-                    class: "node dlq".into(),
-                    label: format!("Dead-letter queue {name}: {n} messages"),
-                    inner: format!(
-                        "<rect x=\"430\" y=\"{}\" width=\"160\" height=\"32\" rx=\"8\"/>\
-                         <text class=\"name\" x=\"444\" y=\"{}\">{d} · {n}</text>",
-                        y + 44,
-                        y + 65
-                    ),
-                },
+        if let Some((d, n)) = dlq {
+            let d = esc(d);
+            let _ = write!(
+                m,
+                "<g class=\"edge dlq\"><path d=\"M 510 {} L 510 {}\"/></g>\
+                 <g class=\"node dlq\" tabindex=\"0\" role=\"button\" data-live=\"{}\" data-select=\"queue:{d}\" aria-label=\"Dead-letter queue {d}: {n} messages\">\
+                 <rect x=\"430\" y=\"{}\" width=\"160\" height=\"32\" rx=\"8\"/>\
+                 <text class=\"name\" x=\"444\" y=\"{}\">{d} · {n}</text></g>",
+                y + 24,
+                y + 44,
+                live.next().unwrap_or_default(),
+                y + 44,
+                y + 65
             );
         }
     }
+    m
 }
 
-/// Writes what changed in live node `i` since `old` (everything when there is no `old`).
-fn write_live(svg: &web_sys::Element, i: usize, node: &Live, old: Option<&Live>) {
-    let Ok(Some(el)) = svg.query_selector(&format!("[data-live=\"{i}\"]")) else { return };
-    if old.is_none_or(|o| o.class != node.class) {
-        el.set_attribute("class", &node.class).ok();
-    }
-    if old.is_none_or(|o| o.label != node.label) {
-        el.set_attribute("aria-label", &node.label).ok();
-    }
-    if old.is_none_or(|o| o.inner != node.inner) {
-        el.set_inner_html(&node.inner);
+/// Brings the live nodes of the diagram on the page up to date with `markup` (of the same
+/// topology): their class, accessible name and contents change, the elements stay, and so does
+/// a keyboard focus on one of them.
+fn update_live(svg: &web_sys::Element, markup: &str) {
+    let Ok(fresh) = document().create_element_ns(Some("http://www.w3.org/2000/svg"), "svg") else { return };
+    fresh.set_inner_html(markup);
+    for i in 0.. {
+        let select = format!("[data-live=\"{i}\"]");
+        let (Ok(Some(new)), Ok(Some(old))) = (fresh.query_selector(&select), svg.query_selector(&select)) else {
+            break;
+        };
+        for name in ["class", "aria-label"] {
+            let value = new.get_attribute(name).unwrap_or_default();
+            if old.get_attribute(name).as_deref() != Some(value.as_str()) {
+                old.set_attribute(name, &value).ok();
+            }
+        }
+        let inner = new.inner_html();
+        if old.inner_html() != inner {
+            old.set_inner_html(&inner);
+        }
     }
 }
 
@@ -385,22 +354,17 @@ fn selection_of(value: &str) -> Option<Selection> {
 pub fn Topology() -> impl IntoView {
     let ctx = use_ctx();
     let layout = Memo::new(move |_| ctx.snapshot.with(Layout::of));
-    // The diagram's nodes: rebuilt when the topology changes, updated in place otherwise.
-    let svg = NodeRef::new();
-    Effect::new(move |prev: Option<Option<Diagram>>| {
-        let next = layout.with(Diagram::of);
-        let el: web_sys::SvgElement = svg.get()?;
-        let prev = prev.flatten().filter(|p| p.skeleton == next.skeleton);
-        if prev.is_none() {
-            el.set_inner_html(&next.skeleton);
+    // The diagram's nodes: drawn anew when the topology changes, updated in place when only
+    // counts and states do.
+    Effect::new(move |drawn: Option<Option<Layout>>| {
+        let el = document().get_element_by_id("diagram")?;
+        let (markup, shape) = layout.with(|l| (diagram_markup(l), l.shape()));
+        if drawn.flatten().as_ref() == Some(&shape) {
+            update_live(&el, &markup);
+        } else {
+            el.set_inner_html(&markup);
         }
-        for (i, node) in next.live.iter().enumerate() {
-            let old = prev.as_ref().and_then(|p| p.live.get(i));
-            if old != Some(node) {
-                write_live(&el, i, node, old);
-            }
-        }
-        Some(next)
+        Some(shape)
     });
     // The node under an event (or its nearest ancestor with a `data-select`).
     let target_selection = |target: Option<web_sys::EventTarget>| {
@@ -427,83 +391,18 @@ pub fn Topology() -> impl IntoView {
         // On a phone the diagram keeps a legible size and scrolls sideways inside its panel.
         // A small diagram is not blown up past 1.2 times its drawn size.
         <div class="topology-scroll"><div class="topology-wrap" style=move || format!("max-width: {}px", layout.with(Layout::width) * 6 / 5)>
-            <svg class="topology" viewBox=move || layout.with(Layout::view_box) role="group" node_ref=svg
+            <svg class="topology" viewBox=move || layout.with(Layout::view_box) role="group" id="diagram"
                  aria-label="The producer publishes to the topic, which fans out to one queue per consumer; workers consume each queue"
                  on:click=on_click on:keydown=on_key>
             </svg>
-            <Tokens layout=layout />
+            <super::tokens::Tokens layout=layout />
         </div></div>
-    }
-}
-
-/// Tokens for recent deliveries, drops and DLQ moves, in their own layer keyed by event, so a
-/// token keeps its animation while the diagram under it re-renders.
-#[component]
-fn Tokens(layout: Memo<Layout>) -> impl IntoView {
-    let ctx = use_ctx();
-    let tokens = Memo::new(move |_| {
-        ctx.snapshot.track();
-        let layout = layout.get();
-        let (view_box, topic_y) = (layout.view_box(), layout.topic_y());
-        let found = ctx.pg.with(|p| {
-            let events = p.events();
-            let now = p.now().ms();
-            events
-                .iter()
-                .rev()
-                .take_while(|e| e.at.ms() + TOKEN_WINDOW_MS >= now)
-                .take(24)
-                .filter_map(|e| {
-                    let (row, token) = match &e.kind {
-                        EventKind::DeliveredToQueue { queue, .. } => (layout.row_of(queue)?, Token::Delivered),
-                        EventKind::FilteredOut { endpoint, reason, .. } => {
-                            (layout.row_of(endpoint)?, Token::Dropped(reason.clone()))
-                        }
-                        EventKind::MovedToDeadLetterQueue { queue, .. } => (layout.row_of(queue)?, Token::ToDlq),
-                        EventKind::MessageMoved { source, destination, .. } => {
-                            (layout.row_with_dlq(source).or_else(|| layout.row_of(destination))?, Token::Redriven)
-                        }
-                        _ => return None,
-                    };
-                    // Only a queue the topic feeds has an edge for a delivery or a drop to travel.
-                    if matches!(token, Token::Delivered | Token::Dropped(_)) && row.sub.is_none() {
-                        return None;
-                    }
-                    Some((e.seq, row.y, token))
-                })
-                .collect::<Vec<_>>()
-        });
-        let tokens: Vec<(u64, &'static str, String, Option<String>)> = found
-            .into_iter()
-            .map(|(seq, y, token)| {
-                let (class, path, title) = match token {
-                    Token::Delivered => ("token", edge_path(topic_y, y), None),
-                    Token::Dropped(reason) => {
-                        ("token dropped", format!("M 250 {topic_y} C 290 {topic_y}, 300 {y}, 324 {y}"), Some(reason))
-                    }
-                    // From the queue's bottom edge down into its DLQ, and back up for a redrive.
-                    Token::ToDlq => ("token dlq", format!("M 510 {} L 510 {}", y + 24, y + 60), None),
-                    Token::Redriven => ("token redriven", format!("M 510 {} L 510 {}", y + 60, y + 24), None),
-                };
-                (seq, class, path, title)
-            })
-            .collect();
-        (view_box, tokens)
-    });
-    view! {
-        <svg class="topology tokens" viewBox=move || tokens.with(|t| t.0.clone()) aria-hidden="true">
-            <For each=move || tokens.with(|t| t.1.clone()) key=|t| t.0 let:t>
-                <circle class=t.1 r="6" data-seq=t.0 style=format!("offset-path: path('{}')", t.2)>
-                    {t.3.map(|r| view! { <title>{format!("Filtered out: {r}")}</title> })}
-                </circle>
-            </For>
-        </svg>
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{selection_of, ConsumerState, Diagram, Layout, WorkerStatus, DLQ_ROW, ROW};
+    use super::{diagram_markup, selection_of, ConsumerState, Layout, WorkerStatus, DLQ_ROW, ROW};
     use crate::playground::{Playground, DEFAULT_SCENARIO};
     use crate::view::Selection;
     use serde_json::json;
@@ -543,8 +442,7 @@ mod tests {
             .arn
             .clone();
         pg.set_filter_policy(&sms, r#"{"note": ["<b>&\"quoted\"</b>"]}"#).expect("a valid policy");
-        let diagram = Diagram::of(&Layout::of(&pg.snapshot()));
-        let markup = &diagram.skeleton;
+        let markup = diagram_markup(&Layout::of(&pg.snapshot()));
         for needle in [
             r#"data-select="queue:billing""#,
             r#"data-select="queue:sms-dlq""#,
@@ -556,41 +454,44 @@ mod tests {
             assert!(markup.contains(needle), "{needle} missing from {markup}");
         }
         assert!(!markup.contains("<b>"), "learner text must not become markup");
-        // A live node for each of the three queues, sms's DLQ and the worker, each an empty
-        // placeholder in the skeleton.
-        assert_eq!(diagram.live.len(), 3 + 1 + 1);
-        for i in 0..diagram.live.len() {
-            assert!(markup.contains(&format!(r#"<g data-live="{i}" tabindex="0" role="button""#)), "{i}");
+        // The three queues, sms's DLQ and the worker are live nodes, numbered in order.
+        for (i, node) in [
+            r#"data-select="queue:billing""#,
+            "queue:packing",
+            "diagram-consumer-packing-w1",
+            "queue:sms\"",
+            "queue:sms-dlq",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let at = markup.find(&format!(r#"data-live="{i}""#)).unwrap_or_else(|| panic!("no live node {i}"));
+            let tag = &markup[at..at + markup[at..].find('>').unwrap()];
+            assert!(tag.contains(node), "live node {i} is {tag}, not {node}");
         }
-        let worker = diagram.live.iter().find(|l| l.class.starts_with("node consumer")).expect("the worker");
-        assert_eq!(
-            (worker.class.as_str(), worker.label.as_str()),
-            ("node consumer waiting", "packing-w1 on packing: Waiting")
-        );
+        assert!(!markup.contains(r#"data-live="5""#));
     }
 
     #[test]
-    fn a_count_change_keeps_the_skeleton_and_a_topology_change_rebuilds_it() {
+    fn a_count_change_keeps_the_shape_and_a_topology_change_does_not() {
         let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
         pg.add_worker("packing").expect("worker");
-        let before = Diagram::of(&Layout::of(&pg.snapshot()));
+        let before = Layout::of(&pg.snapshot());
         pg.publish("OrderPlaced").expect("publish");
         pg.play_for(1_000);
-        let after = Diagram::of(&Layout::of(&pg.snapshot()));
-        assert_eq!(after.skeleton, before.skeleton, "messages arriving change no node");
-        let changed: Vec<&str> =
-            before.live.iter().zip(&after.live).filter(|(a, b)| a != b).map(|(_, b)| b.label.as_str()).collect();
-        assert_eq!(
-            changed,
-            [
-                "Queue billing: 1 visible, 0 in flight",
-                "Queue packing: 0 visible, 1 in flight",
-                "packing-w1 on packing: Processing",
-                "Queue sms: 1 visible, 0 in flight"
-            ]
-        );
+        let after = Layout::of(&pg.snapshot());
+        assert_ne!(after, before, "the counts and the worker's state changed");
+        assert_eq!(after.shape(), before.shape(), "messages arriving change no node");
+        let markup = diagram_markup(&after);
+        for text in ["Queue packing: 0 visible, 1 in flight", "node consumer processing", "1 visible · 0 in flight"] {
+            assert!(markup.contains(text), "{text} missing from {markup}");
+        }
         pg.add_worker("billing").expect("a second worker");
-        assert_ne!(Diagram::of(&Layout::of(&pg.snapshot())).skeleton, after.skeleton, "a new node rebuilds");
+        assert_ne!(Layout::of(&pg.snapshot()).shape(), after.shape(), "a new node is a new shape");
+        let sms = pg.snapshot().topics[0].subscriptions[2].arn.clone();
+        let shape = Layout::of(&pg.snapshot()).shape();
+        pg.set_filter_policy(&sms, r#"{"event_type": ["OrderShipped"]}"#).expect("a valid policy");
+        assert_ne!(Layout::of(&pg.snapshot()).shape(), shape, "a new filter is a new shape");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use engine::SimTime;
 use leptos::prelude::*;
 
 fn step(ctx: Ctx) {
-    ctx.playing.set(false);
+    ctx.pause();
     ctx.pg.update(|p| {
         p.step();
     });
@@ -14,7 +14,7 @@ fn step(ctx: Ctx) {
 
 /// Back to the previous moment something happened.
 fn step_back(ctx: Ctx) {
-    ctx.playing.set(false);
+    ctx.pause();
     ctx.pg.update(|p| {
         p.step_back();
     });
@@ -65,7 +65,7 @@ pub fn ScenarioPicker() -> impl IntoView {
         let id = event_target_value(&ev);
         match Playground::builtin(&id) {
             Ok(pg) => {
-                ctx.playing.set(false);
+                ctx.pause();
                 ctx.selected.set(None);
                 ctx.error.set(None);
                 ctx.pg.set(pg);
@@ -89,7 +89,7 @@ pub fn Transport() -> impl IntoView {
     let end = move || ctx.pg.with(|p| p.end().ms());
     let scrub = move |ev| {
         if let Ok(t) = event_target_value(&ev).parse::<u64>() {
-            ctx.playing.set(false);
+            ctx.pause();
             ctx.pg.update(|p| p.seek(SimTime(t)));
         }
     };
@@ -123,13 +123,13 @@ pub fn Transport() -> impl IntoView {
             </label>
             <input type="range" class="timeline" data-testid="timeline" aria-label="Timeline: drag to travel in virtual time"
                 min="0" prop:max=move || end().to_string() step="50"
-                prop:value=move || ctx.snapshot.get().now.ms().to_string()
+                prop:value=move || ctx.snapshot.with(|s| s.now.ms().to_string())
                 on:input=scrub />
             <span class="end" aria-hidden="true">{move || SimTime(end()).to_string()}</span>
             <div class="history-buttons">
-                <button data-testid="undo" disabled=move || !can_undo() on:click=move |_| { ctx.playing.set(false); ctx.pg.update(|p| { p.undo(); }); }>"Undo"</button>
+                <button data-testid="undo" disabled=move || !can_undo() on:click=move |_| { ctx.pause(); ctx.pg.update(|p| { p.undo(); }); }>"Undo"</button>
                 <button data-testid="redo" disabled=move || !can_redo() on:click=move |_| { ctx.pg.update(|p| { p.redo(); }); }>"Redo"</button>
-                <button data-testid="reset" on:click=move |_| { ctx.playing.set(false); ctx.selected.set(None); ctx.pg.update(Playground::reset); }>"Reset"</button>
+                <button data-testid="reset" on:click=move |_| { ctx.pause(); ctx.selected.set(None); ctx.pg.update(Playground::reset); }>"Reset"</button>
             </div>
         </section>
     }

@@ -1,0 +1,89 @@
+//! The diagram's tokens: a message travelling to its queue, dropping at a filter that rejected
+//! it, sliding into a dead-letter queue, or back out of it by a redrive. They live in a layer of
+//! their own over the diagram.
+
+use super::topology::{edge_path, Layout};
+use super::{esc, use_ctx};
+use engine::EventKind;
+use leptos::prelude::*;
+
+/// How far back (virtual ms) a delivery still shows a travelling token.
+const TOKEN_WINDOW_MS: u64 = 1_200;
+
+/// A message token's trip on the diagram.
+enum Token {
+    Delivered,
+    /// Stopped at the subscription's filter, with the reason.
+    Dropped(String),
+    ToDlq,
+    /// Back from the dead-letter queue to its source by a move task.
+    Redriven,
+}
+
+/// Tokens for recent deliveries, drops and DLQ moves, in their own layer kept by event (see
+/// `keep_list`), so a token keeps its animation while the diagram under it changes.
+#[component]
+pub fn Tokens(layout: Memo<Layout>) -> impl IntoView {
+    let ctx = use_ctx();
+    let tokens = Memo::new(move |_| {
+        ctx.snapshot.track();
+        let layout = layout.get();
+        let (view_box, topic_y) = (layout.view_box(), layout.topic_y());
+        let found = ctx.pg.with(|p| {
+            let events = p.events();
+            let now = p.now().ms();
+            events
+                .iter()
+                .rev()
+                .take_while(|e| e.at.ms() + TOKEN_WINDOW_MS >= now)
+                .take(24)
+                .filter_map(|e| {
+                    let (row, token) = match &e.kind {
+                        EventKind::DeliveredToQueue { queue, .. } => (layout.row_of(queue)?, Token::Delivered),
+                        EventKind::FilteredOut { endpoint, reason, .. } => {
+                            (layout.row_of(endpoint)?, Token::Dropped(reason.clone()))
+                        }
+                        EventKind::MovedToDeadLetterQueue { queue, .. } => (layout.row_of(queue)?, Token::ToDlq),
+                        EventKind::MessageMoved { source, destination, .. } => {
+                            (layout.row_with_dlq(source).or_else(|| layout.row_of(destination))?, Token::Redriven)
+                        }
+                        _ => return None,
+                    };
+                    // Only a queue the topic feeds has an edge for a delivery or a drop to travel.
+                    if matches!(token, Token::Delivered | Token::Dropped(_)) && row.sub.is_none() {
+                        return None;
+                    }
+                    Some((e.seq, row.y, token))
+                })
+                .collect::<Vec<_>>()
+        });
+        // Newest first, keyed in ascending order by how far back an event is (see `keep_list`).
+        let tokens: Vec<(u64, String)> = found
+            .into_iter()
+            .map(|(seq, y, token)| {
+                let (class, path, title) = match token {
+                    Token::Delivered => ("token", edge_path(topic_y, y), None),
+                    Token::Dropped(reason) => {
+                        ("token dropped", format!("M 250 {topic_y} C 290 {topic_y}, 300 {y}, 324 {y}"), Some(reason))
+                    }
+                    // From the queue's bottom edge down into its DLQ, and back up for a redrive.
+                    Token::ToDlq => ("token dlq", format!("M 510 {} L 510 {}", y + 24, y + 60), None),
+                    Token::Redriven => ("token redriven", format!("M 510 {} L 510 {}", y + 60, y + 24), None),
+                };
+                let title = title.map(|r| format!("<title>Filtered out: {}</title>", esc(&r))).unwrap_or_default();
+                (u64::MAX - seq, format!("<circle class=\"{class}\" r=\"6\" data-seq=\"{seq}\" style=\"offset-path: path('{path}')\">{title}</circle>"))
+            })
+            .collect();
+        (view_box, tokens)
+    });
+    Effect::new(move |drawn: Option<Vec<(u64, String)>>| {
+        let drawn = drawn.unwrap_or_default();
+        let Some(svg) = document().get_element_by_id("tokens") else { return drawn };
+        let items = tokens.with(|t| t.1.clone());
+        super::keep_list(&svg, &drawn, &items);
+        items
+    });
+    view! {
+        <svg class="topology tokens" id="tokens" viewBox=move || tokens.with(|t| t.0.clone()) aria-hidden="true"></svg>
+    }
+}
