@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Prints the raw and gzip -9 sizes of the release bundle's wasm and JS (run after a release build),
-# and fails when wasm + JS gzipped reach the budget of issue 7: under 400 KB (400,000 bytes).
+# and fails when wasm + JS gzipped reach the budget: 460,000 bytes, the most the project allows
+# (400,000 until the engine grew the routes of issue 16 — SNS delivery retries and subscription
+# dead-letter queues, access policies, Lambda asynchronous invocation, the outbox — and the
+# one scenario pipeline; EventBridge is left out of the browser build). See README, Measurements.
 # Override with SIZE_BUDGET=bytes to try a change against another figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-budget=${SIZE_BUDGET:-400000}
+budget=${SIZE_BUDGET:-460000}
 wasm=$(ls dist/*_bg.wasm 2>/dev/null | head -1)
 js=$(ls dist/app-*.js 2>/dev/null | head -1)
 [ -n "$wasm" ] && [ -n "$js" ] || { echo "size: no release bundle in dist/; run 'make build' first" >&2; exit 1; }
