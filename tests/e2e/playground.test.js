@@ -125,8 +125,7 @@ test('a crashed worker holds its message until the visibility timeout; restart b
   await page.getByTestId('queue-packing-add-worker').click();
   await page.getByTestId('worker-packing-w1').waitFor();
   await page.getByTestId('publish').click();
-  // The worker long-polls: it takes the message within a virtual second.
-  await page.getByTestId('step').click();
+  // The worker long-polls: it takes the message the moment it is published.
   await waitText(page, 'queue-packing-inflight', '1');
   // The diagram draws the worker beside its queue, busy; its inspector page says what it holds.
   await page.waitForSelector('[data-testid="diagram-consumer-packing-w1"].processing');
