@@ -106,7 +106,7 @@ impl Sim {
     fn send_to_queue(&mut self, d: &Delivery, name: &str, body: String) -> Result<Option<String>, Failure> {
         let queue = self.queue_ref(name).map_err(|_| no_resource(format!("The queue {name} does not exist.")))?;
         // Missing permissions are not retried: "all retry attempts fail until an action is taken".
-        self.service_may_send(&queue, EVENTS_PRINCIPAL, &d.rule_arn).map_err(|r| Failure {
+        self.service_may_send(&queue, EVENTS_PRINCIPAL, &|| d.rule_arn.to_string()).map_err(|r| Failure {
             code: "NO_PERMISSIONS",
             message: format!("{}: {}", r.code, r.message),
             retriable: false,
@@ -237,7 +237,7 @@ impl Sim {
             )));
             return;
         };
-        if let Err(r) = self.service_may_send(&queue, EVENTS_PRINCIPAL, &d.rule_arn) {
+        if let Err(r) = self.service_may_send(&queue, EVENTS_PRINCIPAL, &|| d.rule_arn.to_string()) {
             self.emit(dropped(format!(
                 "its dead-letter queue {dlq_name} refused it ({}: {}) (InvocationsFailedToBeSentToDLQ)",
                 r.code, r.message

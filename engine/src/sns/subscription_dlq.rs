@@ -59,7 +59,7 @@ impl Sim {
         let topic_arn = ids::topic_arn(&sub.topic);
         let name = ids::queue_name_from(&arn).unwrap_or(&arn).to_string();
         let dlq = self.queue_ref(&name).map_err(|_| format!("its dead-letter queue {name} does not exist"))?;
-        self.service_may_send(&dlq, SNS_PRINCIPAL, &topic_arn)
+        self.service_may_send(&dlq, SNS_PRINCIPAL, &|| topic_arn.to_string())
             .map_err(|r| format!("its dead-letter queue {name} refused it ({}: {})", r.code, r.message))?;
         self.store(&dlq, copy);
         self.queue_mut(&dlq).stats.sent += 1;

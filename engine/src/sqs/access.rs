@@ -44,7 +44,14 @@ pub(crate) fn is_aws_managed_sqs_key(key: &str) -> bool {
 
 impl Sim {
     /// Whether `service` may call `sqs:SendMessage` on `queue` for `source_arn` (a topic or a rule).
-    pub(crate) fn service_may_send(&self, queue: &Name, service: &str, source_arn: &str) -> Result<(), Refusal> {
+    /// `source_arn` is built only when a policy must be read: the common case (no policy, no
+    /// strict mode) costs no string (the SNS fan-out path delivers millions of copies).
+    pub(crate) fn service_may_send(
+        &self,
+        queue: &Name,
+        service: &str,
+        source_arn: &dyn Fn() -> String,
+    ) -> Result<(), Refusal> {
         let q = &self.queues[queue];
         if let Some(key) = q.config.passthrough.get("KmsMasterKeyId").filter(|k| is_aws_managed_sqs_key(k)) {
             return Err(Refusal {
@@ -68,6 +75,7 @@ impl Sim {
             return Ok(());
         }
         let policy = QueuePolicy::parse(text).map_err(|e| denied(format!("its Policy cannot be read ({e})")))?;
+        let source_arn = &source_arn();
         let request =
             Request { service, action: "sqs:SendMessage", resource: &q.arn, source_arn, source_account: ACCOUNT };
         match policy.evaluate(&request) {
