@@ -53,8 +53,8 @@ impl SimTime {
     }
 }
 
-/// Howard Hinnant's days-to-civil algorithm, integer arithmetic only.
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
+/// Howard Hinnant's days-to-civil algorithm, integer arithmetic only: (year, month 1–12, day 1–31).
+pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);

@@ -17,18 +17,7 @@ pub(crate) fn sim_time(epoch_ms: i64) -> SimTime {
     SimTime(u64::try_from(epoch_ms.saturating_sub(EPOCH_MS as i64)).unwrap_or(0))
 }
 
-/// Howard Hinnant's civil-from-days: (year, month 1–12, day 1–31).
-pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
-}
+pub(crate) use crate::time::civil_from_days;
 
 /// Howard Hinnant's days-from-civil: days since 1970-01-01.
 pub(crate) fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
