@@ -17,4 +17,6 @@ PY
 [ -n "$port" ] || { echo "serve: ports $want to $((want + 19)) are all in use; run 'make serve PORT=<free port>'" >&2; exit 1; }
 [ "$port" = "$want" ] || echo "serve: port $want is in use; serving on port $port instead"
 echo "serve: building the release bundle, then serving Fan-out Playground on http://127.0.0.1:$port"
-exec trunk serve --release --port "$port" --address 127.0.0.1
+# No auto-reload: trunk 0.22.1 leaves its script's address placeholder unfilled, and the page would
+# log a WebSocket error every 5 s.
+exec trunk serve --release --no-autoreload --port "$port" --address 127.0.0.1
