@@ -80,6 +80,21 @@ impl Playground {
         Ok(pg)
     }
 
+    /// The story: the engine's History (its seed, commands and current simulation).
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The scenario file this story started from, as it was loaded.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// How many of the story's commands built the scenario (the learner's come after).
+    pub fn base(&self) -> usize {
+        self.base
+    }
+
     /// Back to the scenario's start.
     pub fn reset(&mut self) {
         if let Ok(fresh) = Playground::from_scenario(&self.source) {

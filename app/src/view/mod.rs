@@ -4,6 +4,8 @@
 mod chips;
 mod clock;
 mod controls;
+mod export;
+mod files;
 mod inspector;
 mod log;
 mod metrics;
@@ -115,6 +117,7 @@ fn Stage(pg: Playground) -> impl IntoView {
                     <queues::Effects />
                     <metrics::Metrics />
                     <controls::Subscriptions />
+                    <export::ExportPanel />
                 </div>
                 <aside class="side-col">
                     <inspector::Inspector />

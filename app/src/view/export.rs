@@ -1,0 +1,86 @@
+//! "Take it to AWS": the Export panel. The current story's topology (the learner's edits
+//! included) as a CloudFormation template, a boto3 script or AWS CLI calls, written by the
+//! engine's `export` module exactly as `fanout export` writes them, with copy and download.
+
+use super::files;
+use super::use_ctx;
+use crate::playground::Playground;
+use leptos::prelude::*;
+
+/// The formats: (value, label, file name, media type).
+const FORMATS: &[(&str, &str, &str, &str)] = &[
+    ("cloudformation", "CloudFormation (YAML)", "fanout-stack.yaml", "application/yaml"),
+    ("boto3", "Python (boto3)", "fanout-make.py", "text/x-python"),
+    ("awscli", "AWS CLI (bash)", "fanout-make.sh", "text/x-shellscript"),
+];
+
+/// The export of the story as it is now: the current simulation, and for the scripts the
+/// commands applied up to now (the scenario's and the learner's), as the CLI takes them.
+fn export_text(pg: &Playground, format: &str) -> String {
+    let history = pg.history();
+    let commands = &history.commands()[..history.applied()];
+    match format {
+        "boto3" => engine::export::boto3(history.sim(), commands),
+        "awscli" => engine::export::awscli(history.sim(), commands),
+        _ => engine::export::cloudformation(history.sim()),
+    }
+}
+
+#[component]
+pub fn ExportPanel() -> impl IntoView {
+    let ctx = use_ctx();
+    let open = RwSignal::new(false);
+    let format = RwSignal::new(0usize);
+    let status = RwSignal::new(String::new());
+    // Only the commands change what is exported (time passing does not change a resource), so
+    // the text is written again when a command is applied or undone, not on every frame.
+    let key =
+        Memo::new(move |_| ctx.pg.with(|p| (p.history().applied(), p.history().commands().len(), p.name.clone())));
+    let text = Memo::new(move |_| {
+        if !open.get() {
+            return String::new();
+        }
+        let _ = key.get();
+        let f = FORMATS[format.get()].0;
+        ctx.pg.with_untracked(|p| export_text(p, f))
+    });
+    let copy = move |_| {
+        let t = text.get_untracked();
+        leptos::task::spawn_local(async move {
+            status.set(match files::copy(&t).await {
+                Ok(()) => "Copied.".into(),
+                Err(e) => e,
+            });
+        });
+    };
+    let download = move |_| {
+        let (_, _, name, mime) = FORMATS[format.get_untracked()];
+        status.set(match files::download(name, mime, &text.get_untracked()) {
+            Ok(()) => format!("Downloaded {name}."),
+            Err(e) => e,
+        });
+    };
+    view! {
+        <details class="export" data-testid="export-panel" on:toggle=move |ev| {
+            let el: web_sys::HtmlDetailsElement = wasm_bindgen::JsCast::unchecked_into(event_target::<web_sys::Element>(&ev));
+            open.set(el.open());
+        }>
+            <summary><h2>"Take it to AWS"</h2><span class="hint">"CloudFormation, boto3 or AWS CLI"</span></summary>
+            <p class="lede">"The topology as it is now, your edits included; the scripts also send this story's messages again and print each queue's count. Workers, faults and other simulator-only parts are left out, with a comment saying so."</p>
+            <div class="row">
+                <label class="field">
+                    <span>"Format"</span>
+                    <select data-testid="export-format" on:change=move |ev| {
+                        if let Ok(i) = event_target_value(&ev).parse::<usize>() { format.set(i.min(FORMATS.len() - 1)); status.set(String::new()); }
+                    } prop:value=move || format.get().to_string()>
+                        {FORMATS.iter().enumerate().map(|(i, f)| view! { <option value=i.to_string()>{f.1}</option> }).collect_view()}
+                    </select>
+                </label>
+                <button data-testid="export-copy" on:click=copy>"Copy"</button>
+                <button data-testid="export-download" on:click=download>"Download"</button>
+                <span class="export-status" role="status">{move || status.get()}</span>
+            </div>
+            <pre class="export-text" data-testid="export-text" tabindex="0" aria-label="Exported text">{move || text.get()}</pre>
+        </details>
+    }
+}
