@@ -3,6 +3,8 @@
 
 pub mod format;
 pub mod playground;
+pub mod share;
+pub mod story_file;
 mod view;
 
 pub use playground::Playground;

@@ -25,8 +25,8 @@ pub const MAX_LINK_CHARS: usize = 400_000;
 pub const MAX_DECODED_BYTES: usize = 2 << 20;
 /// The most learner commands a link may hold.
 pub const MAX_COMMANDS: usize = 5_000;
-/// The latest virtual time a link may reach: one week.
-pub const MAX_TIME_MS: u64 = 7 * 24 * 3_600_000;
+/// The latest virtual time a link may reach: 30 days (a queue keeps messages 14 days at most).
+pub const MAX_TIME_MS: u64 = 30 * 24 * 3_600_000;
 /// The most events replaying a link may log.
 pub const MAX_REPLAY_EVENTS: usize = 500_000;
 /// Above this many characters the page offers a file instead of a link.
@@ -72,7 +72,12 @@ pub enum BadLink {
     /// The link's scenario could not be loaded (an unknown id or a bad file).
     Scenario(String),
     /// The engine refused the n-th (1-based) command.
-    Refused { n: usize, action: String, at: u64, error: String },
+    Refused {
+        n: usize,
+        action: String,
+        at: u64,
+        error: String,
+    },
     TooLarge(String),
 }
 
@@ -177,7 +182,11 @@ impl Share {
         }
         let last = self.commands.last().map_or(0, |c| c.0);
         if self.now.max(last) > MAX_TIME_MS {
-            return Err(BadLink::TooLarge(format!("it reaches {}; at most {}", SimTime(self.now.max(last)), SimTime(MAX_TIME_MS))));
+            return Err(BadLink::TooLarge(format!(
+                "it reaches {}; at most {}",
+                SimTime(self.now.max(last)),
+                SimTime(MAX_TIME_MS)
+            )));
         }
         for (i, (at, action, params)) in self.commands.iter().enumerate() {
             if *at < pg.now().ms() {
@@ -200,10 +209,10 @@ impl Share {
     }
 }
 
-/// Plays on to `t` a minute at a time, stopping when the event log outgrows the cap.
+/// Plays on to `t` ten minutes at a time, stopping when the event log outgrows the cap.
 fn advance(pg: &mut Playground, t: u64) -> Result<(), BadLink> {
     while pg.now().ms() < t {
-        let to = t.min(pg.now().ms().saturating_add(60_000));
+        let to = t.min(pg.now().ms().saturating_add(600_000));
         pg.seek(SimTime(to));
         if pg.events().len() > MAX_REPLAY_EVENTS {
             return Err(BadLink::TooLarge(format!("replaying it logs more than {MAX_REPLAY_EVENTS} events")));

@@ -168,7 +168,8 @@ fn too_large_links_are_refused_before_the_work() {
     let inflated = vec![b' '; MAX_DECODED_BYTES + 1];
     assert!(unframe(&inflated).unwrap_err().to_string().contains("too large"));
     let seed = Playground::builtin("quilt-store").unwrap().history().seed();
-    let far = format!(r#"{{"v": 1, "scenario": "quilt-store", "seed": {seed}, "now": {}, "log": []}}"#, MAX_TIME_MS + 1);
+    let far =
+        format!(r#"{{"v": 1, "scenario": "quilt-store", "seed": {seed}, "now": {}, "log": []}}"#, MAX_TIME_MS + 1);
     assert!(open_json(&far).contains("too large"));
     let many = format!(
         r#"{{"v": 1, "scenario": "quilt-store", "seed": {seed}, "now": 0, "log": [{}]}}"#,

@@ -44,3 +44,36 @@ pub fn file_name(pg: &Playground) -> String {
     let stem = stem.trim_end_matches('-');
     format!("{}.story.json", if stem.is_empty() { "fanout" } else { stem })
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use engine::Scenario;
+
+    #[test]
+    fn an_exported_story_loads_again_with_the_same_counts_and_passes_fanout_test() {
+        let mut pg = Playground::builtin("quilt-store").unwrap();
+        pg.publish("OrderPlaced").unwrap();
+        pg.play_for(2_500);
+        pg.publish("RefundIssued").unwrap();
+        pg.receive("billing").unwrap();
+        pg.play_for(700);
+        let text = story_file(&pg).unwrap();
+        let again = import("mine.json", &text).unwrap();
+        assert_eq!(again.now(), pg.now());
+        assert_eq!(again.snapshot().queues, pg.snapshot().queues);
+        let run = Scenario::parse(&text).unwrap().run();
+        assert!(run.stopped.is_none() && run.failed() == 0, "fanout test passes the file");
+    }
+
+    #[test]
+    fn a_malformed_file_names_the_file_and_the_step() {
+        let e = import(
+            "broken.json",
+            r#"{"name": "x", "steps": [{"advance": "1s"}, {"action": "CreateQueue", "params": {}}]}"#,
+        )
+        .err()
+        .unwrap();
+        assert!(e.starts_with("broken.json: step 2") && e.contains("QueueName"), "{e}");
+    }
+}

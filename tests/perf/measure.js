@@ -3,6 +3,7 @@
 // history and a busy one (workers consuming), and the gzipped bundle. A measurement, not a test: it prints figures for the README.
 // Run: make perf (or: cd tests && node perf/measure.js)
 import { startServer, launchBrowser } from '../e2e/harness.js';
+import { startDocs } from '../e2e/docs-server.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join, resolve, dirname } from 'node:path';
@@ -104,6 +105,80 @@ try {
   results.busyP95 = pct(busy, 95);
   results.busyMax = Math.max(...busy);
   await context.close();
+
+  // 6. The example page's three embeds (another origin), CPU throttled 4x: until every visible
+  // embed's controls are live (its play button drawn), median of 3 cold loads.
+  const docs = await startDocs(server.url);
+  const embedTimes = [];
+  for (let i = 0; i < 3; i++) {
+    const ctx = await browser.newContext({ viewport: { width: 900, height: 3000 } });
+    const p = await ctx.newPage();
+    const cdp = await ctx.newCDPSession(p);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const start = Date.now();
+    await p.goto(docs.url);
+    await p.waitForFunction(() => document.querySelectorAll('iframe[data-fanout]').length === 3);
+    const live = async () => {
+      const frames = p.frames().filter((f) => f.url().includes('embed=1'));
+      if (frames.length < 3) return false;
+      for (const f of frames) if (!(await f.locator('[data-testid="play-pause"]').count())) return false;
+      return true;
+    };
+    while (!(await live())) await p.waitForTimeout(20);
+    embedTimes.push(Date.now() - start);
+    await ctx.close();
+  }
+  await docs.close();
+  results.embedInteractive = pct(embedTimes, 50);
+
+  // 7. A share link of 50 commands: opened (replayed and drawn) in a new page, median of 5.
+  {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const p = await ctx.newPage();
+    await p.goto(server.url);
+    await p.getByTestId('publish').click();
+    for (let i = 0; i < 24; i++) {
+      await p.getByTestId('publish').click();
+      await p.getByTestId('queue-billing-receive').click();
+    }
+    await p.getByTestId('publish').click();
+    await p.getByTestId('share-copy').click();
+    await p.getByTestId('share-link').waitFor();
+    const link = await p.getByTestId('share-link').inputValue();
+    const clock = (await p.getByTestId('clock').textContent()).trim();
+    results.shareLinkChars = link.length;
+    await ctx.close();
+    const opensFor = async (url, want) => { const opens = [];
+    for (let i = 0; i < 5; i++) {
+      const c = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+      const q = await c.newPage();
+      await q.goto(server.url);
+      await q.getByTestId('publish').waitFor();
+      const t = await q.evaluate(async ([url, want]) => {
+        const t0 = performance.now();
+        return new Promise((done) => {
+          const frame = document.createElement('iframe');
+          frame.style.cssText = 'width:1280px;height:860px;position:absolute;left:0;top:0';
+          frame.onload = () => {
+            const poll = () => {
+              const c = frame.contentDocument?.querySelector('[data-testid="clock"]');
+              if (c && c.textContent.trim() === want && frame.contentDocument.querySelector('[data-testid="queue-billing-visible"]')) {
+                requestAnimationFrame(() => done(performance.now() - t0));
+              } else requestAnimationFrame(poll);
+            };
+            poll();
+          };
+          frame.src = url;
+          document.body.append(frame);
+        });
+      }, [url, want]);
+      opens.push(t);
+      await c.close();
+    }
+    return pct(opens, 50); };
+    results.shareOpen = await opensFor(link, clock);
+    results.plainOpen = await opensFor(server.url, '00:00:00.000');
+  }
 } finally {
   await browser.close();
   await server.close();
@@ -121,4 +196,6 @@ console.log(`  first interactive (median of 5)         ${results.firstInteractiv
 console.log(`  ${results.chips} message chips at 16x: frame p50 ${ms(results.frameP50)}, p95 ${ms(results.frameP95)} (${results.fps.toFixed(0)} fps at p50)`);
 console.log(`  scrubbing a ${results.events}-event history: p50 ${ms(results.scrubP50)}, p95 ${ms(results.scrubP95)}, max ${ms(results.scrubMax)}`);
 console.log(`  scrubbing a busy ${results.busyEvents}-event history (workers): p50 ${ms(results.busyP50)}, p95 ${ms(results.busyP95)}, max ${ms(results.busyMax)}`);
+console.log(`  three embeds on the example page, CPU 4x slower: interactive at ${results.embedInteractive} ms (median of 3)`);
+console.log(`  a share link of 50 commands (${results.shareLinkChars} characters) opened, replayed and drawn: ${ms(results.shareOpen)} (median of 5, page load included; the page without a link: ${ms(results.plainOpen)})`);
 console.log(`  bundle: ${results.gzip} bytes gzip (wasm + JS)`);

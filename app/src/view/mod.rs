@@ -4,12 +4,14 @@
 mod chips;
 mod clock;
 mod controls;
+mod embed;
 mod export;
 mod files;
 mod inspector;
 mod log;
 mod metrics;
 mod queues;
+mod share;
 mod tokens;
 mod topology;
 mod transport;
@@ -71,6 +73,13 @@ pub fn use_ctx() -> Ctx {
 
 #[component]
 pub fn App() -> impl IntoView {
+    share::provide_load_error(None);
+    if let Some(params) = embed::params() {
+        return view! { <embed::Embed params=params /> }.into_any();
+    }
+    if let Some(payload) = share::payload_in_address() {
+        return view! { <share::Opening payload=payload /> }.into_any();
+    }
     match Playground::builtin("quilt-store") {
         Ok(pg) => view! { <Stage pg=pg /> }.into_any(),
         Err(e) => view! { <ErrorPanel message=format!("The default scenario could not be loaded: {e}") /> }.into_any(),
@@ -78,14 +87,14 @@ pub fn App() -> impl IntoView {
 }
 
 #[component]
-fn Stage(pg: Playground) -> impl IntoView {
+fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selection>) -> impl IntoView {
     let pg = RwSignal::new(pg);
     let ctx = Ctx {
         pg,
         snapshot: Memo::new(move |_| pg.with(Playground::snapshot)),
         playing: RwSignal::new(false),
         speed: RwSignal::new(2),
-        selected: RwSignal::new(None),
+        selected: RwSignal::new(selected),
         error: RwSignal::new(None),
         announce: RwSignal::new(String::new()),
     };
@@ -93,6 +102,7 @@ fn Stage(pg: Playground) -> impl IntoView {
     clock::use_clock(ctx);
     transport::use_keyboard(ctx);
     log::use_announcer(ctx);
+    share::use_drop(ctx);
 
     view! {
         <div class="shell">
@@ -105,7 +115,9 @@ fn Stage(pg: Playground) -> impl IntoView {
                 <time class="clock" data-testid="clock" title="Virtual time since the scenario started">
                     {move || ctx.snapshot.with(|s| s.now.to_string())}
                 </time>
+                <share::ShareBar />
             </header>
+            <share::LoadErrorBanner />
             <transport::Transport />
             <main class="stage">
                 <div class="main-col">

@@ -184,7 +184,11 @@ pub fn ShareBar() -> impl IntoView {
                     let n = url.len();
                     let copied = files::copy(&url).await.is_ok();
                     link.set(url);
-                    status.set(if copied { format!("Link copied ({n} characters).") } else { format!("Link ready ({n} characters): copy it from the box.") });
+                    status.set(if copied {
+                        format!("Link copied ({n} characters).")
+                    } else {
+                        format!("Link ready ({n} characters): copy it from the box.")
+                    });
                 }
                 Err(e) => status.set(e),
             }

@@ -1,0 +1,287 @@
+//! Embed mode (`?embed=1`): a compact view for an iframe 320–900 px wide in someone else's
+//! page — the diagram and the controls that matter, no header, a link that opens the same
+//! story in the full playground. Good manners: nothing starts before the frame first scrolls
+//! into view (IntersectionObserver), nothing is written to storage, nothing takes focus, the
+//! wheel is left to the page, and the content height goes to the parent as
+//! `postMessage({type: "fanout:resize", height})` whenever it changes (ResizeObserver).
+
+use super::{clock, controls, queues, share, topology, transport, Ctx, Playground, Selection};
+use crate::playground::SPEEDS;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The embed's URL parameters.
+#[derive(Clone, Debug, Default)]
+pub struct Params {
+    pub scenario: Option<String>,
+    pub lesson: Option<String>,
+    pub step: Option<u32>,
+    /// `auto`, `light` or `dark`.
+    pub theme: String,
+    /// `full`, `min` or `none`.
+    pub controls: String,
+    pub autoplay: bool,
+    /// Index into `SPEEDS`.
+    pub speed: Option<usize>,
+    pub looped: bool,
+    /// `None` for `auto`.
+    pub height: Option<u32>,
+}
+
+/// The embed parameters when the page is opened with `?embed=1`.
+pub fn params() -> Option<Params> {
+    let search = window().location().search().ok()?;
+    let q = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    if q.get("embed").as_deref() != Some("1") {
+        return None;
+    }
+    let pick =
+        |k: &str, allowed: &[&str]| q.get(k).filter(|v| allowed.contains(&v.as_str())).unwrap_or(allowed[0].into());
+    let id = |k: &str| q.get(k).filter(|v| !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
+    let speed = q.get("speed").and_then(|s| {
+        let s = s.trim_end_matches(['x', '×']).to_string();
+        SPEEDS.iter().position(|(label, _)| label.trim_end_matches('×') == s)
+    });
+    Some(Params {
+        scenario: id("scenario"),
+        lesson: id("lesson"),
+        step: q.get("step").and_then(|s| s.parse().ok()),
+        theme: pick("theme", &["auto", "light", "dark"]),
+        controls: pick("controls", &["full", "min", "none"]),
+        autoplay: q.get("autoplay").as_deref() == Some("1"),
+        speed,
+        looped: q.get("loop").as_deref() == Some("1"),
+        height: q.get("height").and_then(|h| h.parse().ok()).filter(|h| (80..=4000).contains(h)),
+    })
+}
+
+/// A lesson's starting scenario and title, fetched from `lessons/<id>.json`.
+async fn lesson_story(id: &str) -> Result<(Playground, String), String> {
+    let fail = |what: &str| format!("The lesson \"{id}\" could not be loaded: {what}");
+    let response = wasm_bindgen_futures::JsFuture::from(window().fetch_with_str(&format!("lessons/{id}.json")))
+        .await
+        .map_err(|_| fail("the request failed"))?;
+    let response: web_sys::Response = response.unchecked_into();
+    if !response.ok() {
+        return Err(fail("there is no such lesson"));
+    }
+    let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(|_| fail("unreadable"))?)
+        .await
+        .map_err(|_| fail("unreadable"))?
+        .as_string()
+        .unwrap_or_default();
+    let lesson: serde_json::Value = serde_json::from_str(&text).map_err(|e| fail(&e.to_string()))?;
+    let title = lesson["title"].as_str().unwrap_or(id).to_string();
+    let pg = match &lesson["scenario"] {
+        serde_json::Value::String(s) => Playground::builtin(s),
+        o @ serde_json::Value::Object(_) => Playground::from_scenario(&o.to_string()),
+        _ => Err("it names no scenario".into()),
+    }
+    .map_err(|e| fail(&e))?;
+    Ok((pg, title))
+}
+
+/// The story the parameters ask for: a share fragment, a lesson's scenario or a scenario;
+/// on any failure the default scenario, with the message.
+async fn load(p: &Params) -> (Playground, Option<Selection>, String, Option<String>) {
+    let default = || Playground::builtin("quilt-store").expect("invariant: the default scenario loads");
+    if let Some(payload) = share::payload_in_address() {
+        return match share::decode(&payload).await {
+            Ok((pg, pick)) => (pg, pick.map(share::selection_of), String::new(), None),
+            Err(e) => (default(), None, String::new(), Some(e.to_string())),
+        };
+    }
+    if let Some(id) = &p.lesson {
+        return match lesson_story(id).await {
+            Ok((pg, title)) => {
+                let step = p.step.map(|n| format!(", step {n}")).unwrap_or_default();
+                (
+                    pg,
+                    None,
+                    format!("Lesson: {title}{step} (its scenario; the lesson view opens in the full playground)"),
+                    None,
+                )
+            }
+            Err(e) => (default(), None, String::new(), Some(e)),
+        };
+    }
+    match p.scenario.as_deref().map(Playground::builtin) {
+        None => (default(), None, String::new(), None),
+        Some(Ok(pg)) => (pg, None, String::new(), None),
+        Some(Err(e)) => (default(), None, String::new(), Some(e)),
+    }
+}
+
+/// Tells the parent page the embed's content height.
+fn report_height(height: f64) {
+    let w = window();
+    let Ok(parent) = w.parent() else { return };
+    let Some(parent) = parent else { return };
+    if parent == w {
+        return;
+    }
+    let msg = js_sys::Object::new();
+    js_sys::Reflect::set(&msg, &"type".into(), &"fanout:resize".into()).ok();
+    js_sys::Reflect::set(&msg, &"height".into(), &JsValue::from_f64(height.ceil())).ok();
+    parent.post_message(&msg, "*").ok();
+}
+
+/// Calls `f` once, when `el` first comes into view.
+fn on_first_sight(el: &web_sys::Element, f: impl FnOnce() + 'static) {
+    let f = std::cell::Cell::new(Some(f));
+    let cb = Closure::<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>::new(
+        move |entries: js_sys::Array, observer: web_sys::IntersectionObserver| {
+            let seen =
+                entries.iter().any(|e| e.unchecked_into::<web_sys::IntersectionObserverEntry>().is_intersecting());
+            if seen {
+                observer.disconnect();
+                if let Some(f) = f.take() {
+                    f();
+                }
+            }
+        },
+    );
+    if let Ok(observer) = web_sys::IntersectionObserver::new(cb.as_ref().unchecked_ref()) {
+        observer.observe(el);
+    }
+    cb.forget();
+}
+
+/// Reports `el`'s height to the parent now and whenever it changes.
+fn watch_height(el: &web_sys::Element) {
+    let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        if let Some(e) = entries.get(0).dyn_ref::<web_sys::ResizeObserverEntry>() {
+            report_height(e.target().get_bounding_client_rect().height());
+        }
+    });
+    if let Ok(observer) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) {
+        observer.observe(el);
+    }
+    cb.forget();
+}
+
+#[component]
+pub fn Embed(params: Params) -> impl IntoView {
+    if params.theme != "auto" {
+        document().document_element().map(|el| el.set_attribute("data-theme", &params.theme).ok());
+    }
+    let root = NodeRef::<leptos::html::Div>::new();
+    let story = RwSignal::new(None::<(Playground, Option<Selection>, String)>);
+    let error = RwSignal::new(None::<String>);
+    let p = params.clone();
+    root.on_load(move |el| {
+        watch_height(&el);
+        on_first_sight(&el, move || {
+            leptos::task::spawn_local(async move {
+                let (pg, sel, caption, err) = load(&p).await;
+                error.set(err);
+                story.set(Some((pg, sel, caption)));
+            });
+        });
+    });
+    let style = params.height.map(|h| format!("height: {h}px; overflow: hidden"));
+    view! {
+        <div class="embed" data-testid="embed-root" node_ref=root style=style>
+            <Show when=move || error.with(Option::is_some)>
+                <p class="load-error" data-testid="load-error" role="alert" dir="auto">{move || error.get().unwrap_or_default()}</p>
+            </Show>
+            {move || match story.get() {
+                None => view! { <div class="embed-wait" role="status">"Fan-out Playground demo"</div> }.into_any(),
+                Some((pg, sel, caption)) => view! { <EmbedStage pg=pg selected=sel caption=caption params=params.clone() /> }.into_any(),
+            }}
+        </div>
+    }
+}
+
+#[component]
+fn EmbedStage(pg: Playground, selected: Option<Selection>, caption: String, params: Params) -> impl IntoView {
+    let pg = RwSignal::new(pg);
+    let ctx = Ctx {
+        pg,
+        snapshot: Memo::new(move |_| pg.with(Playground::snapshot)),
+        playing: RwSignal::new(false),
+        speed: RwSignal::new(params.speed.unwrap_or(2)),
+        selected: RwSignal::new(selected),
+        error: RwSignal::new(None),
+        announce: RwSignal::new(String::new()),
+    };
+    provide_context(ctx);
+    clock::use_clock(ctx);
+    transport::use_keyboard(ctx);
+    if params.autoplay {
+        ctx.playing.set(true);
+    }
+    if params.looped {
+        use_loop(ctx);
+    }
+    let open_full = move |ev: leptos::ev::MouseEvent| {
+        ev.prevent_default();
+        leptos::task::spawn_local(async move {
+            if let Ok(url) = share::link_now(ctx, &share::page_base()).await {
+                window().open_with_url_and_target(&url, "_blank").ok();
+            }
+        });
+    };
+    let title = move || ctx.pg.with(|p| p.name.clone());
+    let controls = params.controls.clone();
+    view! {
+        <div class="embed-bar">
+            <strong dir="auto">{title}</strong>
+            {(!caption.is_empty()).then(|| view! { <span class="hint" dir="auto">{caption.clone()}</span> })}
+            <time class="clock" data-testid="clock" title="Virtual time">{move || ctx.snapshot.with(|s| s.now.to_string())}</time>
+            <a class="embed-open" data-testid="embed-open-full" href=share::page_base() target="_blank" rel="noopener" on:click=open_full>
+                "Open in the full playground ↗"
+            </a>
+        </div>
+        {match controls.as_str() {
+            "full" => view! { <transport::Transport /><controls::Publish /> }.into_any(),
+            "min" => view! { <MinControls /> }.into_any(),
+            _ => ().into_any(),
+        }}
+        <section class="diagram embed-diagram" aria-label="Topology">
+            <topology::Topology />
+        </section>
+        {(controls == "full").then(|| view! { <queues::Queues /> })}
+    }
+}
+
+/// Play or pause, step, and publish the scenario's first event.
+#[component]
+fn MinControls() -> impl IntoView {
+    let ctx = super::use_ctx();
+    let publish = move |_| {
+        let first = ctx.pg.with_untracked(|p| p.presets().first().map(|p| p.name.clone()));
+        if let Some(name) = first {
+            ctx.act(|p| p.publish(&name));
+        }
+    };
+    view! {
+        <div class="embed-min">
+            <button data-testid="play-pause" aria-pressed=move || ctx.playing.get().to_string()
+                on:click=move |_| ctx.playing.update(|p| *p = !*p)>
+                {move || if ctx.playing.get() { "Pause" } else { "Play" }}
+            </button>
+            <button data-testid="step" on:click=move |_| { ctx.pause(); ctx.pg.update(|p| { p.step(); }); }>"Step"</button>
+            <button class="primary" data-testid="publish" on:click=publish>"Publish"</button>
+        </div>
+    }
+}
+
+/// `loop=1`: when nothing more is due and three virtual seconds have passed since the last
+/// event, the scenario starts again (still playing).
+fn use_loop(ctx: Ctx) {
+    Effect::new(move |_| {
+        if !ctx.playing.get() {
+            return;
+        }
+        let done = ctx.pg.with(|p| {
+            let h = p.history();
+            let last = p.events().last().map_or(0, |e| e.at.ms());
+            h.sim().next_event_at().is_none() && h.applied() == h.commands().len() && p.now().ms() >= last + 3_000
+        });
+        if done {
+            ctx.pg.update(Playground::reset);
+        }
+    });
+}

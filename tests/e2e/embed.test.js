@@ -1,0 +1,91 @@
+// Embed mode (issue 15): public/embed-example.html served from one loopback origin embeds the
+// playground from another port; every embed renders without console errors, reports its height
+// and is resized by embed.js; embed mode writes nothing to storage; an off-screen embed waits.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, finish } from './harness.js';
+import { startDocs } from './docs-server.js';
+
+let playground;
+let docs;
+let browser;
+
+
+before(async () => {
+  playground = await startServer();
+  docs = await startDocs(playground.url);
+  browser = await launchBrowser();
+});
+after(async () => { await browser?.close(); await docs?.close(); await playground?.close(); });
+
+async function openDocs(colorScheme, viewport = { width: 900, height: 2400 }) {
+  const context = await browser.newContext({ viewport, colorScheme });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
+  await page.goto(docs.url);
+  return { page, problems };
+}
+
+const embedFrames = (page) => page.frames().filter((f) => f.url().includes('embed=1'));
+
+test('the example page: every embed renders, reports its height and is resized; nothing in storage', async () => {
+  const { page, problems } = await openDocs('light');
+  await page.waitForFunction(() => document.querySelectorAll('iframe[data-fanout]').length === 3);
+  await page.waitForFunction(() => [...document.querySelectorAll('iframe[data-fanout]')].every((f) => f.style.height !== ''), null, { timeout: 20_000 });
+  assert.equal(embedFrames(page).length, 3);
+  for (const frame of embedFrames(page)) {
+    await frame.getByTestId('embed-root').waitFor();
+    await frame.locator('svg.topology').first().waitFor({ timeout: 15_000 });
+    await frame.getByTestId('play-pause').waitFor();
+    assert.equal(await frame.getByTestId('load-error').count(), 0, frame.url());
+  }
+  const sizes = await page.$$eval('iframe[data-fanout]', (fs) => fs.map((f) => [parseFloat(f.style.height), f.contentWindow ? 1 : 0]));
+  for (const [h] of sizes) assert.ok(h > 200 && h < 4000, `resized to the content (${h} px)`);
+  // The frame's height is its content's: no inner scroll bar, no growth loop.
+  for (const frame of embedFrames(page)) {
+    const [content, viewport] = await frame.evaluate(() => [document.querySelector('[data-testid="embed-root"]').getBoundingClientRect().height, innerHeight]);
+    assert.ok(Math.abs(content - viewport) <= 2, `${content} fits ${viewport}`);
+  }
+  // Acting in one embed does not touch the other, and nothing is written to storage.
+  const [first, second] = embedFrames(page);
+  await first.getByTestId('publish').click();
+  await first.getByTestId('step').click();
+  assert.notEqual(await first.getByTestId('clock').textContent(), await second.getByTestId('clock').textContent());
+  for (const frame of embedFrames(page)) {
+    assert.deepEqual(await frame.evaluate(() => [localStorage.length, sessionStorage.length]), [0, 0]);
+  }
+  assert.equal(await page.evaluate(() => document.activeElement === document.body), true, 'no embed took focus');
+  assert.deepEqual(await finish(page, problems, 'embed-example-light'), []);
+});
+
+test('an embed below the fold does no work until it is scrolled into view', async () => {
+  const { page, problems } = await openDocs('dark', { width: 420, height: 700 });
+  await page.waitForTimeout(300);
+  const lesson = () => page.frames().find((f) => f.url().includes('lesson=visibility-timeout'));
+  // Lazy loading may not have fetched it at all; if it did, it only waits.
+  if (lesson()) assert.equal(await lesson().locator('svg.topology').count(), 0, 'no diagram before it is seen');
+  await page.locator('iframe[title^="Lesson"]').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => true);
+  await (async () => { for (let i = 0; i < 100 && !lesson(); i++) await page.waitForTimeout(100); })();
+  await lesson().locator('svg.topology').first().waitFor({ timeout: 15_000 });
+  assert.match(await lesson().locator('.embed-bar').textContent(), /Lesson: .*step 2/);
+  assert.equal(await lesson().evaluate(() => document.documentElement.dataset.theme), 'dark');
+  assert.deepEqual(await finish(page, problems, 'embed-example-dark-375'), []);
+});
+
+test('"Open in the full playground" opens the same story in a new tab', async () => {
+  const context = await browser.newContext({ viewport: { width: 700, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${playground.url}?embed=1&scenario=poison-dlq&controls=min`);
+  await page.getByTestId('publish').click();
+  await page.getByTestId('step').click();
+  const clock = (await page.getByTestId('clock').textContent()).trim();
+  const [tab] = await Promise.all([context.waitForEvent('page'), page.getByTestId('embed-open-full').click()]);
+  await tab.waitForURL(/#share=/);
+  await tab.getByTestId('share-copy').waitFor();
+  await tab.waitForFunction((c) => document.querySelector('[data-testid="clock"]')?.textContent.trim() === c, clock);
+  assert.equal(await tab.getByTestId('embed-root').count(), 0, 'the full playground, not the embed');
+  await context.close();
+});
