@@ -48,6 +48,7 @@ test('the example page: every embed renders, reports its height and is resized; 
     const [content, viewport] = await frame.evaluate(() => [document.querySelector('[data-testid="embed-root"]').getBoundingClientRect().height, innerHeight]);
     assert.ok(Math.abs(content - viewport) <= 2, `${content} fits ${viewport}`);
   }
+  assert.equal(await page.evaluate(() => document.activeElement === document.body), true, 'no embed took focus');
   // Acting in one embed does not touch the other, and nothing is written to storage.
   const [first, second] = embedFrames(page);
   await first.getByTestId('publish').click();
@@ -56,7 +57,6 @@ test('the example page: every embed renders, reports its height and is resized; 
   for (const frame of embedFrames(page)) {
     assert.deepEqual(await frame.evaluate(() => [localStorage.length, sessionStorage.length]), [0, 0]);
   }
-  assert.equal(await page.evaluate(() => document.activeElement === document.body), true, 'no embed took focus');
   assert.deepEqual(await finish(page, problems, 'embed-example-light'), []);
 });
 
