@@ -59,7 +59,7 @@ proptest! {
         // Sometimes shared from a moment before the story's end (after a scrub back).
         if back % 3 == 0 {
             let t = pg.now().ms().saturating_sub(u64::from(back));
-            pg.seek(SimTime(t.max(0)));
+            pg.seek(SimTime(t));
         }
         let pick = pg.snapshot().queues.first().map(|q| Pick::Queue(q.name.clone()));
         let share = Share::of(&pg, pick);
@@ -93,7 +93,7 @@ fn open(link: &str) -> Result<Playground, String> {
 }
 
 fn open_json(json: &str) -> String {
-    open(&to_base64url(&frame(json))).err().expect("refused")
+    open(&to_base64url(&frame(json))).expect_err("refused")
 }
 
 fn quilt_with_publishes() -> Playground {
