@@ -268,19 +268,20 @@ fn MinControls() -> impl IntoView {
     }
 }
 
-/// `loop=1`: when nothing more is due and three virtual seconds have passed since the last
-/// event, the scenario starts again (still playing).
+/// `loop=1`: when the story has gone quiet (no event for 30 virtual seconds: what was going to
+/// happen has happened; idle workers' empty polls log nothing), the scenario starts again,
+/// still playing.
 fn use_loop(ctx: Ctx) {
     Effect::new(move |_| {
         if !ctx.playing.get() {
             return;
         }
-        let done = ctx.pg.with(|p| {
+        let quiet = ctx.pg.with(|p| {
             let h = p.history();
             let last = p.events().last().map_or(0, |e| e.at.ms());
-            h.sim().next_event_at().is_none() && h.applied() == h.commands().len() && p.now().ms() >= last + 3_000
+            h.applied() == h.commands().len() && p.now().ms() >= last + 30_000
         });
-        if done {
+        if quiet {
             ctx.pg.update(Playground::reset);
         }
     });
