@@ -4,13 +4,14 @@ use super::{use_ctx, Ctx, Selection};
 use engine::EventKind;
 use leptos::prelude::*;
 
-/// How many of the latest events the log lists.
+/// How many of the latest events the log lists at first, and how many more "Show older" adds.
 const SHOWN: usize = 150;
 
 #[component]
 pub fn EventLog() -> impl IntoView {
     let ctx = use_ctx();
     let filter = RwSignal::new(String::new());
+    let shown = RwSignal::new(SHOWN);
     let resources = Memo::new(move |_| {
         ctx.snapshot.with(|s| {
             let mut r: Vec<String> = s.topics.iter().map(|t| t.name.clone()).collect();
@@ -27,6 +28,7 @@ pub fn EventLog() -> impl IntoView {
     Effect::new(move |drawn: Option<Vec<(u64, String)>>| {
         let drawn = drawn.unwrap_or_default();
         let f = filter.get();
+        let limit = shown.get();
         // Read, not only tracked: a memo that has never run follows nothing.
         count.with(|_| ());
         let Some(list) = document().get_element_by_id("events") else { return drawn };
@@ -35,7 +37,7 @@ pub fn EventLog() -> impl IntoView {
                 .iter()
                 .rev()
                 .filter(|e| f.is_empty() || e.kind.resources().iter().any(|r| *r == f))
-                .take(SHOWN)
+                .take(limit)
                 .map(|e| {
                     let kind = e.kind.name();
                     let li = format!(
@@ -43,7 +45,7 @@ pub fn EventLog() -> impl IntoView {
                          <span class=\"text\">{}</span></button></li>",
                         e.seq,
                         e.at,
-                        super::esc(&e.kind.summary())
+                        super::bidi::isolated(&e.kind.summary())
                     );
                     // Newest first: keyed in ascending order by how far back an event is.
                     (u64::MAX - e.seq, li)
@@ -53,6 +55,19 @@ pub fn EventLog() -> impl IntoView {
         super::keep_list(&list, &drawn, &items);
         items
     });
+    // How many events the log leaves out (with the filter, of the filtered ones).
+    let hidden_count = move || {
+        count.with(|_| ());
+        let f = filter.get();
+        let all = ctx.pg.with_untracked(|p| {
+            if f.is_empty() {
+                p.events().len()
+            } else {
+                p.events().iter().filter(|e| e.kind.resources().iter().any(|r| *r == f)).count()
+            }
+        });
+        all.saturating_sub(shown.get())
+    };
     let select = move |e: web_sys::MouseEvent| {
         let seq = e
             .target()
@@ -74,6 +89,10 @@ pub fn EventLog() -> impl IntoView {
                 </select>
             </header>
             <ol data-testid="event-log" id="events" on:click=select></ol>
+            <p class="more" data-testid="event-log-limit" hidden=move || hidden_count() == 0>
+                {move || format!("Showing the latest {} events; {} older ones are not listed. ", shown.get(), hidden_count())}
+                <button class="link" data-testid="event-log-older" on:click=move |_| shown.update(|n| *n += SHOWN)>"Show older"</button>
+            </p>
         </section>
     }
 }
