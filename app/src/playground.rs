@@ -201,8 +201,13 @@ impl Playground {
             .dead_letter_queue
             .as_deref()
             .ok_or_else(|| ApiError::new("InvalidParameterValue", "This queue has no dead-letter queue."))?;
+        self.set_redrive(&q.name, dlq, count)
+    }
+
+    /// Sets `queue`'s redrive policy: its dead-letter queue `dlq` after `count` receives.
+    pub fn set_redrive(&mut self, queue: &str, dlq: &str, count: &str) -> Result<Value, ApiError> {
         let policy = json!({"deadLetterTargetArn": engine::ids::queue_arn(dlq), "maxReceiveCount": count}).to_string();
-        self.set_queue_attribute(&q.name, "RedrivePolicy", &policy)
+        self.set_queue_attribute(queue, "RedrivePolicy", &policy)
     }
 
     /// Adds a worker (a competing consumer) to a queue, of the kind the scenario's `workers`

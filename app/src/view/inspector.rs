@@ -175,10 +175,10 @@ fn queue(q: QueueView) -> impl IntoView {
     fn set_retention(p: &mut Playground, queue: &str, v: &str) -> Result<Value, ApiError> {
         p.set_queue_attribute(queue, "MessageRetentionPeriod", v)
     }
-    fn set_max(p: &mut Playground, queue: &str, v: &str) -> Result<Value, ApiError> {
-        let q = p.snapshot().queues.into_iter().find(|q| q.name == queue);
-        let q = q.ok_or_else(|| ApiError::new("NotFound", format!("Queue {queue} does not exist.")))?;
-        p.set_max_receive_count(&q, v)
+    /// `target` is "queue dlq" (names have no spaces).
+    fn set_max(p: &mut Playground, target: &str, v: &str) -> Result<Value, ApiError> {
+        let (queue, dlq) = target.split_once(' ').unwrap_or((target, ""));
+        p.set_redrive(queue, dlq, v)
     }
     let name = q.name.clone();
     view! {
@@ -196,8 +196,8 @@ fn queue(q: QueueView) -> impl IntoView {
                 q.visibility_timeout.to_string(), name.clone(), set_visibility)}
             {number_setting("Retention (s)", format!("queue-{name}-retention"), (60, 1_209_600),
                 q.retention_period.to_string(), name.clone(), set_retention)}
-            {q.max_receive_count.map(|n| number_setting("maxReceiveCount", format!("queue-{name}-max-receive"), (1, 1_000),
-                n.to_string(), name.clone(), set_max))}
+            {q.max_receive_count.zip(q.dead_letter_queue.clone()).map(|(n, dlq)| number_setting("maxReceiveCount",
+                format!("queue-{name}-max-receive"), (1, 1_000), n.to_string(), format!("{name} {dlq}"), set_max))}
         </div>
     }
 }

@@ -12,6 +12,8 @@ pub fn EventLog() -> impl IntoView {
     let ctx = use_ctx();
     let filter = RwSignal::new(String::new());
     let shown = RwSignal::new(SHOWN);
+    // How many events (of the filtered ones, with a filter) the log leaves out.
+    let left_out = RwSignal::new(0usize);
     let resources = Memo::new(move |_| {
         ctx.snapshot.with(|s| {
             let mut r: Vec<String> = s.topics.iter().map(|t| t.name.clone()).collect();
@@ -32,11 +34,10 @@ pub fn EventLog() -> impl IntoView {
         // Read, not only tracked: a memo that has never run follows nothing.
         count.with(|_| ());
         let Some(list) = document().get_element_by_id("events") else { return drawn };
-        let items: Vec<(u64, String)> = ctx.pg.with_untracked(|p| {
-            p.events()
-                .iter()
-                .rev()
-                .filter(|e| f.is_empty() || e.kind.resources().iter().any(|r| *r == f))
+        let (items, rest): (Vec<(u64, String)>, usize) = ctx.pg.with_untracked(|p| {
+            let mut events = p.events().iter().rev().filter(|e| f.is_empty() || e.kind.resources().iter().any(|r| *r == f));
+            let items = events
+                .by_ref()
                 .take(limit)
                 .map(|e| {
                     let kind = e.kind.name();
@@ -50,24 +51,15 @@ pub fn EventLog() -> impl IntoView {
                     // Newest first: keyed in ascending order by how far back an event is.
                     (u64::MAX - e.seq, li)
                 })
-                .collect()
+                .collect();
+            (items, events.count())
         });
         super::keep_list(&list, &drawn, &items);
+        if left_out.get_untracked() != rest {
+            left_out.set(rest);
+        }
         items
     });
-    // How many events the log leaves out (with the filter, of the filtered ones).
-    let hidden_count = move || {
-        count.with(|_| ());
-        let f = filter.get();
-        let all = ctx.pg.with_untracked(|p| {
-            if f.is_empty() {
-                p.events().len()
-            } else {
-                p.events().iter().filter(|e| e.kind.resources().iter().any(|r| *r == f)).count()
-            }
-        });
-        all.saturating_sub(shown.get())
-    };
     let select = move |e: web_sys::MouseEvent| {
         let seq = e
             .target()
@@ -89,8 +81,8 @@ pub fn EventLog() -> impl IntoView {
                 </select>
             </header>
             <ol data-testid="event-log" id="events" on:click=select></ol>
-            <p class="more" data-testid="event-log-limit" hidden=move || hidden_count() == 0>
-                {move || format!("Showing the latest {} events; {} older ones are not listed. ", shown.get(), hidden_count())}
+            <p class="more" data-testid="event-log-limit" hidden=move || left_out.get() == 0>
+                {move || format!("Showing the latest {} events; {} older ones are not listed. ", shown.get(), left_out.get())}
                 <button class="link" data-testid="event-log-older" on:click=move |_| shown.update(|n| *n += SHOWN)>"Show older"</button>
             </p>
         </section>

@@ -209,7 +209,7 @@ fn WorkerRow(w: engine::world::WorkerView) -> impl IntoView {
 /// The worker after `name` on its queue (or before it, for the last one).
 fn next_worker(ctx: &super::Ctx, name: &str) -> Option<String> {
     ctx.snapshot.with_untracked(|s| {
-        let Some(me) = s.world.workers.iter().find(|w| w.name == name) else { return None };
+        let me = s.world.workers.iter().find(|w| w.name == name)?;
         let same: Vec<&str> = s.world.workers.iter().filter(|w| w.queue == me.queue).map(|w| w.name.as_str()).collect();
         let i = same.iter().position(|n| *n == name)?;
         same.get(i + 1).or_else(|| i.checked_sub(1).and_then(|j| same.get(j))).map(|n| n.to_string())

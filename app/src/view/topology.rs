@@ -157,6 +157,12 @@ impl Layout {
         }
     }
 
+    /// The ARNs of the subscriptions drawn with a filter.
+    fn filtered(&self) -> Vec<String> {
+        let subs = self.rows.iter().filter_map(|r| r.sub.as_ref());
+        subs.filter(|s| s.filter_policy.is_some()).map(|s| s.arn.clone()).collect()
+    }
+
     /// Notes on each subscription's row the reason of its latest drop (see [`last_drops`]).
     fn with_drops(mut self, drops: &[(String, String)]) -> Layout {
         for row in &mut self.rows {
@@ -208,13 +214,17 @@ pub(crate) fn state_glyph(state: ConsumerState) -> &'static str {
 /// How far back in the log a filter's latest drop is looked for.
 const DROPS_LOOKED_AT: usize = 5_000;
 
-/// (subscription ARN, reason) for each subscription whose latest copy, among the latest
-/// [`DROPS_LOOKED_AT`] events, was filtered out rather than delivered.
-fn last_drops(events: &[engine::Event]) -> Vec<(String, String)> {
+/// (subscription ARN, reason) for each of the `filtered` subscriptions whose latest copy, among
+/// the latest [`DROPS_LOOKED_AT`] events, was filtered out rather than delivered. Looks back
+/// only until each of them has been seen.
+fn last_drops(events: &[engine::Event], filtered: &[String]) -> Vec<(String, String)> {
     use engine::EventKind::{DeliveredToEndpoint, DeliveredToQueue, DeliveryFailed, FilteredOut};
     let mut seen: Vec<String> = Vec::new();
     let mut drops = Vec::new();
     for e in events.iter().rev().take(DROPS_LOOKED_AT) {
+        if seen.len() >= filtered.len() {
+            break;
+        }
         let (sub, reason) = match &e.kind {
             FilteredOut { subscription, reason, .. } => (subscription.to_string(), Some(reason)),
             DeliveredToQueue { subscription, .. } | DeliveryFailed { subscription, .. } => {
@@ -223,7 +233,7 @@ fn last_drops(events: &[engine::Event]) -> Vec<(String, String)> {
             DeliveredToEndpoint { subscription, .. } => (subscription.to_string(), None),
             _ => continue,
         };
-        if seen.contains(&sub) {
+        if seen.contains(&sub) || !filtered.contains(&sub) {
             continue;
         }
         if let Some(reason) = reason {
@@ -444,13 +454,15 @@ fn selection_of(value: &str) -> Option<Selection> {
 #[component]
 pub fn Topology() -> impl IntoView {
     let ctx = use_ctx();
-    // The filters' latest drops change only when events are logged.
+    // The filters' latest drops change only when events are logged (or the story moves).
     let logged = Memo::new(move |_| ctx.pg.with(|p| (p.id.clone(), p.events().len())));
-    let drops = Memo::new(move |_| {
+    let layout = Memo::new(move |_| {
         logged.with(|_| ());
-        ctx.pg.with_untracked(|p| last_drops(p.events()))
+        let layout = ctx.snapshot.with(Layout::of);
+        let filtered = layout.filtered();
+        let drops = ctx.pg.with_untracked(|p| last_drops(p.events(), &filtered));
+        layout.with_drops(&drops)
     });
-    let layout = Memo::new(move |_| drops.with(|d| ctx.snapshot.with(Layout::of).with_drops(d)));
     // The diagram's nodes: drawn anew when the topology changes, updated in place when only
     // counts and states do.
     Effect::new(move |drawn: Option<Option<Layout>>| {
@@ -609,14 +621,16 @@ mod tests {
             .arn
             .clone();
         pg.publish("RefundIssued").expect("publish");
-        let drops = super::last_drops(pg.events());
-        assert_eq!(drops.len(), 1, "only sms filters: {drops:?}");
+        let filtered = Layout::of(&pg.snapshot()).filtered();
+        assert_eq!(filtered, std::slice::from_ref(&sms), "only sms filters");
+        let drops = super::last_drops(pg.events(), &filtered);
+        assert_eq!(drops.len(), 1, "{drops:?}");
         assert_eq!(drops[0].0, sms);
         assert!(drops[0].1.contains("RefundIssued"), "the reason names what was dropped: {}", drops[0].1);
         let markup = diagram_markup(&Layout::of(&pg.snapshot()).with_drops(&drops));
         assert!(markup.contains(">1 filtered out<") && markup.contains("class=\"why\""), "{markup}");
         pg.publish("OrderPlaced").expect("publish");
-        assert_eq!(super::last_drops(pg.events()), [], "delivered since: the reason goes");
+        assert_eq!(super::last_drops(pg.events(), &filtered), [], "delivered since: the reason goes");
         let markup = diagram_markup(&Layout::of(&pg.snapshot()));
         assert!(markup.contains(">1 filtered out<") && !markup.contains("class=\"why\""), "the count stays");
     }
