@@ -15,10 +15,28 @@ use engine::{EventKind, SimTime};
 use leptos::prelude::*;
 use serde_json::Value;
 
-const FIDELITY: &str = include_str!("../../../public/fidelity.json");
+thread_local! {
+    /// The fidelity notes (`public/fidelity.json`): data, fetched once at start-up rather than
+    /// compiled into the bundle. `None` until they arrive, or if they cannot be read (then an
+    /// event is shown without its note).
+    static FIDELITY: std::cell::OnceCell<RwSignal<Option<Value>>> = const { std::cell::OnceCell::new() };
+}
+
+/// Starts fetching the fidelity notes; called once by the page, under its lasting owner.
+pub fn load_fidelity() {
+    let notes = RwSignal::new(None);
+    if FIDELITY.with(|cell| cell.set(notes)).is_ok() {
+        leptos::task::spawn_local(async move {
+            if let Some(text) = crate::fetch::text("fidelity.json").await {
+                notes.set(serde_json::from_str::<Value>(&text).ok());
+            }
+        });
+    }
+}
 
 fn fidelity_note(kind: &str) -> Option<Value> {
-    serde_json::from_str::<Value>(FIDELITY).ok()?.get(kind).cloned()
+    let notes = FIDELITY.with(|cell| cell.get().copied())?;
+    notes.with(|n| n.as_ref()?.get(kind).cloned())
 }
 
 /// List items, as markup, of plain texts.
@@ -276,11 +294,11 @@ fn event(seq: u64) -> impl IntoView {
         return view! { <p class="hint">"That event is not in this story any more."</p> }.into_any();
     };
     let json = serde_json::to_string_pretty(&e).unwrap_or_default();
-    let note = fidelity_note(e.kind.name());
+    let kind = e.kind.name();
     view! {
         <h3>{format!("{} at {}", e.kind.name(), e.at)}</h3>
         <p inner_html=isolated(&e.kind.summary())></p>
-        {note.map(|n| {
+        {move || fidelity_note(kind).map(|n| {
             let exact = n["exact"].as_bool().unwrap_or(false);
             let text = |key: &str| esc(n[key].as_str().unwrap_or_default());
             let markup = format!(

@@ -91,6 +91,7 @@ fn Stage(pg: Playground) -> impl IntoView {
         announce: RwSignal::new(String::new()),
     };
     provide_context(ctx);
+    inspector::load_fidelity();
     clock::use_clock(ctx);
     transport::use_keyboard(ctx);
     log::use_announcer(ctx);
