@@ -185,6 +185,7 @@ pub const ACTIONS: &[Action] = &[
     // Producers and the coupled designs
     action("CreateProducer", Own, PRODUCER_KEYS, Sim::create_producer),
     action("StopProducer", Own, &["ProducerName"], Sim::stop_producer),
+    action("Produce", Own, &["ProducerName", "Poison"], Sim::produce_one),
     action("DescribeProducer", Own, &["ProducerName"], Sim::describe_producer),
     // Amazon CloudWatch
     action("ConfigureMetrics", Own, &["Resolution"], Sim::configure_metrics),

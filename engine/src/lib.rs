@@ -28,6 +28,8 @@
 //! - [`world`]: the playground's own actors — workers, Lambda (event source mappings and
 //!   asynchronous invocation with its destinations), dependencies, HTTP/S endpoints, order
 //!   services with a dual write or an outbox, metrics, alarms.
+//! - [`compare`]: compare mode — several designs of one system fed one command log, measured
+//!   alike for the difference table.
 //! - [`export`]: take it to AWS — a CloudFormation template, a boto3 script and an AWS CLI script
 //!   of the simulation's topology and messages.
 //! - [`time`], [`rng`], [`ids`], [`attributes`], [`error`]: the small pieces everything uses;
@@ -36,6 +38,7 @@
 
 pub mod actions;
 pub mod attributes;
+pub mod compare;
 pub mod error;
 pub mod event;
 #[cfg(feature = "eventbridge")]

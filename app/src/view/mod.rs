@@ -1,9 +1,11 @@
 //! The page: a thin view over engine snapshots. Components read slices of the snapshot from
 //! one context and send commands through it; they hold no message state of their own.
 
+mod bidi;
 mod chips;
 mod clock;
 mod controls;
+mod editor;
 mod embed;
 mod export;
 mod files;
@@ -60,7 +62,7 @@ impl Ctx {
                 Some(v)
             }
             Err(e) => {
-                self.error.set(Some(format!("{}: {}", e.code, e.message)));
+                self.error.set(Some(crate::format::error_text(&e.code, &e.message)));
                 None
             }
         }
@@ -88,17 +90,19 @@ pub fn App() -> impl IntoView {
 
 #[component]
 fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selection>) -> impl IntoView {
+    let speed = pg.speed_index();
     let pg = RwSignal::new(pg);
     let ctx = Ctx {
         pg,
         snapshot: Memo::new(move |_| pg.with(Playground::snapshot)),
         playing: RwSignal::new(false),
-        speed: RwSignal::new(2),
+        speed: RwSignal::new(speed),
         selected: RwSignal::new(selected),
         error: RwSignal::new(None),
         announce: RwSignal::new(String::new()),
     };
     provide_context(ctx);
+    inspector::load_fidelity();
     clock::use_clock(ctx);
     transport::use_keyboard(ctx);
     log::use_announcer(ctx);

@@ -22,7 +22,7 @@
 mod alarms;
 mod async_invoke;
 mod commands;
-mod dependency;
+pub(crate) mod dependency;
 mod destination;
 mod effects;
 mod events;

@@ -61,6 +61,8 @@ pub(crate) struct Producer {
     pub poison_every: u64,
     pub duplicate_every: u64,
     pub event_type: String,
+    /// `Manual`: no timer; each `Produce` emits the next event (compare mode's checkout).
+    pub manual: bool,
     timer: Option<TimerKey>,
     pub requests: VecMap<u64, Option<Run>>,
     next_request: u64,
@@ -82,13 +84,15 @@ pub(crate) const PRODUCER_KEYS: &[&str] = &[
     "PoisonEvery",
     "DuplicateEvery",
     "EventType",
+    "Manual",
+    "Poison",
 ];
 
 impl Producer {
     /// Event `n` (from 1): the same for every design and every run.
-    fn event(&self, n: u64, now_ms: u64) -> (String, Value) {
+    fn event(&self, n: u64, now_ms: u64, poison: bool) -> (String, Value) {
         let order = self.first_order + n - 1;
-        let poison = self.poison_every > 0 && n % self.poison_every == 0;
+        let poison = poison || self.poison_every > 0 && n % self.poison_every == 0;
         // A phone number missing a digit is the poison message of the seeds' SMS consumer.
         let phone = if poison { "+91987654321" } else { "+919876543210" };
         let body = json!({
@@ -128,7 +132,7 @@ impl Sim {
             }
             other => return Err(invalid(format!("Design \"{other}\" is not one of FanOut, SingleQueue, Chain"))),
         };
-        let chain_only = ["Jobs", "RequestTimeout"];
+        let chain_only = ["Jobs", "RequestTimeout", "Poison"];
         if let (false, Some(k)) = (matches!(design, Design::Chain { .. }), chain_only.iter().find(|k| has(p, k))) {
             return Err(invalid(format!("{k} is for the Chain design only")));
         }
@@ -143,6 +147,7 @@ impl Sim {
             poison_every: p.opt_int("PoisonEvery", 0, 1_000_000)?.unwrap_or(0) as u64,
             duplicate_every: p.opt_int("DuplicateEvery", 0, 1_000_000)?.unwrap_or(0) as u64,
             event_type: p.opt_str("EventType")?.unwrap_or("OrderPlaced").to_string(),
+            manual: p.opt_bool("Manual")?.unwrap_or(false),
             timer: None,
             requests: VecMap::new(),
             next_request: 0,
@@ -152,8 +157,14 @@ impl Sim {
         if let Design::Chain { behavior, .. } = &producer.design {
             self.declare_jobs(&behavior.jobs.clone());
         }
+        if producer.manual && (has(p, "Count") || has(p, "Interval") || has(p, "StartAfter")) {
+            return Err(invalid(
+                "a Manual producer takes no Count, Interval or StartAfter: each Produce emits one event",
+            ));
+        }
         let at = self.now.plus_ms(start_after);
-        producer.timer = Some(self.timers.schedule(at, Timer::World(WorldTimer::ProducerTick(producer.name.clone()))));
+        producer.timer = (!producer.manual)
+            .then(|| self.timers.schedule(at, Timer::World(WorldTimer::ProducerTick(producer.name.clone()))));
         let design = producer.design.name();
         self.world.producers.insert(producer.name.clone(), producer);
         self.ensure_ticking();
@@ -164,8 +175,11 @@ impl Sim {
     pub(crate) fn stop_producer(&mut self, p: &Params) -> ApiResult<Value> {
         let name = p.str("ProducerName")?;
         let producer = self.world.producers.get_mut(name).ok_or_else(|| spec::not_found("Producer", name))?;
+        let manual = std::mem::take(&mut producer.manual);
         if let Some(t) = producer.timer.take() {
             self.timers.cancel(t);
+        }
+        if manual || producer.stopped.is_none() {
             producer.stopped = Some("stopped by StopProducer".into());
             let key = producer.name.clone();
             self.emit(EventKind::World(WorldEvent::ProducerStopped { producer: key, reason: "StopProducer".into() }));
@@ -187,7 +201,7 @@ impl Sim {
             "Design": pr.design.name(),
             "Produced": s.produced,
             "Count": pr.count,
-            "Finished": pr.timer.is_none(),
+            "Finished": pr.timer.is_none() && !pr.manual,
             "InFlightRequests": pr.requests.len(),
             "Accepted": s.accepted,
             "Rejected": s.rejected,
@@ -201,13 +215,30 @@ impl Sim {
         }))
     }
 
+    /// `Produce` {ProducerName, Poison}: a `Manual` producer emits its next event now (with a
+    /// phone number one digit short when `Poison` is true), in its design.
+    pub(crate) fn produce_one(&mut self, p: &Params) -> ApiResult<Value> {
+        let name = p.str("ProducerName")?;
+        let poison = p.opt_bool("Poison")?.unwrap_or(false);
+        let pr = self.world.producers.get_mut(name).ok_or_else(|| spec::not_found("Producer", name))?;
+        if !pr.manual {
+            return Err(invalid(format!("Producer \"{name}\" is not Manual: it produces on its own timer")));
+        }
+        pr.stats.produced += 1;
+        let n = pr.stats.produced;
+        let (event_id, body) = pr.event(n, self.now.0, poison);
+        let (key, design, event_type) = (pr.name.clone(), pr.design.clone(), pr.event_type.clone());
+        self.produce(&key, &design, &event_id, &body, &event_type);
+        Ok(json!({ "ProducerName": name, "EventId": event_id, "OrderId": body["order_id"] }))
+    }
+
     pub(crate) fn on_producer_tick(&mut self, name: &Name) {
         let now = self.now;
         let Some(pr) = self.world.producers.get_mut(name) else { return };
         pr.timer = None;
         pr.stats.produced += 1;
         let n = pr.stats.produced;
-        let (event_id, body) = pr.event(n, now.0);
+        let (event_id, body) = pr.event(n, now.0, false);
         let copies = if pr.duplicate_every > 0 && n % pr.duplicate_every == 0 { 2 } else { 1 };
         let (design, event_type) = (pr.design.clone(), pr.event_type.clone());
         if n < pr.count {
@@ -249,6 +280,7 @@ impl Sim {
                 if let Some(t) = pr.timer.take() {
                     self.timers.cancel(t);
                 }
+                pr.manual = false;
                 pr.stopped = Some(reason.clone());
                 self.emit(EventKind::World(WorldEvent::ProducerStopped { producer: name.clone(), reason }));
             }
@@ -274,7 +306,7 @@ impl Sim {
             entity: body.get("order_id").map(|o| o.to_string().into()),
             version: Some(1),
             occurred_at: Some(now),
-            poison: false,
+            poison: behavior.poison.as_ref().is_some_and(|p| p.matches(body, &body.to_string())),
         };
         let record = Record { message_id: None, receipt_handle: String::new(), receive_count: 1, sent_at: now, info };
         let mut run = Run::new(name.clone(), "".into(), behavior, vec![record], now);

@@ -10,7 +10,6 @@ use crate::event::Name;
 use crate::sim::Sim;
 use crate::timers::{Timer, TimerKey};
 use crate::vecmap::VecMap;
-use crate::vecmap::VecSet;
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Waiter {
@@ -18,10 +17,12 @@ pub(crate) enum Waiter {
     Mapping(u64),
 }
 
-/// One queue's waiting consumers, and the wake already scheduled for them.
+/// One queue's waiting consumers, longest waiting first, and the wake already scheduled for them.
+/// Competing consumers take turns: a message goes to the consumer that has waited longest, so
+/// three idle workers on one queue share its messages instead of the first by name taking all.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Watch {
-    waiters: VecSet<Waiter>,
+    waiters: Vec<Waiter>,
     wake: Option<TimerKey>,
 }
 
@@ -29,12 +30,15 @@ pub(crate) type Watches = VecMap<Name, Watch>;
 
 impl Sim {
     pub(crate) fn wait_on(&mut self, queue: &Name, waiter: Waiter) {
-        self.world.watch.entry(queue.clone()).or_default().waiters.insert(waiter);
+        let waiters = &mut self.world.watch.entry(queue.clone()).or_default().waiters;
+        if !waiters.contains(&waiter) {
+            waiters.push(waiter);
+        }
     }
 
     pub(crate) fn stop_waiting(&mut self, queue: &Name, waiter: &Waiter) {
         if let Some(w) = self.world.watch.get_mut(queue) {
-            w.waiters.remove(waiter);
+            w.waiters.retain(|x| x != waiter);
         }
     }
 
@@ -63,7 +67,7 @@ impl Sim {
         let waiters: Vec<Waiter> = match self.world.watch.get_mut(queue) {
             Some(w) => {
                 w.wake = None;
-                w.waiters.iter().cloned().collect()
+                w.waiters.to_vec()
             }
             None => Vec::new(),
         };

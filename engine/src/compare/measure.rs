@@ -1,0 +1,164 @@
+//! What the difference table shows, read from one design's simulation: per order, which jobs
+//! ran and how often; per design, checkout latency (p50, p95), checkout availability, half-done
+//! orders, duplicate side effects, messages in dead-letter queues and the age of the oldest
+//! message. Integer maths only, so every platform shows the same numbers.
+
+use super::{CHECKOUT, JOBS};
+use crate::event::EventKind;
+use crate::world::WorldEvent;
+use crate::Sim;
+
+/// One order in one design: how many times each of [`JOBS`] did its side effect for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderRow {
+    pub order_id: u64,
+    pub event_id: String,
+    pub jobs: [u32; 3],
+}
+
+impl OrderRow {
+    /// The cell's text: each job that ran, with its count when more than once
+    /// ("billing ×2, packing ×2, sms"); "none" when no job has run.
+    pub fn text(&self) -> String {
+        let parts: Vec<String> = JOBS
+            .iter()
+            .zip(self.jobs)
+            .filter(|(_, n)| *n > 0)
+            .map(|(job, n)| if n == 1 { job.to_string() } else { format!("{job} ×{n}") })
+            .collect();
+        if parts.is_empty() {
+            "none".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    /// Some of the jobs done, not all.
+    pub fn half_done(&self) -> bool {
+        let done = self.jobs.iter().filter(|n| **n > 0).count();
+        done > 0 && done < JOBS.len()
+    }
+}
+
+/// One design's measures now.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Measures {
+    /// Orders placed (checkouts started).
+    pub checkouts: u64,
+    /// Checkouts answered so far (a direct-calls checkout answers when its calls end).
+    pub answered: u64,
+    /// Of those, the ones that succeeded.
+    pub succeeded: u64,
+    /// Checkout latency, nearest-rank percentiles of the answered checkouts, in ms.
+    pub latency_p50_ms: u64,
+    pub latency_p95_ms: u64,
+    /// Orders with some of the three jobs done, not all.
+    pub half_done: u64,
+    /// Side effects done again for an order (a second charge, a second SMS).
+    pub duplicates: u64,
+    /// Messages waiting in dead-letter queues.
+    pub dlq_messages: u64,
+    /// The oldest message waiting in a (non-dead-letter) queue, in ms.
+    pub oldest_age_ms: u64,
+    pub orders: Vec<OrderRow>,
+}
+
+impl Measures {
+    /// Availability in parts per million of the answered checkouts; `None` before the first.
+    pub fn availability_ppm(&self) -> Option<u64> {
+        (self.answered > 0).then(|| self.succeeded * 1_000_000 / self.answered)
+    }
+
+    /// "99.50%" (rounded down), or "—" before the first answer.
+    pub fn availability_text(&self) -> String {
+        match self.availability_ppm() {
+            Some(ppm) => format!("{}.{:02}%", ppm / 10_000, ppm % 10_000 / 100),
+            None => "—".into(),
+        }
+    }
+}
+
+/// The nearest-rank percentile (`per_mille` of 1000) of sorted values; 0 for none.
+pub fn percentile(sorted: &[u64], per_mille: u64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = (sorted.len() as u64 * per_mille).div_ceil(1000).max(1);
+    sorted[(rank - 1) as usize]
+}
+
+/// Measures `sim`, a design built from a compare scenario (its producer is `checkout`).
+pub fn measure(sim: &Sim) -> Measures {
+    let mut m = Measures::default();
+    let Some(pr) = sim.world.producers.get(CHECKOUT) else { return m };
+    let chain = pr.design.name() == "Chain";
+    m.checkouts = pr.stats.produced;
+    let mut latencies: Vec<u64> = if chain {
+        m.answered = pr.stats.succeeded + pr.stats.failed;
+        m.succeeded = pr.stats.succeeded;
+        sim.events()
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::World(WorldEvent::RequestCompleted { producer, latency_ms, .. })
+                    if &**producer == CHECKOUT =>
+                {
+                    Some(*latency_ms)
+                }
+                _ => None,
+            })
+            .collect()
+    } else {
+        // The publish or send is the whole checkout: accepted at once, in the same instant.
+        m.answered = pr.stats.accepted + pr.stats.rejected;
+        m.succeeded = pr.stats.accepted;
+        vec![0; pr.stats.accepted as usize]
+    };
+    latencies.sort_unstable();
+    m.latency_p50_ms = percentile(&latencies, 500);
+    m.latency_p95_ms = percentile(&latencies, 950);
+    let ledgers: Vec<_> = JOBS.iter().map(|j| sim.world.ledger.get(*j)).collect();
+    m.duplicates = ledgers.iter().flatten().map(|l| l.duplicates).sum();
+    m.orders = (0..pr.stats.produced)
+        .map(|i| {
+            let order_id = pr.first_order + i;
+            let event_id = format!("evt-{order_id}");
+            let mut jobs = [0; 3];
+            for (n, l) in jobs.iter_mut().zip(&ledgers) {
+                *n = l.map_or(0, |l| l.counts.get(&event_id));
+            }
+            OrderRow { order_id, event_id, jobs }
+        })
+        .collect();
+    m.half_done = m.orders.iter().filter(|o| o.half_done()).count() as u64;
+    let snapshot = sim.snapshot_limited(0);
+    for q in &snapshot.queues {
+        if q.dead_letter_sources.is_empty() {
+            m.oldest_age_ms = m.oldest_age_ms.max(q.oldest_age_ms);
+        } else {
+            m.dlq_messages += (q.visible + q.in_flight + q.delayed) as u64;
+        }
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        let v: Vec<u64> = (1..=100).collect();
+        assert_eq!((percentile(&v, 500), percentile(&v, 950)), (50, 95));
+        assert_eq!(percentile(&[700], 950), 700);
+        assert_eq!(percentile(&[], 500), 0);
+    }
+
+    #[test]
+    fn a_cell_names_each_job_and_counts_repeats() {
+        let row = |jobs| OrderRow { order_id: 1, event_id: "evt-1".into(), jobs };
+        assert_eq!(row([2, 2, 1]).text(), "billing ×2, packing ×2, sms");
+        assert_eq!(row([0, 1, 0]).text(), "packing");
+        assert_eq!(row([0, 0, 0]).text(), "none");
+        assert!(row([1, 1, 0]).half_done() && !row([1, 1, 1]).half_done() && !row([0, 0, 0]).half_done());
+    }
+}
