@@ -539,17 +539,18 @@ mod tests {
         assert_eq!(layout.row_with_dlq("sms-dlq").map(|r| r.queue.as_str()), Some("sms"));
     }
 
+    /// The quilt store's SMS subscription (the one with a filter policy), by ARN.
+    fn sms_subscription(pg: &Playground) -> String {
+        let snapshot = pg.snapshot();
+        let sub = snapshot.topics[0].subscriptions.iter().find(|s| s.queue.as_deref() == Some("sms"));
+        sub.expect("the quilt store subscribes sms").arn.clone()
+    }
+
     #[test]
     fn the_markup_names_every_node_and_escapes_what_learners_typed() {
         let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
         pg.add_worker("packing").expect("worker");
-        let sms = pg.snapshot().topics[0]
-            .subscriptions
-            .iter()
-            .find(|s| s.queue.as_deref() == Some("sms"))
-            .unwrap()
-            .arn
-            .clone();
+        let sms = sms_subscription(&pg);
         pg.set_filter_policy(&sms, r#"{"note": ["<b>&\"quoted\"</b>"]}"#).expect("a valid policy");
         let markup = diagram_markup(&Layout::of(&pg.snapshot()));
         for needle in [
@@ -613,13 +614,7 @@ mod tests {
     #[test]
     fn a_filter_keeps_its_latest_drop_until_the_next_delivery() {
         let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
-        let sms = pg.snapshot().topics[0]
-            .subscriptions
-            .iter()
-            .find(|s| s.queue.as_deref() == Some("sms"))
-            .unwrap()
-            .arn
-            .clone();
+        let sms = sms_subscription(&pg);
         pg.publish("RefundIssued").expect("publish");
         let filtered = Layout::of(&pg.snapshot()).filtered();
         assert_eq!(filtered, std::slice::from_ref(&sms), "only sms filters");
