@@ -3,6 +3,7 @@
 
 mod chips;
 mod clock;
+mod compare;
 mod controls;
 mod inspector;
 mod log;
@@ -69,10 +70,20 @@ pub fn use_ctx() -> Ctx {
 
 #[component]
 pub fn App() -> impl IntoView {
+    if let Some(value) = query_param("compare") {
+        return view! { <compare::ComparePage value=value /> }.into_any();
+    }
     match Playground::builtin("quilt-store") {
         Ok(pg) => view! { <Stage pg=pg /> }.into_any(),
         Err(e) => view! { <ErrorPanel message=format!("The default scenario could not be loaded: {e}") /> }.into_any(),
     }
+}
+
+/// The page address's parameter `name`, decoded, if present.
+pub(crate) fn query_param(name: &str) -> Option<String> {
+    let search = window().location().search().ok()?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    params.get(name)
 }
 
 #[component]
