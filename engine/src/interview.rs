@@ -114,3 +114,41 @@ fn step(v: &Value, at: &str) -> Result<InterviewStep, String> {
             .ok_or_else(|| format!("{at}try.steps: must be a list"))?,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CHECKOUT: &str = include_str!("../../public/interview/checkout.json");
+
+    #[test]
+    fn the_checkout_walkthrough_has_seven_steps_each_with_a_model_answer_of_three_to_six_points() {
+        let i = Interview::parse(CHECKOUT).expect("checkout.json parses");
+        assert_eq!((i.id.as_str(), i.steps.len()), ("checkout", 7));
+        assert!(i.steps.iter().all(|s| (3..=6).contains(&s.model_answer.len()) && !s.follow_ups.is_empty()));
+        assert!(is_interview(CHECKOUT) && !is_interview(r#"{"lesson": "x"}"#));
+    }
+
+    #[test]
+    fn a_bad_walkthrough_says_which_step_and_field() {
+        let mut v: Value = serde_json::from_str(CHECKOUT).unwrap();
+        v["steps"][2]["model_answer"] = json!(["only one"]);
+        let e = Interview::parse(&v.to_string()).unwrap_err();
+        assert!(e.starts_with("step 3: model_answer"), "{e}");
+        v["steps"][2]["colour"] = json!(1);
+        assert!(Interview::parse(&v.to_string()).unwrap_err().contains("colour: unknown key"));
+        v["steps"][2] = json!({"title": "t"});
+        v["steps"][0]["try"]["design"] = json!("nope");
+        assert!(Interview::parse(&v.to_string()).unwrap_err().contains("\"nope\""));
+    }
+
+    #[test]
+    fn a_try_it_scenario_is_its_design_then_its_steps() {
+        let i = Interview::parse(CHECKOUT).unwrap();
+        let design = include_str!("../../public/designs/fanout.json");
+        let text = i.try_scenario(2, design).unwrap();
+        let s = crate::Scenario::parse(&text).expect("a scenario");
+        let design_steps = serde_json::from_str::<Value>(design).unwrap()["steps"].as_array().unwrap().len();
+        assert_eq!(s.steps.len(), design_steps + i.steps[2].run.len());
+    }
+}

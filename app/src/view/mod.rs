@@ -6,6 +6,7 @@ mod clock;
 mod compare;
 mod controls;
 mod inspector;
+mod interview;
 mod log;
 mod metrics;
 mod queues;
@@ -72,6 +73,9 @@ pub fn use_ctx() -> Ctx {
 pub fn App() -> impl IntoView {
     if let Some(value) = query_param("compare") {
         return view! { <compare::ComparePage value=value /> }.into_any();
+    }
+    if let Some(id) = query_param("interview") {
+        return view! { <interview::InterviewPage id=id /> }.into_any();
     }
     match Playground::builtin("quilt-store") {
         Ok(pg) => view! { <Stage pg=pg /> }.into_any(),

@@ -13,7 +13,7 @@ use engine::compare::{Command, DESIGNS};
 use leptos::prelude::*;
 
 /// The design files, small enough to ship in the bundle: (name, file).
-const FILES: &[(&str, &str)] = &[
+pub(super) const FILES: &[(&str, &str)] = &[
     ("fanout", include_str!("../../../../public/designs/fanout.json")),
     ("workqueue", include_str!("../../../../public/designs/workqueue.json")),
     ("oneworker", include_str!("../../../../public/designs/oneworker.json")),
@@ -129,6 +129,7 @@ pub fn ComparePage(value: String) -> impl IntoView {
             </section>
             {move || errors.iter().find_map(|(n, c)| c.error.get().map(|e| format!("{}: {e}", label(n))))
                 .map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <p class="lede">"The same checkout in each design: billing charges the card, packing prints the slip, SMS texts the customer. The SMS provider answers in 0.5 s; its client gives up after 10 s. Every button acts on every design at the same virtual moment."</p>
             <div class="compare-designs" style=format!("--designs: {}", designs.len())>{panels}</div>
             <table::Difference designs=designs.clone() />
         </div>

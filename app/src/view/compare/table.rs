@@ -3,7 +3,7 @@
 //! oldest message. A cell that differs between designs is highlighted; clicking an order's cell
 //! selects that order's message (or its latest event) in the design's inspector.
 
-use super::super::{Ctx, Selection};
+use super::super::{esc, Ctx, Selection};
 use crate::format;
 use engine::compare::measure::{measure, Measures};
 use engine::event::EventKind;
@@ -59,69 +59,80 @@ fn mentions(kind: &EventKind, id: &str) -> bool {
     }
 }
 
+/// The table's body as markup (one string, set at once: the rows change every frame while
+/// playing, and a string costs the bundle far less than a view per cell).
+fn rows_markup(all: &[(&'static str, Measures)]) -> String {
+    let mut out = String::from("<tbody>");
+    let summaries: Vec<_> = all.iter().map(|(n, m)| (*n, summary(m))).collect();
+    for i in 0..6 {
+        let differs = summaries.windows(2).any(|w| w[0].1[i].2 != w[1].1[i].2);
+        let (key, label, _) = &summaries[0].1[i];
+        out.push_str(&format!("<tr class=\"summary\"><th scope=\"row\">{label}</th>"));
+        for (n, s) in &summaries {
+            let class = if differs { " class=\"differs\"" } else { "" };
+            out.push_str(&format!("<td{class} data-testid=\"compare-summary-{key}-{n}\">{}</td>", esc(&s[i].2)));
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody><tbody>");
+    let count = all.iter().map(|(_, m)| m.orders.len()).max().unwrap_or(0);
+    for i in (count.saturating_sub(ROWS)..count).rev() {
+        let texts: Vec<String> = all.iter().map(|(_, m)| m.orders.get(i).map_or("—".into(), |r| r.text())).collect();
+        let differs = texts.windows(2).any(|w| w[0] != w[1]);
+        let Some(row) = all.iter().find_map(|(_, m)| m.orders.get(i)) else { continue };
+        let order = row.order_id;
+        out.push_str(&format!("<tr data-testid=\"compare-row-{order}\"><th scope=\"row\">order {order}</th>"));
+        for (d, ((n, _), text)) in all.iter().zip(texts).enumerate() {
+            let class = if differs { " class=\"differs\"" } else { "" };
+            out.push_str(&format!(
+                "<td{class} data-testid=\"compare-cell-{order}-{n}\"><button class=\"cell\" data-design=\"{d}\" \
+                 data-event=\"{}\" title=\"Show it in this design's inspector\">{}</button></td>",
+                esc(&row.event_id),
+                esc(&text)
+            ));
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody>");
+    out
+}
+
 #[component]
 pub fn Difference(designs: Vec<(&'static str, Ctx)>) -> impl IntoView {
-    let measures: Vec<(&'static str, Ctx, Memo<Measures>)> = designs
+    let ctxs: Vec<Ctx> = designs.iter().map(|(_, c)| *c).collect();
+    let measured: Vec<(&'static str, Memo<Measures>)> = designs
         .iter()
         .map(|(n, c)| {
             let pg = c.pg;
-            (*n, *c, Memo::new(move |_| pg.with(|p| measure(p.sim()))))
+            (*n, Memo::new(move |_| pg.with(|p| measure(p.sim()))))
         })
         .collect();
-    let heads = measures.iter().map(|(n, _, _)| view! { <th scope="col">{super::label(n)}</th> }).collect_view();
-    let m1 = measures.clone();
-    let summary_rows = move || {
-        let all: Vec<_> = m1.iter().map(|(n, _, m)| (*n, m.with(summary))).collect();
-        (0..6)
-            .map(|i| {
-                let differs = all.windows(2).any(|w| w[0].1[i].2 != w[1].1[i].2);
-                let (key, text, _) = &all[0].1[i];
-                let cells = all
-                    .iter()
-                    .map(|(n, s)| view! { <td class:differs=differs data-testid=format!("compare-summary-{key}-{n}")>{s[i].2.clone()}</td> })
-                    .collect_view();
-                view! { <tr class="summary"><th scope="row">{*text}</th>{cells}</tr> }
-            })
-            .collect_view()
-    };
-    let m2 = measures.clone();
-    let order_rows = move || {
-        let all: Vec<_> = m2.iter().map(|(n, c, m)| (*n, *c, m.with(|m| m.orders.clone()))).collect();
-        let count = all.iter().map(|(_, _, o)| o.len()).max().unwrap_or(0);
-        (count.saturating_sub(ROWS)..count)
-            .rev()
-            .map(|i| {
-                let texts: Vec<String> = all.iter().map(|(_, _, o)| o.get(i).map_or("—".into(), |r| r.text())).collect();
-                let differs = texts.windows(2).any(|w| w[0] != w[1]);
-                let row = all.iter().find_map(|(_, _, o)| o.get(i).cloned());
-                let (order, event_id) = row.map_or((0, String::new()), |r| (r.order_id, r.event_id));
-                let cells = all
-                    .iter()
-                    .zip(texts)
-                    .map(|((n, ctx, _), text)| {
-                        let (ctx, id) = (*ctx, event_id.clone());
-                        view! {
-                            <td class:differs=differs data-testid=format!("compare-cell-{order}-{n}")>
-                                <button class="cell" on:click=move |_| select(ctx, &id)
-                                    title="Show it in this design's inspector">{text}</button>
-                            </td>
-                        }
-                    })
-                    .collect_view();
-                view! { <tr data-testid=format!("compare-row-{order}")><th scope="row">{format!("order {order}")}</th>{cells}</tr> }
-            })
-            .collect_view()
+    let heads: String = designs.iter().map(|(n, _)| format!("<th scope=\"col\">{}</th>", super::label(n))).collect();
+    let table = NodeRef::<leptos::html::Table>::new();
+    // Rewritten only when the text changes, so a click between two frames lands.
+    Effect::new(move |drawn: Option<String>| {
+        let all: Vec<_> = measured.iter().map(|(n, m)| (*n, m.get())).collect();
+        let markup = format!("<thead><tr><th scope=\"col\"></th>{heads}</tr></thead>{}", rows_markup(&all));
+        let Some(t) = table.get() else { return String::new() };
+        if drawn.as_ref() != Some(&markup) {
+            t.set_inner_html(&markup);
+        }
+        markup
+    });
+    let on_click = move |e: web_sys::MouseEvent| {
+        let el = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+        let Some(button) = el.and_then(|el| el.closest("button[data-design]").ok().flatten()) else { return };
+        let design = button.get_attribute("data-design").and_then(|d| d.parse::<usize>().ok());
+        if let (Some(ctx), Some(id)) = (design.and_then(|d| ctxs.get(d)), button.get_attribute("data-event")) {
+            select(*ctx, &id);
+        }
     };
     view! {
         <section class="compare-table-wrap" aria-label="Differences between the designs">
             <h2>"What each design did"</h2>
             <p class="hint">"Highlighted: the designs differ. Click an order's cell to see it in that design's inspector."</p>
             <div class="scroll">
-                <table class="compare-table" data-testid="compare-table">
-                    <thead><tr><th scope="col">""</th>{heads}</tr></thead>
-                    <tbody>{summary_rows}</tbody>
-                    <tbody>{order_rows}</tbody>
-                </table>
+                <table class="compare-table" data-testid="compare-table" node_ref=table on:click=on_click></table>
             </div>
         </section>
     }
