@@ -59,5 +59,7 @@ test('corrupt saved answers start afresh with a note, at 375 px in dark', async 
   await page.getByTestId('interview-reveal').click();
   await page.getByTestId('interview-try').click();
   await page.locator('.interview-try svg').first().waitFor();
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= 375, `no sideways scroll of the page (${wide} px)`);
   assert.deepEqual(await finish(page, problems, 'interview-step5-375-dark'), []);
 });

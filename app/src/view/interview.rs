@@ -102,6 +102,16 @@ fn review_markup(i: &Interview, answers: &[String], times: &[u64]) -> String {
     out
 }
 
+/// Copies the review's Markdown (its text box, selected) to the clipboard.
+fn copy_markdown() {
+    let area = document().query_selector("[data-testid=interview-markdown]").ok().flatten();
+    if let Some(t) = area.and_then(|a| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlTextAreaElement>(a).ok()) {
+        t.select();
+        let doc: web_sys::HtmlDocument = wasm_bindgen::JsCast::unchecked_into(document());
+        let _ = doc.exec_command("copy");
+    }
+}
+
 /// The page for `?interview=<id>`.
 #[component]
 pub fn InterviewPage(id: String) -> impl IntoView {
@@ -146,7 +156,7 @@ pub fn InterviewPage(id: String) -> impl IntoView {
         revealed.set(false);
         trying.set(None);
     };
-    let try_it = move |_| {
+    let try_it = move || {
         let s = step.get_untracked();
         let built = iv.with_value(|i| {
             let design = &i.steps[s].design;
@@ -169,6 +179,24 @@ pub fn InterviewPage(id: String) -> impl IntoView {
             Err(e) => leptos::logging::debug_warn!("try it: {e}"),
         }
     };
+    // One handler for the page's buttons (each carries a `data-act`).
+    let on_click = move |e: web_sys::MouseEvent| {
+        let el = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+        let act =
+            el.and_then(|el| el.closest("button[data-act]").ok().flatten()).and_then(|b| b.get_attribute("data-act"));
+        let s = step.get_untracked();
+        match act.as_deref() {
+            Some("reveal") => revealed.update(|r| *r = !*r),
+            Some("try") => try_it(),
+            Some("back") => go(s.saturating_sub(1)),
+            Some("next") if s < total => go(s + 1),
+            Some("print") => {
+                let _ = window().print();
+            }
+            Some("copy") => copy_markdown(),
+            _ => {}
+        }
+    };
     let body = move || {
         let s = step.get();
         if s >= total {
@@ -183,9 +211,9 @@ pub fn InterviewPage(id: String) -> impl IntoView {
                         prop:value=move || answers.with(|a| a.get(step.get()).cloned().unwrap_or_default())
                         on:input=move |ev| { let v = event_target_value(&ev); answers.update(|a| a[s] = v); persist(); }></textarea></label>
                 <div class="row">
-                    <button data-testid="interview-reveal" on:click=move |_| revealed.update(|r| *r = !*r)>
+                    <button data-testid="interview-reveal" data-act="reveal">
                         {move || if revealed.get() { "Hide the model answer" } else { "Show the model answer" }}</button>
-                    <button data-testid="interview-try" on:click=try_it>"Try it in the simulator"</button>
+                    <button data-testid="interview-try" data-act="try">"Try it in the simulator"</button>
                 </div>
                 {move || revealed.get().then(|| view! { <ul class="interview-model" data-testid="interview-model-answer" inner_html=model.clone()></ul> })}
                 {move || trying.get().map(|ctx| view! { <TryIt ctx=ctx text=iv.with_value(|i| i.steps[s].try_text.clone()) /> })}
@@ -194,7 +222,7 @@ pub fn InterviewPage(id: String) -> impl IntoView {
         .into_any()
     };
     view! {
-        <div class="shell interview" data-testid="interview">
+        <div class="shell interview" data-testid="interview" on:click=on_click>
             <header class="bar">
                 <div class="brand"><h1>{iv.with_value(|i| i.title.clone())}</h1></div>
                 <label class="toggle interview-timer" data-testid="interview-timer">
@@ -212,9 +240,9 @@ pub fn InterviewPage(id: String) -> impl IntoView {
             {note.map(|n| view! { <p class="hint" role="status">{n}</p> })}
             {body}
             <nav class="row interview-nav">
-                <button data-testid="interview-back" prop:disabled=move || step.get() == 0 on:click=move |_| go(step.get_untracked().saturating_sub(1))>"Back"</button>
+                <button data-testid="interview-back" data-act="back" prop:disabled=move || step.get() == 0>"Back"</button>
                 <button class="primary" data-testid="interview-next" prop:disabled=move || { step.get() >= total }
-                    on:click=move |_| go(step.get_untracked() + 1)>{move || if step.get() + 1 == total { "Review" } else { "Next" }}</button>
+                    data-act="next">{move || if step.get() + 1 == total { "Review" } else { "Next" }}</button>
             </nav>
         </div>
     }
@@ -237,25 +265,17 @@ fn TryIt(ctx: Ctx, text: String) -> impl IntoView {
 #[component]
 fn Review(iv: StoredValue<Interview>, answers: RwSignal<Vec<String>>, times: RwSignal<Vec<u64>>) -> impl IntoView {
     let md = move || iv.with_value(|i| markdown(i, &answers.get()));
-    let area = NodeRef::<leptos::html::Textarea>::new();
-    let copy = move |_| {
-        if let Some(t) = area.get() {
-            t.select();
-            let doc: web_sys::HtmlDocument = wasm_bindgen::JsCast::unchecked_into(document());
-            let _ = doc.exec_command("copy");
-        }
-    };
     let rows = move || iv.with_value(|i| review_markup(i, &answers.get(), &times.get()));
     view! {
         <section class="interview-review" data-testid="interview-review">
             <h2>"Review"</h2>
             <div class="row no-print">
-                <button on:click=move |_| { let _ = window().print(); }>"Print"</button>
-                <button data-testid="interview-copy" on:click=copy>"Copy as Markdown"</button>
+                <button data-act="print">"Print"</button>
+                <button data-testid="interview-copy" data-act="copy">"Copy as Markdown"</button>
             </div>
             <div inner_html=rows></div>
             <details class="no-print"><summary>"Markdown"</summary>
-                <textarea node_ref=area readonly rows="8" data-testid="interview-markdown" prop:value=md></textarea></details>
+                <textarea readonly rows="8" data-testid="interview-markdown" prop:value=md></textarea></details>
         </section>
     }
 }

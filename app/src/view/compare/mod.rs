@@ -89,18 +89,20 @@ pub fn ComparePage(value: String) -> impl IntoView {
     use_shared_clock(designs.clone(), playing, speed);
     let lead = designs[0].1;
     let now = move || lead.snapshot.with(|s| s.now.to_string());
-    let (d1, d2, d3, d4, d5) = (designs.clone(), designs.clone(), designs.clone(), designs.clone(), designs.clone());
-    let order = move |_| apply_all(&d1, &Command::Order { poison: false });
-    let poison = move |_| apply_all(&d2, &Command::Order { poison: true });
-    let slow = move |_| apply_all(&d3, &Command::sms_slow(FAULT_MS));
-    let down = move |_| apply_all(&d4, &Command::sms_down(FAULT_MS));
-    let step = move |_| {
-        playing.set(false);
-        let next = d5.iter().filter_map(|(_, c)| c.pg.with_untracked(|p| p.sim().next_event_at())).min();
-        if let Some(t) = next {
-            for (_, c) in &d5 {
-                c.pg.update(|p| p.play_for(t.0.saturating_sub(p.now().0)));
-            }
+    // One handler for every control (the buttons carry a `data-act`): one closure type, not
+    // one per button, keeps the bundle small.
+    let all = designs.clone();
+    let on_click = move |e: web_sys::MouseEvent| {
+        let el = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+        let act = el.and_then(|el| el.closest("[data-act]").ok().flatten()).and_then(|b| b.get_attribute("data-act"));
+        match act.as_deref() {
+            Some("order") => apply_all(&all, &Command::Order { poison: false }),
+            Some("poison") => apply_all(&all, &Command::Order { poison: true }),
+            Some("slow") => apply_all(&all, &Command::sms_slow(FAULT_MS)),
+            Some("down") => apply_all(&all, &Command::sms_down(FAULT_MS)),
+            Some("play") => playing.update(|p| *p = !*p),
+            Some("step") => step_all(&all, playing),
+            _ => {}
         }
     };
     let errors = designs.clone();
@@ -112,20 +114,9 @@ pub fn ComparePage(value: String) -> impl IntoView {
                 <Picker chosen=designs.iter().map(|(n, _)| *n).collect() />
                 <time class="clock" data-testid="clock" title="One virtual clock for every design">{now}</time>
             </header>
-            <section class="transport compare-controls" aria-label="Every design at once">
-                <button class="primary" data-testid="publish" on:click=order>"Place an order"</button>
-                <button class="icon play" data-testid="play-pause" aria-label=move || if playing.get() { "Pause" } else { "Play" }
-                    on:click=move |_| playing.update(|p| *p = !*p)>{move || if playing.get() { "❚❚" } else { "▶" }}</button>
-                <button data-testid="step" on:click=step>"Step"</button>
-                <label class="speed"><span class="sr-only">"Speed"</span>
-                    <select data-testid="speed" on:change=move |ev| speed.set(event_target_value(&ev).parse().unwrap_or(4))>
-                        {SPEEDS.iter().enumerate().map(|(i, (l, _))| view! { <option value=i.to_string() selected=i == 4>{*l}</option> }).collect_view()}
-                    </select></label>
-                <span class="faults">
-                    <button data-testid="fault-sms-slow" on:click=slow title="The SMS provider answers in 25 s for 60 s">"SMS slow: 25 s"</button>
-                    <button data-testid="fault-sms-down" on:click=down title="The SMS provider fails every call for 60 s">"SMS down"</button>
-                    <button data-testid="fault-poison" on:click=poison title="An order whose phone number is one digit short">"Poison order"</button>
-                </span>
+            <section class="transport compare-controls" aria-label="Every design at once" on:click=on_click
+                on:change=move |ev| speed.set(event_target_value(&ev).parse().unwrap_or(4))
+                inner_html=move || controls_markup(playing.get(), speed.get())>
             </section>
             {move || errors.iter().find_map(|(n, c)| c.error.get().map(|e| format!("{}: {e}", label(n))))
                 .map(|e| view! { <p class="error" role="alert">{e}</p> })}
@@ -135,6 +126,36 @@ pub fn ComparePage(value: String) -> impl IntoView {
         </div>
     }
     .into_any()
+}
+
+/// The controls: publish, play-pause, step, speed and the faults, as markup.
+fn controls_markup(playing: bool, speed: usize) -> String {
+    let speeds: String = SPEEDS
+        .iter()
+        .enumerate()
+        .map(|(i, (l, _))| format!("<option value=\"{i}\"{}>{l}</option>", if i == speed { " selected" } else { "" }))
+        .collect();
+    let (label, glyph) = if playing { ("Pause", "❚❚") } else { ("Play", "▶") };
+    format!(
+        "<button class=\"primary\" data-testid=\"publish\" data-act=\"order\">Place an order</button>\
+         <button class=\"icon play\" data-testid=\"play-pause\" data-act=\"play\" aria-label=\"{label}\">{glyph}</button>\
+         <button data-testid=\"step\" data-act=\"step\">Step</button>\
+         <label class=\"speed\"><span class=\"sr-only\">Speed</span><select data-testid=\"speed\">{speeds}</select></label>\
+         <span class=\"faults\"><button data-testid=\"fault-sms-slow\" data-act=\"slow\" title=\"The SMS provider answers in 25 s for 60 s\">SMS slow: 25 s</button>\
+         <button data-testid=\"fault-sms-down\" data-act=\"down\" title=\"The SMS provider fails every call for 60 s\">SMS down</button>\
+         <button data-testid=\"fault-poison\" data-act=\"poison\" title=\"An order whose phone number is one digit short\">Poison order</button></span>"
+    )
+}
+
+/// Every design to the earliest moment one of them has something due.
+fn step_all(designs: &[(&'static str, Ctx)], playing: RwSignal<bool>) {
+    playing.set(false);
+    let next = designs.iter().filter_map(|(_, c)| c.pg.with_untracked(|p| p.sim().next_event_at())).min();
+    if let Some(t) = next {
+        for (_, c) in designs {
+            c.pg.update(|p| p.play_for(t.0.saturating_sub(p.now().0)));
+        }
+    }
 }
 
 /// Plays every design together: real time × the shared speed, the same ms to each.
