@@ -14,6 +14,7 @@ test: bootstrap-test
 
 build: bootstrap
 	@trunk build --release
+	@scripts/compress.sh
 
 size: build
 	@scripts/size.sh

@@ -3,7 +3,7 @@
 
 use engine::world::DurationMs;
 
-/// `ms` as a learner reads a duration: "400 ms", "2 s", "16.4 s", "3 min 20 s", "2 h 5 min".
+/// `ms` as a learner reads a duration: "400 ms", "2 s", "16.4 s", "3 min 20 s", "2 h 5 min", "4 d".
 pub fn duration(ms: u64) -> String {
     const MINUTE: u64 = 60_000;
     const HOUR: u64 = 60 * MINUTE;
@@ -14,10 +14,13 @@ pub fn duration(ms: u64) -> String {
         let (s, tenths) = (ms / 1_000, ms % 1_000 / 100);
         return if tenths == 0 { format!("{s} s") } else { format!("{s}.{tenths} s") };
     }
+    const DAY: u64 = 24 * HOUR;
     let (big, small, big_unit, small_unit) = if ms < HOUR {
         (ms / MINUTE, ms % MINUTE / 1_000, "min", "s")
-    } else {
+    } else if ms < DAY {
         (ms / HOUR, ms % HOUR / MINUTE, "h", "min")
+    } else {
+        (ms / DAY, ms % DAY / HOUR, "d", "h")
     };
     if small == 0 {
         format!("{big} {big_unit}")
@@ -33,6 +36,55 @@ pub fn span(d: DurationMs) -> String {
     } else {
         format!("{} to {}", duration(d.min_ms), duration(d.max_ms))
     }
+}
+
+/// `n` and the noun for it: "1 receive", "2 receives".
+pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// An engine error as the learner reads it: the message alone when it already says what the
+/// code says ("InvalidParameter" and "Invalid parameter: …"), else the code, a colon, the message.
+pub fn error_text(code: &str, message: &str) -> String {
+    let mut words = String::new();
+    for c in code.chars() {
+        if c.is_ascii_uppercase() && !words.is_empty() {
+            words.push(' ');
+        }
+        words.push(c.to_ascii_lowercase());
+    }
+    // ASCII only: Unicode case tables would cost the bundle kilobytes for an English code.
+    let head: String = message.chars().take(words.chars().count()).collect::<String>().to_ascii_lowercase();
+    if !words.is_empty() && head == words {
+        message.to_string()
+    } else {
+        format!("{code}: {message}")
+    }
+}
+
+/// A long ARN or queue URL shortened for reading, its region and account left out:
+/// "arn:aws:sns:…:order-events:1", "https://sqs.…/billing". `None` when it is short already.
+pub fn abbreviated(id: &str) -> Option<String> {
+    if id.len() <= 28 {
+        return None;
+    }
+    if let Some(rest) = id.strip_prefix("arn:") {
+        let parts: Vec<&str> = rest.splitn(5, ':').collect();
+        let [partition, service, _, _, resource] = parts[..] else { return None };
+        let resource = match resource.rsplit_once(':') {
+            Some((head, tail)) if tail.chars().count() > 12 => {
+                format!("{head}:{}…", tail.chars().take(8).collect::<String>())
+            }
+            _ => resource.to_string(),
+        };
+        return Some(format!("arn:{partition}:{service}:…:{resource}"));
+    }
+    let (scheme, rest) = id.split_once("://")?;
+    let (host, path) = rest.split_once('/')?;
+    let name = path.rsplit('/').next()?;
+    let service = host.split('.').next()?;
+    Some(format!("{scheme}://{service}.…/{name}"))
 }
 
 #[cfg(test)]
@@ -51,10 +103,46 @@ mod tests {
             (200_000, "3 min 20 s"),
             (3_600_000, "1 h"),
             (7_500_000, "2 h 5 min"),
+            (345_600_000, "4 d"),
+            (352_800_000, "4 d 2 h"),
         ];
         for (ms, text) in cases {
             assert_eq!(duration(ms), text, "{ms} ms");
         }
+    }
+
+    #[test]
+    fn counts_agree_with_their_nouns() {
+        assert_eq!(count(1u32, "receive", "receives"), "1 receive");
+        assert_eq!(count(0u32, "receive", "receives"), "0 receives");
+        assert_eq!(count(12u64, "receive", "receives"), "12 receives");
+    }
+
+    #[test]
+    fn an_error_does_not_say_its_code_twice() {
+        assert_eq!(
+            error_text(
+                "InvalidParameter",
+                "Invalid parameter: The MessageGroupId parameter is required for FIFO topics"
+            ),
+            "Invalid parameter: The MessageGroupId parameter is required for FIFO topics"
+        );
+        assert_eq!(
+            error_text("InvalidAttributeValue", "Invalid value for the parameter VisibilityTimeout."),
+            "InvalidAttributeValue: Invalid value for the parameter VisibilityTimeout."
+        );
+        assert_eq!(error_text("NotFound", "no such queue"), "NotFound: no such queue");
+    }
+
+    #[test]
+    fn long_identifiers_keep_what_names_them() {
+        let sub = "arn:aws:sns:us-east-1:000000000000:order-events:1";
+        assert_eq!(abbreviated(sub).as_deref(), Some("arn:aws:sns:…:order-events:1"));
+        let uuid = "arn:aws:sns:us-east-1:000000000000:order-events:5f0c2a8e-9d3b-4c1e-8f2a-1b2c3d4e5f60";
+        assert_eq!(abbreviated(uuid).as_deref(), Some("arn:aws:sns:…:order-events:5f0c2a8e…"));
+        let url = "https://sqs.us-east-1.amazonaws.com/000000000000/billing";
+        assert_eq!(abbreviated(url).as_deref(), Some("https://sqs.…/billing"));
+        assert_eq!(abbreviated("arn:aws:sqs:eu:1:q"), None, "short already");
     }
 
     #[test]

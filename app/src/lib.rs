@@ -1,6 +1,7 @@
 //! Fan-out Playground's browser app: a thin Leptos view over the engine's snapshots.
 //! All message state lives in the engine; the view only reads snapshots and dispatches commands.
 
+mod fetch;
 pub mod format;
 pub mod playground;
 mod view;

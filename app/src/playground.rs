@@ -29,6 +29,13 @@ pub const DEFAULT_SCENARIO: &str = SCENARIOS[0].1;
 pub const SPEEDS: &[(&str, u64)] =
     &[("0.25×", 1), ("0.5×", 2), ("1×", 4), ("2×", 8), ("4×", 16), ("8×", 32), ("16×", 64), ("32×", 128), ("64×", 256)];
 
+/// How many quiet moments (timers that log nothing) a step passes over looking for one at
+/// which something happens.
+pub const QUIET_STEPS: usize = 10_000;
+
+/// The index of 1× in [`SPEEDS`].
+pub const DEFAULT_SPEED: usize = 2;
+
 #[derive(Clone, Debug)]
 pub struct Playground {
     pub id: String,
@@ -42,6 +49,8 @@ pub struct Playground {
     publish: Option<PublishPresets>,
     /// The workers "+ Worker" adds (its `workers` section).
     workers: WorkerRules,
+    /// The speed the scenario starts at, as an index into [`SPEEDS`] (its `speed`).
+    speed: Option<usize>,
 }
 
 impl Playground {
@@ -69,6 +78,7 @@ impl Playground {
             source: text.to_string(),
             publish: scenario.publish,
             workers: scenario.workers,
+            speed: scenario.speed_quarters.and_then(|q| SPEEDS.iter().position(|s| s.1 == q)),
         })
     }
 
@@ -78,6 +88,11 @@ impl Playground {
         let mut pg = Playground::from_scenario(text)?;
         pg.id = id.to_string();
         Ok(pg)
+    }
+
+    /// The speed the scenario suggests, as an index into [`SPEEDS`]; 1× when it sets none.
+    pub fn speed_index(&self) -> usize {
+        self.speed.unwrap_or(DEFAULT_SPEED)
     }
 
     /// Back to the scenario's start.
@@ -191,8 +206,13 @@ impl Playground {
             .dead_letter_queue
             .as_deref()
             .ok_or_else(|| ApiError::new("InvalidParameterValue", "This queue has no dead-letter queue."))?;
+        self.set_redrive(&q.name, dlq, count)
+    }
+
+    /// Sets `queue`'s redrive policy: its dead-letter queue `dlq` after `count` receives.
+    pub fn set_redrive(&mut self, queue: &str, dlq: &str, count: &str) -> Result<Value, ApiError> {
         let policy = json!({"deadLetterTargetArn": engine::ids::queue_arn(dlq), "maxReceiveCount": count}).to_string();
-        self.set_queue_attribute(&q.name, "RedrivePolicy", &policy)
+        self.set_queue_attribute(queue, "RedrivePolicy", &policy)
     }
 
     /// Adds a worker (a competing consumer) to a queue, of the kind the scenario's `workers`
@@ -250,10 +270,27 @@ impl Playground {
         self.history.advance_to(t);
     }
 
-    /// To the next moment something happens (a timer or a recorded command); `None` when
-    /// nothing is due.
+    /// To the next moment at which something happens: the next moment an event is logged (a
+    /// timer or a recorded command that changes nothing visible is passed over), the same
+    /// moments [`step_back`](Self::step_back) stops at. `None`, and the clock where it was, when
+    /// nothing that logs an event is due within [`QUIET_STEPS`] steps.
     pub fn step(&mut self) -> Option<SimTime> {
-        self.history.step()
+        let (logged, was) = (self.events().len(), self.now());
+        let mut at = self.history.step()?;
+        for _ in 1..QUIET_STEPS {
+            if self.events().len() > logged {
+                return Some(at);
+            }
+            match self.history.step() {
+                Some(t) => at = t,
+                None => break,
+            }
+        }
+        if self.events().len() > logged {
+            return Some(at);
+        }
+        self.history.seek(was);
+        None
     }
 
     /// Back to the latest moment before now at which an event was logged, or to the start.
@@ -397,6 +434,82 @@ mod tests {
         assert_ne!(pg.snapshot(), published);
         assert!(pg.redo() && !pg.can_redo());
         assert_eq!(pg.snapshot(), published);
+    }
+
+    #[test]
+    fn step_forward_and_step_back_stop_at_the_same_moments() {
+        // The workers scenario with a few publishes: workers poll, take, finish and delete.
+        let mut pg = Playground::builtin("workers").unwrap();
+        for name in ["OrderPlaced", "OrderPlaced", "RefundIssued"] {
+            if pg.presets().iter().any(|p| p.name == name) {
+                pg.publish(name).unwrap();
+            }
+        }
+        let start = pg.now();
+        let mut forward = vec![start];
+        while let Some(t) = pg.step() {
+            assert!(pg.events().iter().any(|e| e.at == t), "a step forward stops where something happens ({t})");
+            forward.push(t);
+            if forward.len() > 40 {
+                break;
+            }
+        }
+        assert!(forward.len() > 3, "the story goes on: {forward:?}");
+        let mut back = vec![pg.now()];
+        while *back.last().unwrap() > start {
+            back.push(pg.step_back());
+        }
+        back.reverse();
+        assert_eq!(back, forward, "the same moments both ways");
+    }
+
+    #[test]
+    fn undo_then_redo_restores_the_clock_too() {
+        let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).unwrap();
+        pg.publish("OrderPlaced").unwrap();
+        pg.play_for(34_000);
+        let played = pg.snapshot();
+        assert!(pg.undo());
+        assert_eq!(pg.now(), SimTime::ZERO);
+        assert!(pg.redo());
+        assert_eq!(pg.now(), SimTime(34_000));
+        assert_eq!(pg.snapshot(), played);
+    }
+
+    #[test]
+    fn each_scenario_reaches_its_key_moment_within_about_a_minute_at_its_speed() {
+        // (scenario, what it shows, a preset to publish first): the moment must come within
+        // 70 s of real time at the scenario's own speed.
+        let cases: [(&str, &str, Option<&str>); 4] = [
+            ("workers", "MovedToDeadLetterQueue", Some("PoisonOrder")),
+            ("crash-visibility", "VisibilityExpired", None),
+            ("fifo-groups", "VisibilityExpired", None),
+            ("duplicates", "DuplicateStored", Some("OrderPlaced")),
+        ];
+        for (id, kind, preset) in cases {
+            let mut pg = Playground::builtin(id).unwrap();
+            let start = pg.now();
+            // SPEEDS: virtual ms per 4 real ms.
+            let per_4ms = SPEEDS[pg.speed_index()].1;
+            let real_ms = |virtual_ms: u64| virtual_ms * 4 / per_4ms;
+            if let Some(p) = preset {
+                for _ in 0..4 {
+                    pg.publish(p).unwrap();
+                }
+            }
+            let mut found = None;
+            for _ in 0..600 {
+                pg.play_for(1_000);
+                if let Some(e) = pg.events().iter().find(|e| e.kind.name() == kind && e.at >= start) {
+                    found = Some(e.at);
+                    break;
+                }
+            }
+            let at = found.unwrap_or_else(|| panic!("{id}: no {kind} within 10 minutes"));
+            let real = real_ms(at.ms() - start.ms());
+            assert!(real <= 70_000, "{id}: {kind} after {} ms of real time at {}", real, SPEEDS[pg.speed_index()].0);
+        }
+        assert_eq!(Playground::builtin("quilt-store").unwrap().speed_index(), DEFAULT_SPEED, "no speed: 1×");
     }
 
     #[test]

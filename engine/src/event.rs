@@ -305,6 +305,11 @@ impl Event {
     }
 }
 
+/// "1 receive", "2 receives": the count with its noun agreeing.
+fn receives(n: u32) -> String {
+    format!("{n} receive{}", if n == 1 { "" } else { "s" })
+}
+
 impl EventKind {
     /// What happened, in a short sentence: `msg-3 received from sms (receive 2), hidden until …`.
     pub fn summary(&self) -> String {
@@ -325,7 +330,8 @@ impl EventKind {
             QueueDeleted { queue, messages_lost } => format!("queue {queue} deleted ({messages_lost} messages lost)"),
             QueueAttributesSet { queue, attributes } => format!("{queue}: set {}", attributes.join(", ")),
             Published { topic, sns_message_id, subscriptions } => {
-                format!("{sns_message_id} published to {topic} ({subscriptions} subscriptions)")
+                let s = if *subscriptions == 1 { "" } else { "s" };
+                format!("{sns_message_id} published to {topic} ({subscriptions} subscription{s})")
             }
             DeliveredToQueue { queue, sns_message_id, message_id, raw, .. } => format!(
                 "{sns_message_id} delivered to {queue} as {message_id} ({})",
@@ -372,13 +378,14 @@ impl EventKind {
                 format!("{message_id} in {queue} now hidden until {visible_again_at}")
             }
             VisibilityExpired { queue, message_id, receive_count, moved_to_back } => format!(
-                "{message_id} visible again in {queue} after {receive_count} receives{}",
+                "{message_id} visible again in {queue} after {}{}",
+                receives(*receive_count),
                 if *moved_to_back { ", moved to the back of the queue" } else { "" }
             ),
             Deleted { queue, message_id } => format!("{message_id} deleted from {queue}"),
             DeleteIgnored { queue, message_id, reason } => format!("{message_id} in {queue} not deleted: {reason}"),
             MovedToDeadLetterQueue { queue, dead_letter_queue, message_id, receive_count } => {
-                format!("{message_id} moved from {queue} to {dead_letter_queue} after {receive_count} receives")
+                format!("{message_id} moved from {queue} to {dead_letter_queue} after {}", receives(*receive_count))
             }
             ExpiredByRetention { queue, message_id, age_ms } => {
                 format!("{message_id} expired from {queue} at age {}", SimTime(*age_ms))
@@ -400,5 +407,19 @@ impl EventKind {
             #[cfg(feature = "eventbridge")]
             EventBridge(e) => e.summary(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::receives;
+
+    #[test]
+    fn a_receive_count_agrees_with_its_noun() {
+        // The log says "after 1 receive" for a message received once (its ApproximateReceiveCount
+        // is 1), and "after 5 receives" for one received five times.
+        assert_eq!(receives(1), "1 receive");
+        assert_eq!(receives(5), "5 receives");
+        assert_eq!(receives(0), "0 receives");
     }
 }

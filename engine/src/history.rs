@@ -46,8 +46,9 @@ pub struct History {
     sim: Sim,
     /// How many of `commands` are applied in `sim` (fewer after going back in time).
     applied: usize,
-    /// Commands taken back by `undo`, most recent last, for `redo`.
-    undone: Vec<Vec<Command>>,
+    /// Commands taken back by `undo`, most recent last, for `redo`, each with the moment the
+    /// story was at when they were taken back (redo returns there: its exact inverse).
+    undone: Vec<(Vec<Command>, SimTime)>,
     /// The latest moment this story has reached, so the timeline keeps its length after a seek back.
     horizon: SimTime,
     /// When `sim` last changed: the latest command applied or timer fired in it. From then to
@@ -200,19 +201,22 @@ impl History {
     pub fn undo(&mut self) -> bool {
         let Some(k) = self.applied.checked_sub(1) else { return false };
         let at = self.commands[k].at;
-        self.undone.push(self.commands.split_off(k));
+        let was = self.sim.now();
+        self.undone.push((self.commands.split_off(k), was));
         self.checkpoints.retain(|c| c.next_command <= k && c.sim.now() <= at);
         self.restore_at(at);
         self.horizon = at;
         true
     }
 
-    /// Applies again the commands the latest `undo` took back, at their own times.
+    /// Applies again the commands the latest `undo` took back, at their own times, and returns
+    /// to the moment the story was at when `undo` ran: the state, clock included, that undo
+    /// left (undo and redo are exact inverses).
     pub fn redo(&mut self) -> bool {
-        let Some(commands) = self.undone.pop() else { return false };
+        let Some((commands, was)) = self.undone.pop() else { return false };
         let at = commands[0].at;
         self.commands.extend(commands);
-        self.seek(at.max(self.sim.now()));
+        self.seek(at.max(was).max(self.sim.now()));
         true
     }
 

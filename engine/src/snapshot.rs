@@ -113,6 +113,18 @@ pub struct MessageView {
     /// FIFO: `MessageGroupId` and `SequenceNumber`.
     pub group: Option<String>,
     pub sequence: Option<u64>,
+    /// FIFO: the in-flight message of its group this visible one waits behind (a receive
+    /// cannot take it until that one is deleted or visible again); `None` otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocked_by: Option<Blocker>,
+}
+
+/// What holds a FIFO message back: the earlier message of its group that is in flight, and
+/// when that one's visibility timeout runs out.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Blocker {
+    pub message_id: MsgId,
+    pub until: SimTime,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -261,6 +273,13 @@ impl Sim {
                     duplicate: m.duplicate,
                     group: m.group.as_ref().map(|g| g.to_string()),
                     sequence: m.sequence,
+                    blocked_by: q.blocker(m.key).map(|b| Blocker {
+                        message_id: b.id,
+                        until: match b.state {
+                            MsgState::InFlight { until, .. } | MsgState::Delayed { until, .. } => until,
+                            MsgState::Visible => self.now,
+                        },
+                    }),
                 })
                 .collect(),
         }

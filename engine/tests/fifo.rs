@@ -498,3 +498,29 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_snapshot_names_what_a_withheld_fifo_message_waits_behind_and_until_when() {
+    // SQS FIFO: while a message of a group is in flight, the later messages of the group are
+    // not returned; the earlier one returns to the queue when its visibility timeout (here
+    // 30 s from the receive at 0 s) runs out. The snapshot says which message holds a visible
+    // one back and until when, so a view can show why it waits.
+    let mut sim = Sim::new(1);
+    fifo_queue(&mut sim, "orders.fifo", json!({"VisibilityTimeout": "30"}));
+    send_fifo(&mut sim, "orders.fifo", "4417", "4417 placed", "a");
+    send_fifo(&mut sim, "orders.fifo", "4417", "4417 shipped", "b");
+    send_fifo(&mut sim, "orders.fifo", "4418", "4418 placed", "c");
+    let blockers = |sim: &Sim| -> Vec<Option<(String, u64)>> {
+        sim.snapshot().queues[0]
+            .messages
+            .iter()
+            .map(|m| m.blocked_by.as_ref().map(|b| (b.message_id.to_string(), b.until.ms())))
+            .collect()
+    };
+    assert_eq!(blockers(&sim), [None, None, None], "nothing in flight: nothing waits");
+    receive(&mut sim, "orders.fifo", 1);
+    let first = sim.snapshot().queues[0].messages[0].message_id.to_string();
+    assert_eq!(blockers(&sim), [None, Some((first, 30_000)), None], "4417 shipped waits; 4418 does not");
+    sim.advance_to(engine::SimTime(30_000));
+    assert_eq!(blockers(&sim), [None, None, None], "the timeout ran out: the group is free again");
+}

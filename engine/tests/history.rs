@@ -70,6 +70,31 @@ fn undo_takes_back_a_command_and_redo_puts_it_back() {
 }
 
 #[test]
+fn redo_returns_to_the_moment_undo_left_clock_included() {
+    // A message sent at 5 s with a 2 s visibility timeout, received, then played on to 34 s:
+    // undo goes back to 5 s as if the receive had not been; redo brings back 34 s, and the
+    // state there (the message visible again after its timeout) is the one undo left.
+    let mut h = History::new(3);
+    h.apply("CreateQueue", &json!({"QueueName": "q", "Attributes": {"VisibilityTimeout": "2"}})).unwrap();
+    h.advance_to(SimTime(5000));
+    h.apply("SendMessage", &json!({"QueueUrl": "q", "MessageBody": "x"})).unwrap();
+    h.apply("ReceiveMessage", &json!({"QueueUrl": "q"})).unwrap();
+    h.advance_to(SimTime(34_000));
+    let (played, events) = (h.sim().snapshot(), h.sim().events().len());
+    assert!(h.undo());
+    assert_eq!(h.sim().now(), SimTime(5000), "undo returns to the command's moment");
+    assert_eq!(h.sim().snapshot().queues[0].in_flight, 0);
+    assert!(h.redo());
+    assert_eq!(h.sim().now(), SimTime(34_000), "redo brings the played time back");
+    assert_eq!(h.sim().snapshot(), played);
+    assert_eq!(h.sim().events().len(), events);
+    // Twice over, and the other way round, it stays exact.
+    assert!(h.undo() && h.undo());
+    assert!(h.redo() && h.redo());
+    assert_eq!(h.sim().snapshot(), played);
+}
+
+#[test]
 fn a_failed_command_is_not_recorded() {
     let mut h = History::new(1);
     assert!(h.apply("SendMessage", &json!({"QueueUrl": "nope", "MessageBody": "x"})).is_err());

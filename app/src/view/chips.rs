@@ -26,6 +26,20 @@ struct Shown {
     dash: Option<String>,
 }
 
+/// The kind of event a message carries: its `event_type` attribute, else the body's
+/// `event_type` (or the one inside an SNS envelope).
+fn event_type_of(m: &MessageView) -> Option<String> {
+    if let Some(v) = m.attributes.get("event_type").and_then(|a| a.string_value.clone()) {
+        return Some(v);
+    }
+    let kind = |v: &serde_json::Value| v.get("event_type").and_then(|o| o.as_str()).map(str::to_string);
+    let v = serde_json::from_str::<serde_json::Value>(&m.body).ok()?;
+    kind(&v).or_else(|| {
+        let inner = serde_json::from_str::<serde_json::Value>(v.get("Message")?.as_str()?).ok()?;
+        kind(&inner)
+    })
+}
+
 /// The order a message is about: the body's `order_id`, or the one inside an SNS envelope.
 fn order_of(body: &str) -> Option<String> {
     let order = |v: &serde_json::Value| v.get("order_id").map(|o| o.to_string());
@@ -35,6 +49,9 @@ fn order_of(body: &str) -> Option<String> {
         order(&inner)
     })
 }
+
+/// A padlock: a FIFO message its group's in-flight message holds back.
+const LOCK: &str = "<svg class=\"lock\" viewBox=\"0 0 12 14\" aria-hidden=\"true\"><path d=\"M3 6V4a3 3 0 0 1 6 0v2\"/><rect x=\"1.5\" y=\"6\" width=\"9\" height=\"7\" rx=\"1.5\"/></svg>";
 
 /// The percentage of a timer left at `now`, to a tenth: the ring's dash length out of 100.
 fn remaining(since: SimTime, until: SimTime, now: SimTime) -> String {
@@ -53,7 +70,9 @@ fn timer(m: &MessageView) -> Option<(SimTime, SimTime)> {
 
 impl Shown {
     fn of(m: MessageView, order: Option<String>, max: Option<u32>, selected: bool, now: SimTime) -> Shown {
+        let waiting = m.blocked_by.as_ref().map(|b| format!("waiting behind {}", b.message_id));
         let (class, state) = match m.state {
+            MsgState::Visible if waiting.is_some() => ("chip visible blocked", waiting.as_deref().unwrap_or_default()),
             MsgState::Visible => ("chip visible", "visible"),
             MsgState::InFlight { .. } => ("chip inflight", "in flight"),
             MsgState::Delayed { .. } => ("chip delayed", "delayed"),
@@ -67,19 +86,25 @@ impl Shown {
                 if m.duplicate { " duplicate" } else { "" }
             ),
             label: format!(
-                "{} {state}{}, received {} times{}",
+                "{} {state}{}, received {}{}",
                 m.message_id,
                 order.as_ref().map(|o| format!(" for order {o}")).unwrap_or_default(),
-                m.receive_count,
+                crate::format::count(m.receive_count, "time", "times"),
                 if m.duplicate { ", a duplicate copy" } else { "" }
             ),
-            title: timer.map(|(_, until)| format!("until {until}")).unwrap_or_default(),
+            title: match (&m.blocked_by, timer) {
+                (Some(b), _) => format!("waiting: {} is in flight until {}", b.message_id, b.until),
+                (None, Some((_, until))) => format!("until {until}"),
+                (None, None) => String::new(),
+            },
             inner: format!(
-                "<svg class=\"ring\" viewBox=\"0 0 20 20\" aria-hidden=\"true\"><circle class=\"track\" cx=\"10\" cy=\"10\" r=\"7\"/>{}</svg>\
-                 <span class=\"id\">{}</span>{}<span class=\"rc\" title=\"receive count\">{count}</span>",
+                "{}<svg class=\"ring\" viewBox=\"0 0 20 20\" aria-hidden=\"true\"><circle class=\"track\" cx=\"10\" cy=\"10\" r=\"7\"/>{}</svg>\
+                 <span class=\"id\">{}</span>{}{}<span class=\"rc\" title=\"receive count\">{count}</span>",
+                if m.blocked_by.is_some() { LOCK } else { "" },
                 if timer.is_some() { "<circle class=\"left\" cx=\"10\" cy=\"10\" r=\"7\" pathLength=\"100\"/>" } else { "" },
                 m.message_id,
-                order.as_ref().map(|o| format!("<span class=\"order\">#{}</span>", esc(o))).unwrap_or_default(),
+                event_type_of(&m).map(|k| format!("<bdi class=\"etype\">{}</bdi>", esc(&k))).unwrap_or_default(),
+                order.as_ref().map(|o| format!("<bdi class=\"order\">#{}</bdi>", esc(o))).unwrap_or_default(),
             ),
             dash: timer.map(|(since, until)| format!("{} 100", remaining(since, until, now))),
             max,
@@ -258,7 +283,7 @@ mod tests {
         assert_eq!(order.as_deref(), Some("4417"), "the order id from the event's body");
         let chip = Shown::of(m.clone(), order, Some(5), true, SimTime(30_000));
         assert_eq!(chip.class, "chip inflight selected");
-        assert_eq!(chip.label, format!("{} in flight for order 4417, received 1 times", m.message_id));
+        assert_eq!(chip.label, format!("{} in flight for order 4417, received 1 time", m.message_id));
         assert_eq!(chip.title, "until 00:01:00.000", "sms's visibility timeout is 60 s");
         assert_eq!(chip.dash.as_deref(), Some("50.0 100"), "half of the 60 s left at 30 s");
         assert!(chip.inner.contains("1/5") && chip.inner.contains("#4417") && chip.inner.contains("class=\"left\""));

@@ -29,9 +29,12 @@ pub fn Publish() -> impl IntoView {
         RwSignal::new(r#"{"event_type": {"DataType": "String", "StringValue": "OrderPlaced"}}"#.to_string());
     let group = RwSignal::new(String::new());
     let topic = move || ctx.snapshot.with(|s| s.topics.first().map(|t| t.name.clone()));
+    // The group field is for FIFO topics only: a standard topic refuses a MessageGroupId.
+    let fifo = Memo::new(move |_| ctx.snapshot.with(|s| s.topics.first().is_some_and(|t| t.fifo)));
     let publish = move |_| {
         if custom.get_untracked() {
-            ctx.act(|p| p.publish_custom(&body.get_untracked(), &attributes.get_untracked(), &group.get_untracked()));
+            let group = if fifo.get_untracked() { group.get_untracked() } else { String::new() };
+            ctx.act(|p| p.publish_custom(&body.get_untracked(), &attributes.get_untracked(), &group));
         } else {
             let kind = untrack(chosen);
             ctx.act(|p| p.publish(&kind));
@@ -39,7 +42,7 @@ pub fn Publish() -> impl IntoView {
     };
     view! {
         <section class="controls" aria-label="Publish an event">
-            <p class="lede">{move || ctx.pg.with(|p| p.description.clone())}</p>
+            <p class="lede" dir="auto">{move || ctx.pg.with(|p| p.description.clone())}</p>
             <div class="row">
                 <label class="field">
                     <span>"Event"</span>
@@ -68,7 +71,7 @@ pub fn Publish() -> impl IntoView {
                     <label class="field wide"><span>"Message attributes (Publish shape, JSON)"</span>
                         <textarea data-testid="custom-attributes" rows="3" prop:value=move || attributes.get()
                             on:input=move |ev| attributes.set(event_target_value(&ev))></textarea></label>
-                    <label class="field"><span>"MessageGroupId (FIFO)"</span>
+                    <label class="field" hidden=move || !fifo.get()><span>"MessageGroupId (FIFO)"</span>
                         <input data-testid="custom-group" prop:value=move || group.get()
                             on:input=move |ev| group.set(event_target_value(&ev)) /></label>
                 </div>

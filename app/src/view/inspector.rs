@@ -2,31 +2,82 @@
 //! event, and for an event the AWS rule it follows, where that rule is documented, and whether
 //! the playground models it exactly.
 
+use super::bidi::isolated;
+use super::editor::number_setting;
 use super::{esc, use_ctx, Selection};
+use crate::format::duration;
+use crate::playground::Playground;
 use engine::snapshot::{MessageView, QueueView, SubscriptionView};
 use engine::sqs::MsgState;
 use engine::world::{JobView, WorkerView};
+use engine::ApiError;
 use engine::{EventKind, SimTime};
 use leptos::prelude::*;
 use serde_json::Value;
 
-const FIDELITY: &str = include_str!("../../../public/fidelity.json");
+thread_local! {
+    /// The fidelity notes (`public/fidelity.json`): data, fetched once at start-up rather than
+    /// compiled into the bundle. `None` until they arrive, or if they cannot be read (then an
+    /// event is shown without its note).
+    static FIDELITY: std::cell::OnceCell<RwSignal<Option<Value>>> = const { std::cell::OnceCell::new() };
+}
+
+/// Starts fetching the fidelity notes; called once by the page, under its lasting owner.
+pub fn load_fidelity() {
+    let notes = RwSignal::new(None);
+    if FIDELITY.with(|cell| cell.set(notes)).is_ok() {
+        leptos::task::spawn_local(async move {
+            if let Some(text) = crate::fetch::text("fidelity.json").await {
+                notes.set(serde_json::from_str::<Value>(&text).ok());
+            }
+        });
+    }
+}
 
 fn fidelity_note(kind: &str) -> Option<Value> {
-    serde_json::from_str::<Value>(FIDELITY).ok()?.get(kind).cloned()
+    let notes = FIDELITY.with(|cell| cell.get().copied())?;
+    notes.with(|n| n.as_ref()?.get(kind).cloned())
 }
 
 /// List items, as markup, of plain texts.
 fn items(texts: impl IntoIterator<Item = String>) -> String {
-    texts.into_iter().map(|t| format!("<li>{}</li>", esc(&t))).collect()
+    texts.into_iter().map(|t| format!("<li>{}</li>", isolated(&t))).collect()
 }
 
 /// The facts about what is inspected, as a definition list; rows that are `None` are left out.
 /// Read-only text, so written as markup: much less code in the bundle than a typed view per row.
 fn facts(rows: &[Option<(&str, String)>]) -> impl IntoView {
-    let markup: String =
-        rows.iter().flatten().map(|(k, v)| format!("<dt>{}</dt><dd>{}</dd>", esc(k), esc(v))).collect();
-    view! { <dl class="facts" inner_html=markup></dl> }
+    let markup: String = rows
+        .iter()
+        .flatten()
+        .map(|(k, v)| match crate::format::abbreviated(v) {
+            // A long ARN or URL: shortened on the page, whole on hover and when copied.
+            Some(short) => format!(
+                "<dt>{}</dt><dd><span class=\"abbr\" title=\"{full}\" data-full=\"{full}\">{}</span></dd>",
+                esc(k),
+                esc(&short),
+                full = esc(v)
+            ),
+            None => format!("<dt>{}</dt><dd>{}</dd>", esc(k), isolated(v)),
+        })
+        .collect();
+    view! { <dl class="facts" inner_html=markup on:copy=copy_whole></dl> }
+}
+
+/// Copying from a shortened ARN or URL copies the whole of it.
+fn copy_whole(e: web_sys::ClipboardEvent) {
+    use wasm_bindgen::JsCast;
+    let full = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
+        .and_then(|n| if n.node_type() == 1 { n.dyn_into::<web_sys::Element>().ok() } else { n.parent_element() })
+        .and_then(|el| el.closest("[data-full]").ok().flatten())
+        .and_then(|el| el.get_attribute("data-full"));
+    if let (Some(full), Some(data)) = (full, e.clipboard_data()) {
+        if data.set_data("text/plain", &full).is_ok() {
+            e.prevent_default();
+        }
+    }
 }
 
 #[component]
@@ -38,7 +89,7 @@ pub fn Inspector() -> impl IntoView {
         let Some(selection) = ctx.selected.get() else {
             return view! {
                 <p class="hint">"Click or focus a message chip, a queue, a filter badge, a worker or an event to see everything about it."</p>
-                <p class="hint">"Keys: Space plays or pauses, → steps to the next event, ← steps back."</p>
+                <p class="hint">"Keys: Space plays or pauses, → steps to the next moment something happens, ← steps back to the previous one, anywhere but in a text field; Enter presses a button or selects a node."</p>
             }
             .into_any();
         };
@@ -69,7 +120,8 @@ pub fn Inspector() -> impl IntoView {
         })
     };
     view! {
-        <section class="inspector" data-testid="inspector" aria-label="Inspector" aria-live="polite">
+        // Not a live region: its countdown ticks; events are announced by the page's one live region.
+        <section class="inspector" data-testid="inspector" aria-label="Inspector">
             <h2>"Inspector"</h2>
             {body}
         </section>
@@ -79,7 +131,18 @@ pub fn Inspector() -> impl IntoView {
 fn message(q: QueueView, m: MessageView, now: SimTime) -> impl IntoView {
     let ctx = use_ctx();
     let (state, timer) = match m.state {
-        MsgState::Visible => ("visible".to_string(), None),
+        MsgState::Visible => match &m.blocked_by {
+            Some(b) => (
+                format!(
+                    "waiting: {} of group {} is in flight until {}",
+                    b.message_id,
+                    m.group.as_deref().unwrap_or_default(),
+                    b.until
+                ),
+                None,
+            ),
+            None => ("visible".to_string(), None),
+        },
         MsgState::InFlight { until, .. } => (format!("in flight until {until}"), Some(until)),
         MsgState::Delayed { until, .. } => (format!("delayed until {until}"), Some(until)),
     };
@@ -102,11 +165,11 @@ fn message(q: QueueView, m: MessageView, now: SimTime) -> impl IntoView {
         <h3>{format!("{} in {}", m.message_id, q.name)}</h3>
         {facts(&[
             Some(("state", state)),
-            timer.map(|t| ("timer", format!("{} left", SimTime(t.ms().saturating_sub(now.ms()))))),
+            timer.map(|t| ("timer", format!("{} left", duration(t.ms().saturating_sub(now.ms()))))),
             Some(("receive count", match q.max_receive_count { Some(n) => format!("{} of {n} before the DLQ", m.receive_count), None => m.receive_count.to_string() })),
             Some(("sent", m.sent_at.to_string())),
             Some(("first received", m.first_receive_at.map(|t| t.to_string()).unwrap_or_else(|| "not yet".into()))),
-            Some(("retention", format!("deleted at {} (in {})", m.expires_at, SimTime(expires_in)))),
+            Some(("retention", format!("deleted at {} (in {})", m.expires_at, duration(expires_in)))),
             Some(("receipt handles", if handles.is_empty() { "none yet".into() } else { handles.join(", ") })),
             m.sns_message_id.map(|id| ("published as", id.to_string())),
             m.group.clone().map(|g| ("message group", g)),
@@ -118,45 +181,41 @@ fn message(q: QueueView, m: MessageView, now: SimTime) -> impl IntoView {
             <button data-testid="inspector-delete" on:click=delete.clone()>"Delete (the work is done)"</button>
         </Show>
         <h4>"Body"</h4>
-        <pre class="code">{body}</pre>
-        {(!m.attributes.is_empty()).then(|| view! { <h4>"Message attributes"</h4><pre class="code">{attrs}</pre> })}
+        <pre class="code" inner_html=isolated(&body)></pre>
+        {(!m.attributes.is_empty()).then(|| view! { <h4>"Message attributes"</h4><pre class="code" inner_html=isolated(&attrs)></pre> })}
     }
 }
 
 fn queue(q: QueueView) -> impl IntoView {
-    let ctx = use_ctx();
+    fn set_visibility(p: &mut Playground, queue: &str, v: &str) -> Result<Value, ApiError> {
+        p.set_queue_attribute(queue, "VisibilityTimeout", v)
+    }
+    fn set_retention(p: &mut Playground, queue: &str, v: &str) -> Result<Value, ApiError> {
+        p.set_queue_attribute(queue, "MessageRetentionPeriod", v)
+    }
+    /// `target` is "queue dlq" (names have no spaces).
+    fn set_max(p: &mut Playground, target: &str, v: &str) -> Result<Value, ApiError> {
+        let (queue, dlq) = target.split_once(' ').unwrap_or((target, ""));
+        p.set_redrive(queue, dlq, v)
+    }
     let name = q.name.clone();
-    let edit = move |attr: &'static str| {
-        let name = name.clone();
-        move |ev| {
-            let value = event_target_value(&ev);
-            ctx.act(|p| p.set_queue_attribute(&name, attr, &value));
-        }
-    };
-    let qc = q.clone();
-    let set_max = move |ev| {
-        let value = event_target_value(&ev);
-        ctx.act(|p| p.set_max_receive_count(&qc, &value));
-    };
     view! {
         <h3>{format!("Queue {}", q.name)}</h3>
         {facts(&[
             Some(("URL", q.url.clone())),
             Some(("messages", format!("{} visible, {} in flight, {} delayed", q.visible, q.in_flight, q.delayed))),
-            Some(("oldest message", SimTime(q.oldest_age_ms).to_string())),
+            Some(("oldest message", if q.visible + q.in_flight + q.delayed == 0 { "none".into() } else { format!("{} old", duration(q.oldest_age_ms)) })),
             Some(("sent / received / deleted", format!("{} / {} / {}", q.stats.sent, q.stats.received, q.stats.deleted))),
             Some(("moved to DLQ / expired", format!("{} / {}", q.stats.moved_to_dead_letter_queue, q.stats.expired))),
             (!q.dead_letter_sources.is_empty()).then(|| ("dead-letter queue of", q.dead_letter_sources.join(", "))),
         ])}
         <div class="settings">
-            <label class="field"><span>"Visibility timeout (s)"</span>
-                <input type="number" min="0" max="43200" data-testid=format!("queue-{}-visibility", q.name) value=q.visibility_timeout.to_string() on:change=edit("VisibilityTimeout") /></label>
-            <label class="field"><span>"Retention (s)"</span>
-                <input type="number" min="60" max="1209600" value=q.retention_period.to_string() on:change=edit("MessageRetentionPeriod") /></label>
-            {q.max_receive_count.map(|n| view! {
-                <label class="field"><span>"maxReceiveCount"</span>
-                    <input type="number" min="1" max="1000" data-testid=format!("queue-{}-max-receive", q.name) value=n.to_string() on:change=set_max /></label>
-            })}
+            {number_setting("Visibility timeout (s)", format!("queue-{name}-visibility"), (0, 43_200),
+                q.visibility_timeout.to_string(), name.clone(), set_visibility)}
+            {number_setting("Retention (s)", format!("queue-{name}-retention"), (60, 1_209_600),
+                q.retention_period.to_string(), name.clone(), set_retention)}
+            {q.max_receive_count.zip(q.dead_letter_queue.clone()).map(|(n, dlq)| number_setting("maxReceiveCount",
+                format!("queue-{name}-max-receive"), (1, 1_000), n.to_string(), format!("{name} {dlq}"), set_max))}
         </div>
     }
 }
@@ -217,8 +276,9 @@ fn worker(w: WorkerView, jobs: Vec<JobView>) -> impl IntoView {
         ])}
         {(!jobs.is_empty()).then(|| view! {
             <h4>"Side effects done"</h4>
-            <ul class="reasons" inner_html=items(jobs.iter().map(|j| format!("{}: {} {} for {} events ({} duplicates, {} skipped as already done)",
-                j.job, j.side_effects, j.effect, j.distinct_events, j.duplicates, j.skipped)))></ul>
+            <ul class="reasons" inner_html=items(jobs.iter().map(|j| format!("{}: {} × {} for {} ({}, {} skipped as already done)",
+                j.job, j.effect, j.side_effects, crate::format::count(j.distinct_events, "event", "events"),
+                crate::format::count(j.duplicates, "duplicate", "duplicates"), j.skipped)))></ul>
         })}
         <div class="fidelity simplified" inner_html="<p><strong>Playground actor. </strong>A worker stands for your \
             consumer code: it long-polls ReceiveMessage, works on the message, then calls DeleteMessage. If it crashes, \
@@ -234,11 +294,11 @@ fn event(seq: u64) -> impl IntoView {
         return view! { <p class="hint">"That event is not in this story any more."</p> }.into_any();
     };
     let json = serde_json::to_string_pretty(&e).unwrap_or_default();
-    let note = fidelity_note(e.kind.name());
+    let kind = e.kind.name();
     view! {
         <h3>{format!("{} at {}", e.kind.name(), e.at)}</h3>
-        <p>{e.kind.summary()}</p>
-        {note.map(|n| {
+        <p inner_html=isolated(&e.kind.summary())></p>
+        {move || fidelity_note(kind).map(|n| {
             let exact = n["exact"].as_bool().unwrap_or(false);
             let text = |key: &str| esc(n[key].as_str().unwrap_or_default());
             let markup = format!(
@@ -250,7 +310,7 @@ fn event(seq: u64) -> impl IntoView {
             );
             view! { <div class="fidelity" class:simplified=!exact inner_html=markup></div> }
         })}
-        <pre class="code">{json}</pre>
+        <pre class="code" inner_html=isolated(&json)></pre>
     }
     .into_any()
 }

@@ -4,13 +4,16 @@ use super::{use_ctx, Ctx, Selection};
 use engine::EventKind;
 use leptos::prelude::*;
 
-/// How many of the latest events the log lists.
+/// How many of the latest events the log lists at first, and how many more "Show older" adds.
 const SHOWN: usize = 150;
 
 #[component]
 pub fn EventLog() -> impl IntoView {
     let ctx = use_ctx();
     let filter = RwSignal::new(String::new());
+    let shown = RwSignal::new(SHOWN);
+    // How many events (of the filtered ones, with a filter) the log leaves out.
+    let left_out = RwSignal::new(0usize);
     let resources = Memo::new(move |_| {
         ctx.snapshot.with(|s| {
             let mut r: Vec<String> = s.topics.iter().map(|t| t.name.clone()).collect();
@@ -27,15 +30,15 @@ pub fn EventLog() -> impl IntoView {
     Effect::new(move |drawn: Option<Vec<(u64, String)>>| {
         let drawn = drawn.unwrap_or_default();
         let f = filter.get();
+        let limit = shown.get();
         // Read, not only tracked: a memo that has never run follows nothing.
         count.with(|_| ());
         let Some(list) = document().get_element_by_id("events") else { return drawn };
-        let items: Vec<(u64, String)> = ctx.pg.with_untracked(|p| {
-            p.events()
-                .iter()
-                .rev()
-                .filter(|e| f.is_empty() || e.kind.resources().iter().any(|r| *r == f))
-                .take(SHOWN)
+        let (items, rest): (Vec<(u64, String)>, usize) = ctx.pg.with_untracked(|p| {
+            let mut events = p.events().iter().rev().filter(|e| f.is_empty() || e.kind.resources().iter().any(|r| *r == f));
+            let items = events
+                .by_ref()
+                .take(limit)
                 .map(|e| {
                     let kind = e.kind.name();
                     let li = format!(
@@ -43,14 +46,18 @@ pub fn EventLog() -> impl IntoView {
                          <span class=\"text\">{}</span></button></li>",
                         e.seq,
                         e.at,
-                        super::esc(&e.kind.summary())
+                        super::bidi::isolated(&e.kind.summary())
                     );
                     // Newest first: keyed in ascending order by how far back an event is.
                     (u64::MAX - e.seq, li)
                 })
-                .collect()
+                .collect();
+            (items, events.count())
         });
         super::keep_list(&list, &drawn, &items);
+        if left_out.get_untracked() != rest {
+            left_out.set(rest);
+        }
         items
     });
     let select = move |e: web_sys::MouseEvent| {
@@ -74,6 +81,10 @@ pub fn EventLog() -> impl IntoView {
                 </select>
             </header>
             <ol data-testid="event-log" id="events" on:click=select></ol>
+            <p class="more" data-testid="event-log-limit" hidden=move || left_out.get() == 0>
+                {move || format!("Showing the latest {} events; {} older ones are not listed. ", shown.get(), left_out.get())}
+                <button class="link" data-testid="event-log-older" on:click=move |_| shown.update(|n| *n += SHOWN)>"Show older"</button>
+            </p>
         </section>
     }
 }

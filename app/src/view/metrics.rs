@@ -146,9 +146,11 @@ fn chart(name: &str, lines: &[Line], age: &[(SimTime, u64)], alarms: &[(f64, Str
     if let Some((_, newest)) = age.last() {
         let oldest_top = age.iter().map(|p| p.1).max().unwrap_or(1).max(1);
         out += &format!(
-            "<div class=\"age\"><span>age of oldest message {newest} s</span>\
-             <svg viewBox=\"0 0 {W} {AGE_H}\" role=\"img\" aria-label=\"Age of the oldest message in {name}, up to {oldest_top} s\">\
+            "<div class=\"age\"><span>age of oldest message {}</span>\
+             <svg viewBox=\"0 0 {W} {AGE_H}\" role=\"img\" aria-label=\"Age of the oldest message in {name}, up to {}\">\
              <polyline class=\"series age\" points=\"{}\"/></svg></div>",
+            crate::format::duration(newest * 1_000),
+            crate::format::duration(oldest_top * 1_000),
             points(age, span, oldest_top, W, AGE_H)
         );
     }

@@ -1,10 +1,12 @@
 //! The page: a thin view over engine snapshots. Components read slices of the snapshot from
 //! one context and send commands through it; they hold no message state of their own.
 
+mod bidi;
 mod chips;
 mod clock;
 mod compare;
 mod controls;
+mod editor;
 mod inspector;
 mod interview;
 mod log;
@@ -58,7 +60,7 @@ impl Ctx {
                 Some(v)
             }
             Err(e) => {
-                self.error.set(Some(format!("{}: {}", e.code, e.message)));
+                self.error.set(Some(crate::format::error_text(&e.code, &e.message)));
                 None
             }
         }
@@ -92,17 +94,19 @@ pub(crate) fn query_param(name: &str) -> Option<String> {
 
 #[component]
 fn Stage(pg: Playground) -> impl IntoView {
+    let speed = pg.speed_index();
     let pg = RwSignal::new(pg);
     let ctx = Ctx {
         pg,
         snapshot: Memo::new(move |_| pg.with(Playground::snapshot)),
         playing: RwSignal::new(false),
-        speed: RwSignal::new(2),
+        speed: RwSignal::new(speed),
         selected: RwSignal::new(None),
         error: RwSignal::new(None),
         announce: RwSignal::new(String::new()),
     };
     provide_context(ctx);
+    inspector::load_fidelity();
     clock::use_clock(ctx);
     transport::use_keyboard(ctx);
     log::use_announcer(ctx);

@@ -2,10 +2,9 @@
 //! queue's actions and settings; and the side effects per job.
 
 use super::topology::{state_glyph, ConsumerState};
-use super::{esc, use_ctx, Selection};
+use super::{use_ctx, Selection};
 use engine::snapshot::QueueView;
 use engine::world::{DurationMs, WorkerStatus};
-use engine::SimTime;
 use leptos::prelude::*;
 
 /// Side effects per job: what the learner sees of duplicates (two slips for one order).
@@ -20,12 +19,13 @@ pub fn Effects() -> impl IntoView {
                 // Read-only text, redrawn whole when a count changes: written as markup.
                 <ul inner_html=move || jobs.with(|jobs| jobs.iter().map(|j| {
                     let mut li = format!(
-                        "<li{}><strong>{}: {} {}</strong><span> for {} events</span>",
+                        "<li{}><strong>{}: {} × {}</strong><span> for {}</span>",
                         if j.duplicates != 0 { " class=\"dup\"" } else { "" },
-                        esc(&j.job), j.side_effects, esc(&j.effect), j.distinct_events
+                        super::bidi::isolated(&j.job), super::bidi::isolated(&j.effect), j.side_effects,
+                        crate::format::count(j.distinct_events, "event", "events")
                     );
                     if j.duplicates != 0 {
-                        li += &format!("<span class=\"warn\"> · {} duplicate</span>", j.duplicates);
+                        li += &format!("<span class=\"warn\"> · {}</span>", crate::format::count(j.duplicates, "duplicate", "duplicates"));
                     }
                     if j.skipped != 0 {
                         li += &format!("<span class=\"ok\"> · {} skipped as already done</span>", j.skipped);
@@ -93,12 +93,12 @@ fn QueueCard(name: String) -> impl IntoView {
             <super::chips::Chips q=q queue=name.clone() />
             <p class="meta">
                 {move || q.with(|q| q.as_ref().map(|q| {
-                    let mut parts = vec![format!("visibility {} s", q.visibility_timeout)];
+                    let mut parts = vec![format!("visibility {}", crate::format::duration(u64::from(q.visibility_timeout) * 1_000))];
                     if let (Some(n), Some(d)) = (q.max_receive_count, &q.dead_letter_queue) {
-                        parts.push(format!("to {d} after {n} receives"));
+                        parts.push(format!("to {d} after {}", crate::format::count(n, "receive", "receives")));
                     }
                     if q.oldest_age_ms > 0 {
-                        parts.push(format!("oldest {}", SimTime(q.oldest_age_ms)));
+                        parts.push(format!("oldest message {} old", crate::format::duration(q.oldest_age_ms)));
                     }
                     parts.join(" · ")
                 }))}
@@ -140,10 +140,29 @@ fn WorkerRow(w: engine::world::WorkerView) -> impl IntoView {
     let ctx = use_ctx();
     let id = format!("worker-{}", w.name);
     let name = w.name.clone();
+    // The control that takes the pressed one's place gets the focus: Crash ↔ Restart,
+    // Pause ↔ Resume; after × the next worker's ×, else the queue's "+ Worker".
+    let (queue, me) = (w.queue.clone(), w.name.clone());
     let act = move |action: &'static str| {
-        let name = name.clone();
+        let (name, queue, me) = (name.clone(), queue.clone(), me.clone());
         move |_| {
-            ctx.act(|p| p.worker(action, &name));
+            let next = match action {
+                "CrashWorker" => vec![format!("worker-{me}-restart")],
+                "RestartWorker" => vec![format!("worker-{me}-crash")],
+                "PauseWorker" => vec![format!("worker-{me}-resume")],
+                "ResumeWorker" => vec![format!("worker-{me}-pause")],
+                _ => {
+                    let after = next_worker(&ctx, &me);
+                    after
+                        .map(|n| format!("worker-{n}-remove"))
+                        .into_iter()
+                        .chain([format!("queue-{queue}-add-worker")])
+                        .collect()
+                }
+            };
+            if ctx.act(|p| p.worker(action, &name)).is_some() {
+                refocus(next);
+            }
         }
     };
     let who = w.name.clone();
@@ -152,8 +171,11 @@ fn WorkerRow(w: engine::world::WorkerView) -> impl IntoView {
     let paused = w.state == WorkerStatus::Paused;
     let slow = w.processing_time == DurationMs::fixed(20_000);
     let slow_name = w.name.clone();
+    let slow_id = format!("{id}-slow");
     let toggle_slow = move |_| {
-        ctx.act(|p| p.set_worker_slow(&slow_name, !slow));
+        if ctx.act(|p| p.set_worker_slow(&slow_name, !slow)).is_some() {
+            refocus(vec![slow_id.clone()]);
+        }
     };
     let held = if w.held.is_empty() {
         String::new()
@@ -182,6 +204,36 @@ fn WorkerRow(w: engine::world::WorkerView) -> impl IntoView {
             </span>
         </li>
     }
+}
+
+/// The worker after `name` on its queue (or before it, for the last one).
+fn next_worker(ctx: &super::Ctx, name: &str) -> Option<String> {
+    ctx.snapshot.with_untracked(|s| {
+        let me = s.world.workers.iter().find(|w| w.name == name)?;
+        let same: Vec<&str> = s.world.workers.iter().filter(|w| w.queue == me.queue).map(|w| w.name.as_str()).collect();
+        let i = same.iter().position(|n| *n == name)?;
+        same.get(i + 1).or_else(|| i.checked_sub(1).and_then(|j| same.get(j))).map(|n| n.to_string())
+    })
+}
+
+/// Once the page has redrawn, moves the keyboard focus to the first of `testids` on the page,
+/// if the focus was lost with the pressed control (a button replaced by another).
+fn refocus(testids: Vec<String>) {
+    set_timeout(
+        move || {
+            let doc = document();
+            let lost = doc.active_element().is_none_or(|el| el.tag_name() == "BODY");
+            if !lost {
+                return;
+            }
+            let found =
+                testids.iter().find_map(|t| doc.query_selector(&format!("[data-testid=\"{t}\"]")).ok().flatten());
+            if let Some(el) = found.and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok()) {
+                el.focus().ok();
+            }
+        },
+        std::time::Duration::ZERO,
+    );
 }
 
 /// A queue's view without its messages: what its card shows around the chips (the chips read

@@ -42,6 +42,9 @@ pub(super) struct Row {
     dlq: Option<(String, usize)>,
     /// Who consumes the queue: workers and Lambda functions.
     consumers: Vec<Consumer>,
+    /// Why the subscription's filter dropped its latest message, when nothing has been
+    /// delivered to it since.
+    drop: Option<String>,
     /// The queue's centre line.
     pub(super) y: i64,
 }
@@ -97,6 +100,7 @@ impl Layout {
                     inflight: queue.map_or(0, |q| q.in_flight),
                     consumers: workers.chain(functions).collect(),
                     y: top + ROW_CENTRE,
+                    drop: None,
                     queue: name,
                     dlq,
                 };
@@ -123,6 +127,7 @@ impl Layout {
             for c in &mut row.consumers {
                 c.state = ConsumerState::Worker(WorkerStatus::Waiting);
             }
+            row.drop = None;
         }
         shape
     }
@@ -132,12 +137,10 @@ impl Layout {
     }
 
     /// As wide as what is drawn: the consumers' column only when a queue has a consumer.
+    /// Always room for the consumers' column: adding the first worker must not rescale the
+    /// whole diagram (and shrink its text).
     fn width(&self) -> i64 {
-        if self.rows.iter().any(|r| !r.consumers.is_empty()) {
-            830
-        } else {
-            620
-        }
+        830
     }
 
     pub(super) fn view_box(&self) -> String {
@@ -152,6 +155,21 @@ impl Layout {
             (Some(only), None) => only,
             _ => ROW_CENTRE,
         }
+    }
+
+    /// The ARNs of the subscriptions drawn with a filter.
+    fn filtered(&self) -> Vec<String> {
+        let subs = self.rows.iter().filter_map(|r| r.sub.as_ref());
+        subs.filter(|s| s.filter_policy.is_some()).map(|s| s.arn.clone()).collect()
+    }
+
+    /// Notes on each subscription's row the reason of its latest drop (see [`last_drops`]).
+    fn with_drops(mut self, drops: &[(String, String)]) -> Layout {
+        for row in &mut self.rows {
+            let arn = row.sub.as_ref().map(|s| s.arn.as_str());
+            row.drop = drops.iter().find(|(a, _)| Some(a.as_str()) == arn).map(|(_, r)| r.clone());
+        }
+        self
     }
 
     pub(super) fn row_of(&self, queue: &str) -> Option<&Row> {
@@ -193,6 +211,64 @@ pub(crate) fn state_glyph(state: ConsumerState) -> &'static str {
     }
 }
 
+/// How far back in the log a filter's latest drop is looked for.
+const DROPS_LOOKED_AT: usize = 5_000;
+
+/// (subscription ARN, reason) for each of the `filtered` subscriptions whose latest copy, among
+/// the latest [`DROPS_LOOKED_AT`] events, was filtered out rather than delivered. Looks back
+/// only until each of them has been seen.
+fn last_drops(events: &[engine::Event], filtered: &[String]) -> Vec<(String, String)> {
+    use engine::EventKind::{DeliveredToEndpoint, DeliveredToQueue, DeliveryFailed, FilteredOut};
+    let mut seen: Vec<String> = Vec::new();
+    let mut drops = Vec::new();
+    for e in events.iter().rev().take(DROPS_LOOKED_AT) {
+        if seen.len() >= filtered.len() {
+            break;
+        }
+        let (sub, reason) = match &e.kind {
+            FilteredOut { subscription, reason, .. } => (subscription.to_string(), Some(reason)),
+            DeliveredToQueue { subscription, .. } | DeliveryFailed { subscription, .. } => {
+                (subscription.to_string(), None)
+            }
+            DeliveredToEndpoint { subscription, .. } => (subscription.to_string(), None),
+            _ => continue,
+        };
+        if seen.contains(&sub) || !filtered.contains(&sub) {
+            continue;
+        }
+        if let Some(reason) = reason {
+            drops.push((sub.clone(), reason.clone()));
+        }
+        seen.push(sub);
+    }
+    drops
+}
+
+/// A text cut to `max` characters, with "…" when cut.
+fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        format!("{}…", text.chars().take(max - 1).collect::<String>())
+    }
+}
+
+/// A topic's name inside its 80-unit node: one line when it fits, else two, broken before its
+/// last "." or "-" (`order-events` / `.fifo`), as `<tspan>`s under the node's title.
+fn topic_lines(name: &str, y: i64) -> String {
+    const FITS: usize = 13;
+    let cut = (name.chars().count() > FITS).then(|| name.rfind(['.', '-'])).flatten().filter(|i| *i > 0);
+    match cut {
+        Some(i) => format!(
+            "<tspan x=\"210\" y=\"{y}\">{}</tspan><tspan x=\"210\" y=\"{}\">{}</tspan>",
+            esc(&name[..i]),
+            y + 12,
+            esc(&name[i..])
+        ),
+        None => esc(name),
+    }
+}
+
 /// The diagram's markup, written as one string: much less code in the bundle than a typed
 /// view per node. The nodes whose look follows the counts and states (queues, DLQs, consumers)
 /// carry `data-live="i"`, numbered in order, so that [`Topology`] can update them in place when
@@ -214,11 +290,11 @@ fn diagram_markup(layout: &Layout) -> String {
         topic_y + 5,
         esc(&layout.producer),
         topic_y - 30,
-        topic_y - 8,
-        topic_y + 10,
-        esc(&layout.topic),
+        topic_y - 10,
+        topic_y + 6,
+        topic_lines(&layout.topic, topic_y + 6),
     );
-    for Row { sub, queue, visible, inflight, dlq, consumers, y } in &layout.rows {
+    for Row { sub, queue, visible, inflight, dlq, consumers, y, drop } in &layout.rows {
         let (y, q) = (*y, esc(queue));
         if let Some(sub) = sub {
             let _ = write!(
@@ -310,8 +386,33 @@ fn diagram_markup(layout: &Layout) -> String {
                 y + 65
             );
         }
+        if let Some(sub) = sub.as_ref().filter(|s| s.filter_policy.is_some()) {
+            filter_stats(&mut m, live.next().unwrap_or_default(), &q, sub.filtered_out, drop.as_deref(), y);
+        }
     }
     m
+}
+
+/// Under a filter badge: how many messages it has dropped, and why it dropped the latest one
+/// until the next delivery (whole in its title and accessible name). A live node.
+fn filter_stats(m: &mut String, live: usize, q: &str, dropped: u64, drop: Option<&str>, y: i64) {
+    use std::fmt::Write;
+    let count = crate::format::count(dropped, "filtered out", "filtered out");
+    let (title, reason) = match drop {
+        Some(r) => (
+            format!("<title>Latest drop: {}</title>", esc(r)),
+            format!("<text class=\"why\" x=\"258\" y=\"{}\">{}</text>", y + 33, esc(&cut(r, 34))),
+        ),
+        None => (String::new(), String::new()),
+    };
+    let _ = write!(
+        m,
+        "<g class=\"filter-stats{}\" data-live=\"{live}\" data-testid=\"filter-{q}-dropped\" aria-label=\"{q}'s filter: {count}{}\">{title}\
+         <text class=\"count\" x=\"296\" y=\"{}\">{count}</text>{reason}</g>",
+        if drop.is_some() { " dropping" } else { "" },
+        drop.map(|r| format!("; latest: {}", esc(r))).unwrap_or_default(),
+        y + 21,
+    );
 }
 
 /// Brings the live nodes of the diagram on the page up to date with `markup` (of the same
@@ -353,7 +454,15 @@ fn selection_of(value: &str) -> Option<Selection> {
 #[component]
 pub fn Topology() -> impl IntoView {
     let ctx = use_ctx();
-    let layout = Memo::new(move |_| ctx.snapshot.with(Layout::of));
+    // The filters' latest drops change only when events are logged (or the story moves).
+    let logged = Memo::new(move |_| ctx.pg.with(|p| (p.id.clone(), p.events().len())));
+    let layout = Memo::new(move |_| {
+        logged.with(|_| ());
+        let layout = ctx.snapshot.with(Layout::of);
+        let filtered = layout.filtered();
+        let drops = ctx.pg.with_untracked(|p| last_drops(p.events(), &filtered));
+        layout.with_drops(&drops)
+    });
     // Its own element (compare mode draws several diagrams on one page).
     let svg_ref = NodeRef::<leptos::svg::Svg>::new();
     // The diagram's nodes: drawn anew when the topology changes, updated in place when only
@@ -379,9 +488,9 @@ pub fn Topology() -> impl IntoView {
             ctx.selected.set(Some(sel));
         }
     };
-    // Enter or Space on a focused node selects it (and Space does not also play or pause).
+    // Enter on a focused node selects it; Space plays or pauses, as everywhere on the page.
     let on_key = move |e: web_sys::KeyboardEvent| {
-        if matches!(e.key().as_str(), "Enter" | " ") {
+        if e.key() == "Enter" {
             if let Some(sel) = target_selection(e.target()) {
                 e.prevent_default();
                 e.stop_propagation();
@@ -471,7 +580,14 @@ mod tests {
             let tag = &markup[at..at + markup[at..].find('>').unwrap()];
             assert!(tag.contains(node), "live node {i} is {tag}, not {node}");
         }
-        assert!(!markup.contains(r#"data-live="5""#));
+        // sms's filter, counting its drops, after its row's nodes.
+        let at = markup.find(r#"data-live="5""#).expect("the filter's live node");
+        assert!(
+            markup[at..].starts_with(r#"data-live="5" data-testid="filter-sms-dropped""#),
+            "{}",
+            &markup[at..at + 80]
+        );
+        assert!(!markup.contains(r#"data-live="6""#));
     }
 
     #[test]
@@ -494,6 +610,31 @@ mod tests {
         let shape = Layout::of(&pg.snapshot()).shape();
         pg.set_filter_policy(&sms, r#"{"event_type": ["OrderShipped"]}"#).expect("a valid policy");
         assert_ne!(Layout::of(&pg.snapshot()).shape(), shape, "a new filter is a new shape");
+    }
+
+    #[test]
+    fn a_filter_keeps_its_latest_drop_until_the_next_delivery() {
+        let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
+        let sms = pg.snapshot().topics[0]
+            .subscriptions
+            .iter()
+            .find(|s| s.queue.as_deref() == Some("sms"))
+            .unwrap()
+            .arn
+            .clone();
+        pg.publish("RefundIssued").expect("publish");
+        let filtered = Layout::of(&pg.snapshot()).filtered();
+        assert_eq!(filtered, std::slice::from_ref(&sms), "only sms filters");
+        let drops = super::last_drops(pg.events(), &filtered);
+        assert_eq!(drops.len(), 1, "{drops:?}");
+        assert_eq!(drops[0].0, sms);
+        assert!(drops[0].1.contains("RefundIssued"), "the reason names what was dropped: {}", drops[0].1);
+        let markup = diagram_markup(&Layout::of(&pg.snapshot()).with_drops(&drops));
+        assert!(markup.contains(">1 filtered out<") && markup.contains("class=\"why\""), "{markup}");
+        pg.publish("OrderPlaced").expect("publish");
+        assert_eq!(super::last_drops(pg.events(), &filtered), [], "delivered since: the reason goes");
+        let markup = diagram_markup(&Layout::of(&pg.snapshot()));
+        assert!(markup.contains(">1 filtered out<") && !markup.contains("class=\"why\""), "the count stays");
     }
 
     #[test]

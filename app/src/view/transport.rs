@@ -20,12 +20,27 @@ fn step_back(ctx: Ctx) {
     });
 }
 
+/// Whether a focused element needs Space and the arrow keys itself: a text field or a select
+/// (buttons, checkboxes, the timeline and the diagram leave them to the transport).
+fn takes_keys(el: &web_sys::Element) -> bool {
+    match el.tag_name().as_str() {
+        "TEXTAREA" | "SELECT" => true,
+        "INPUT" => {
+            let kind = el.get_attribute("type").unwrap_or_default().to_ascii_lowercase();
+            !matches!(kind.as_str(), "checkbox" | "radio" | "range" | "button" | "submit" | "reset")
+        }
+        _ => el.get_attribute("contenteditable").is_some_and(|v| v != "false"),
+    }
+}
+
+/// Space plays or pauses, → steps forward, ← steps back, wherever the focus is but in a text
+/// field or a select. On a button, Space plays rather than pressing it (Enter presses it).
 pub fn use_keyboard(ctx: Ctx) {
     let handle = window_event_listener(leptos::ev::keydown, move |e: web_sys::KeyboardEvent| {
         let typing = e
             .target()
             .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT" | "BUTTON"));
+            .is_some_and(|el| takes_keys(&el));
         if typing || e.ctrl_key() || e.meta_key() || e.alt_key() {
             return;
         }
@@ -68,6 +83,7 @@ pub fn ScenarioPicker() -> impl IntoView {
                 ctx.pause();
                 ctx.selected.set(None);
                 ctx.error.set(None);
+                ctx.speed.set(pg.speed_index());
                 ctx.pg.set(pg);
             }
             Err(e) => ctx.error.set(Some(e)),

@@ -34,6 +34,9 @@ pub struct Scenario {
     pub publish: Option<PublishPresets>,
     /// The workers the page adds to each queue (empty rules: `CreateWorker`'s defaults).
     pub workers: WorkerRules,
+    /// The playback speed the page starts at (`"speed": 8` is 8×), in quarters of 1×: 32 is
+    /// 8×, 1 is 0.25×. One of the page's speeds, 0.25× to 64×; `None` when the file sets none.
+    pub speed_quarters: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -72,7 +75,7 @@ fn err(step: Option<usize>, message: impl Into<String>) -> ScenarioError {
     ScenarioError { step, message: message.into() }
 }
 
-const TOP_KEYS: &[&str] = &["name", "description", "seed", "steps", "publish", "workers"];
+const TOP_KEYS: &[&str] = &["name", "description", "seed", "speed", "steps", "publish", "workers"];
 
 impl Scenario {
     /// Parses and checks a scenario. JSON syntax errors give line and column.
@@ -106,8 +109,26 @@ impl Scenario {
             None => WorkerRules::default(),
             Some(w) => workers::parse(w, &steps).map_err(|m| err(None, m))?,
         };
-        Ok(Scenario { name, description, seed, steps, publish, workers })
+        let speed_quarters = top.remove("speed").map(|v| parse_speed(&v)).transpose().map_err(|m| err(None, m))?;
+        Ok(Scenario { name, description, seed, steps, publish, workers, speed_quarters })
     }
+}
+
+/// The page's speeds, in quarters of 1×: 0.25×, 0.5×, 1× … 64×.
+const SPEEDS_QUARTERS: [u64; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+
+/// `"speed"`: a number of virtual seconds per real second, one of the page's speeds.
+fn parse_speed(v: &Value) -> Result<u64, String> {
+    let bad = || "\"speed\" must be one of 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64 (times real time)".to_string();
+    // Four times the value, exactly: the speeds are quarters, so no rounding is involved.
+    let quarters = match v {
+        Value::Number(n) if n.is_u64() => n.as_u64().and_then(|q| q.checked_mul(4)),
+        Value::Number(n) => {
+            n.as_f64().filter(|f| (f * 4.0).fract() == 0.0 && *f > 0.0 && *f <= 64.0).map(|f| (f * 4.0) as u64)
+        }
+        _ => None,
+    };
+    quarters.filter(|q| SPEEDS_QUARTERS.contains(q)).ok_or_else(bad)
 }
 
 /// Parses a list of scenario steps held in a JSON value (a lesson's `run` or `solution`): the
@@ -201,4 +222,23 @@ fn parse_action(action: String, f: RawStep) -> Result<Step, String> {
 
 fn valid_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+#[cfg(test)]
+mod speed_tests {
+    use super::Scenario;
+
+    #[test]
+    fn a_scenario_may_set_the_speed_the_page_starts_at() {
+        let with = |speed: &str| Scenario::parse(&format!(r#"{{"name": "x", "speed": {speed}, "steps": []}}"#));
+        assert_eq!(with("8").unwrap().speed_quarters, Some(32));
+        assert_eq!(with("0.25").unwrap().speed_quarters, Some(1));
+        assert_eq!(with("64").unwrap().speed_quarters, Some(256));
+        for bad in ["3", "0", "128", "0.3", "\"8x\"", "-1"] {
+            let e = with(bad).unwrap_err().to_string();
+            assert!(e.contains("\"speed\" must be one of"), "{bad}: {e}");
+        }
+        let none = Scenario::parse(r#"{"name": "x", "steps": []}"#).unwrap();
+        assert_eq!(none.speed_quarters, None, "files without it load as before");
+    }
 }

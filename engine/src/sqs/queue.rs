@@ -180,9 +180,14 @@ impl Queue {
     /// earlier message of its group is in flight). `None` for a message a receive can take, for
     /// messages not visible, and on standard queues.
     pub fn blocked_by(&self, key: u64) -> Option<MsgId> {
+        self.blocker(key).map(|m| m.id)
+    }
+
+    /// The in-flight message itself that [`blocked_by`](Self::blocked_by) names.
+    pub fn blocker(&self, key: u64) -> Option<&Message> {
         let msg = self.messages.get(&key).filter(|m| m.state == MsgState::Visible)?;
         let group = self.fifo.as_ref()?.groups.get(msg.group.as_ref()?)?;
-        group.blocker_of(msg.order).and_then(|k| self.messages.get(&k)).map(|m| m.id)
+        group.blocker_of(msg.order).and_then(|k| self.messages.get(&k)).map(|m| &**m)
     }
 
     /// Age of the oldest message, as CloudWatch's `ApproximateAgeOfOldestMessage` (ms).

@@ -1,0 +1,14 @@
+//! Reading the page's own data files (fetched, not compiled into the bundle).
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// The text of `url` (relative to the page), or `None` if it cannot be fetched or read.
+pub async fn text(url: &str) -> Option<String> {
+    let window = web_sys::window()?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(url)).await.ok()?.dyn_into().ok()?;
+    if !response.ok() {
+        return None;
+    }
+    JsFuture::from(response.text().ok()?).await.ok()?.as_string()
+}
