@@ -73,16 +73,22 @@ pub fn use_ctx() -> Ctx {
 
 #[component]
 pub fn App() -> impl IntoView {
-    if let Some(value) = query_param("compare") {
-        return view! { <compare::ComparePage value=value /> }.into_any();
-    }
-    if let Some(id) = query_param("interview") {
-        return view! { <interview::InterviewPage id=id /> }.into_any();
-    }
     match Playground::builtin("quilt-store") {
         Ok(pg) => view! { <Stage pg=pg /> }.into_any(),
         Err(e) => view! { <ErrorPanel message=format!("The default scenario could not be loaded: {e}") /> }.into_any(),
     }
+}
+
+/// The compare page (`compare.html`): `?interview=<id>` opens that walkthrough, anything else
+/// compare mode with the designs `?compare=` names (the default pair when it names none).
+/// `index.html` forwards both parameters here before it loads anything.
+#[component]
+pub fn CompareApp() -> impl IntoView {
+    if let Some(id) = query_param("interview") {
+        return view! { <interview::InterviewPage id=id /> }.into_any();
+    }
+    let value = query_param("compare").unwrap_or_default();
+    view! { <compare::ComparePage value=value /> }.into_any()
 }
 
 /// The page address's parameter `name`, decoded, if present.
