@@ -13,7 +13,7 @@ test: bootstrap-test
 	@scripts/test.sh
 
 build: bootstrap
-	@trunk build --release
+	@scripts/build.sh
 	@scripts/compress.sh
 
 size: build

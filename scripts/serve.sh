@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the release bundle and serves it on 127.0.0.1, on PORT or the next free port (said aloud).
+# Builds the release bundle (every page) and serves dist/ on 127.0.0.1, on PORT or the next free
+# port (said aloud).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 want=${1:-8080}
@@ -16,7 +17,22 @@ PY
 )
 [ -n "$port" ] || { echo "serve: ports $want to $((want + 19)) are all in use; run 'make serve PORT=<free port>'" >&2; exit 1; }
 [ "$port" = "$want" ] || echo "serve: port $want is in use; serving on port $port instead"
-echo "serve: building the release bundle, then serving Fan-out Playground on http://127.0.0.1:$port"
-# No auto-reload: trunk 0.22.1 leaves its script's address placeholder unfilled, and the page would
-# log a WebSocket error every 5 s.
-exec trunk serve --release --no-autoreload --port "$port" --address 127.0.0.1
+echo "serve: building the release bundle (scripts/build.sh), then serving it"
+scripts/build.sh
+echo "serve: serving Fan-out Playground on http://127.0.0.1:$port (Ctrl-C stops it)"
+# A plain static server over dist/, as a host would serve it: every page is its own bundle
+# (trunk serve serves one). no-cache: a rebuilt page is picked up on reload.
+exec python3 - "$port" <<'PY'
+import functools, http.server, sys
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, *args):
+        pass
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), functools.partial(Handler, directory="dist"))
+server.serve_forever()
+PY

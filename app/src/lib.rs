@@ -9,14 +9,26 @@ pub mod story_file;
 mod view;
 
 pub use playground::Playground;
-pub use view::App;
+pub use view::{App, CompareApp};
 
-/// Mounts the app on the page's body, with a panic hook that shows a recoverable error panel.
+/// Mounts the sandbox (`index.html`, the `app` binary) on the page's body.
 pub fn mount() {
+    mount_page(App);
+}
+
+/// Mounts compare mode and the interview walkthrough (`compare.html`, the `compare` binary):
+/// a page of its own, so the sandbox's bundle carries none of their code, nor they the
+/// sandbox's editor and panels.
+pub fn mount_compare() {
+    mount_page(CompareApp);
+}
+
+/// Mounts a page's root on the body, with a panic hook that shows a recoverable error panel.
+fn mount_page<V: leptos::IntoView + 'static>(root: fn() -> V) {
     console_error_panic_hook::set_once();
     view::install_panic_panel();
     if let Some(boot) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("boot")) {
         boot.remove();
     }
-    leptos::mount::mount_to_body(App);
+    leptos::mount::mount_to_body(root);
 }

@@ -131,6 +131,11 @@ impl Playground {
         self.history.sim().snapshot_limited(200)
     }
 
+    /// The engine now, to read (compare mode measures it).
+    pub fn sim(&self) -> &engine::Sim {
+        self.history.sim()
+    }
+
     pub fn now(&self) -> SimTime {
         self.history.sim().now()
     }

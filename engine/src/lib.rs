@@ -30,6 +30,7 @@
 //!   services with a dual write or an outbox, metrics, alarms.
 //! - [`compare`]: compare mode — several designs of one system fed one command log, measured
 //!   alike for the difference table.
+//! - [`interview`]: interview walkthroughs as data, each step's "try it" run in a compare design.
 //! - [`export`]: take it to AWS — a CloudFormation template, a boto3 script and an AWS CLI script
 //!   of the simulation's topology and messages.
 //! - [`time`], [`rng`], [`ids`], [`attributes`], [`error`]: the small pieces everything uses;
@@ -47,6 +48,7 @@ pub mod export;
 pub mod filter;
 pub mod history;
 pub mod ids;
+pub mod interview;
 pub mod lesson;
 mod params;
 pub mod rng;

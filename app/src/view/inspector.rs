@@ -36,7 +36,8 @@ pub fn load_fidelity() {
 
 fn fidelity_note(kind: &str) -> Option<Value> {
     let notes = FIDELITY.with(|cell| cell.get().copied())?;
-    notes.with(|n| n.as_ref()?.get(kind).cloned())
+    // `try_with`: should the page that fetched them ever be taken down, an event shows no note.
+    notes.try_with(|n| n.as_ref()?.get(kind).cloned()).flatten()
 }
 
 /// List items, as markup, of plain texts.

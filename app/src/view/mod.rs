@@ -4,12 +4,14 @@
 mod bidi;
 mod chips;
 mod clock;
+mod compare;
 mod controls;
 mod editor;
 mod embed;
 mod export;
 mod files;
 mod inspector;
+mod interview;
 mod log;
 mod metrics;
 mod queues;
@@ -86,6 +88,25 @@ pub fn App() -> impl IntoView {
         Ok(pg) => view! { <Stage pg=pg /> }.into_any(),
         Err(e) => view! { <ErrorPanel message=format!("The default scenario could not be loaded: {e}") /> }.into_any(),
     }
+}
+
+/// The compare page (`compare.html`): `?interview=<id>` opens that walkthrough, anything else
+/// compare mode with the designs `?compare=` names (the default pair when it names none).
+/// `index.html` forwards both parameters here before it loads anything.
+#[component]
+pub fn CompareApp() -> impl IntoView {
+    if let Some(id) = query_param("interview") {
+        return view! { <interview::InterviewPage id=id /> }.into_any();
+    }
+    let value = query_param("compare").unwrap_or_default();
+    view! { <compare::ComparePage value=value /> }.into_any()
+}
+
+/// The page address's parameter `name`, decoded, if present.
+pub(crate) fn query_param(name: &str) -> Option<String> {
+    let search = window().location().search().ok()?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    params.get(name)
 }
 
 #[component]

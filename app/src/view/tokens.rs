@@ -76,14 +76,15 @@ pub fn Tokens(layout: Memo<Layout>) -> impl IntoView {
             .collect();
         (view_box, tokens)
     });
+    let svg_ref = NodeRef::<leptos::svg::Svg>::new();
     Effect::new(move |drawn: Option<Vec<(u64, String)>>| {
         let drawn = drawn.unwrap_or_default();
-        let Some(svg) = document().get_element_by_id("tokens") else { return drawn };
+        let Some(svg) = svg_ref.get().map(web_sys::Element::from) else { return drawn };
         let items = tokens.with(|t| t.1.clone());
         super::keep_list(&svg, &drawn, &items);
         items
     });
     view! {
-        <svg class="topology tokens" id="tokens" viewBox=move || tokens.with(|t| t.0.clone()) aria-hidden="true"></svg>
+        <svg class="topology tokens" id="tokens" node_ref=svg_ref viewBox=move || tokens.with(|t| t.0.clone()) aria-hidden="true"></svg>
     }
 }

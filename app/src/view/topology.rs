@@ -463,10 +463,12 @@ pub fn Topology() -> impl IntoView {
         let drops = ctx.pg.with_untracked(|p| last_drops(p.events(), &filtered));
         layout.with_drops(&drops)
     });
+    // Its own element (compare mode draws several diagrams on one page).
+    let svg_ref = NodeRef::<leptos::svg::Svg>::new();
     // The diagram's nodes: drawn anew when the topology changes, updated in place when only
     // counts and states do.
     Effect::new(move |drawn: Option<Option<Layout>>| {
-        let el = document().get_element_by_id("diagram")?;
+        let el: web_sys::Element = svg_ref.get()?.into();
         let (markup, shape) = layout.with(|l| (diagram_markup(l), l.shape()));
         if drawn.flatten().as_ref() == Some(&shape) {
             update_live(&el, &markup);
@@ -500,7 +502,7 @@ pub fn Topology() -> impl IntoView {
         // On a phone the diagram keeps a legible size and scrolls sideways inside its panel.
         // A small diagram is not blown up past 1.2 times its drawn size.
         <div class="topology-scroll"><div class="topology-wrap" style=move || format!("max-width: {}px", layout.with(Layout::width) * 6 / 5)>
-            <svg class="topology" viewBox=move || layout.with(Layout::view_box) role="group" id="diagram"
+            <svg class="topology" viewBox=move || layout.with(Layout::view_box) role="group" id="diagram" node_ref=svg_ref
                  aria-label="The producer publishes to the topic, which fans out to one queue per consumer; workers consume each queue"
                  on:click=on_click on:keydown=on_key>
             </svg>
@@ -539,17 +541,18 @@ mod tests {
         assert_eq!(layout.row_with_dlq("sms-dlq").map(|r| r.queue.as_str()), Some("sms"));
     }
 
+    /// The quilt store's SMS subscription (the one with a filter policy), by ARN.
+    fn sms_subscription(pg: &Playground) -> String {
+        let snapshot = pg.snapshot();
+        let sub = snapshot.topics[0].subscriptions.iter().find(|s| s.queue.as_deref() == Some("sms"));
+        sub.expect("the quilt store subscribes sms").arn.clone()
+    }
+
     #[test]
     fn the_markup_names_every_node_and_escapes_what_learners_typed() {
         let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
         pg.add_worker("packing").expect("worker");
-        let sms = pg.snapshot().topics[0]
-            .subscriptions
-            .iter()
-            .find(|s| s.queue.as_deref() == Some("sms"))
-            .unwrap()
-            .arn
-            .clone();
+        let sms = sms_subscription(&pg);
         pg.set_filter_policy(&sms, r#"{"note": ["<b>&\"quoted\"</b>"]}"#).expect("a valid policy");
         let markup = diagram_markup(&Layout::of(&pg.snapshot()));
         for needle in [
@@ -613,13 +616,7 @@ mod tests {
     #[test]
     fn a_filter_keeps_its_latest_drop_until_the_next_delivery() {
         let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
-        let sms = pg.snapshot().topics[0]
-            .subscriptions
-            .iter()
-            .find(|s| s.queue.as_deref() == Some("sms"))
-            .unwrap()
-            .arn
-            .clone();
+        let sms = sms_subscription(&pg);
         pg.publish("RefundIssued").expect("publish");
         let filtered = Layout::of(&pg.snapshot()).filtered();
         assert_eq!(filtered, std::slice::from_ref(&sms), "only sms filters");

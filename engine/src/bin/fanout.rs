@@ -157,6 +157,8 @@ fn test(files: &[String]) -> Result<ExitCode, String> {
                 Some(test_lesson(path, &text))
             } else if lesson::is_index(&text) {
                 Some(test_index(path, &text))
+            } else if engine::interview::is_interview(&text) {
+                Some(test_interview(path, &text))
             } else {
                 None
             };
@@ -415,4 +417,50 @@ fn export(args: &[String]) -> Result<ExitCode, String> {
     };
     print!("{text}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// An interview walkthrough: each step's "try it" run in its design (`../designs/<design>.json`
+/// beside the file's folder), its `expect`s checked as a scenario's. The same `ok`/`FAIL` lines.
+fn test_interview(path: &str, text: &str) -> (usize, usize) {
+    let interview = match engine::interview::Interview::parse(text) {
+        Ok(i) => i,
+        Err(e) => {
+            println!("FAIL {path}: {e}");
+            return (0, 1);
+        }
+    };
+    let dir = std::path::Path::new(path).parent().unwrap_or(std::path::Path::new(".")).join("../designs");
+    let (mut passed, mut failed) = (0, 0);
+    for (i, step) in interview.steps.iter().enumerate() {
+        let design = std::fs::read_to_string(dir.join(format!("{}.json", step.design)));
+        let scenario = design
+            .map_err(|e| format!("design {}: {e}", step.design))
+            .and_then(|d| interview.try_scenario(i, &d))
+            .and_then(|t| engine::Scenario::parse(&t).map_err(|e| e.to_string()));
+        let scenario = match scenario {
+            Ok(s) => s,
+            Err(e) => {
+                println!("FAIL {path}: step {}: {e}", i + 1);
+                failed += 1;
+                continue;
+            }
+        };
+        let run = checked(&scenario);
+        for o in &run.outcomes {
+            let Some(diffs) = o.check.as_ref().filter(|d| !d.is_empty()) else { continue };
+            println!("FAIL {path}: step {}, try-it step {} ({}):", i + 1, o.step, o.label);
+            for d in diffs {
+                println!("     {d}");
+            }
+        }
+        if let Some(stop) = &run.stopped {
+            println!("FAIL {path}: step {}: {stop}", i + 1);
+        }
+        passed += run.passed();
+        failed += run.failed() + usize::from(run.stopped.is_some());
+    }
+    if failed == 0 {
+        println!("ok   {path}: {passed} expectations ({})", interview.title);
+    }
+    (passed, failed)
 }

@@ -1,0 +1,237 @@
+//! Compare mode (`?compare=fanout,workqueue`): two or three designs of one checkout side by
+//! side, each its own engine, diagram and inspector (its own [`Ctx`]), on one virtual clock.
+//! Every learner command goes to every design at the same virtual moment, as one entry of the
+//! engine's compare log ([`engine::compare::Command`]); the difference table reads each
+//! engine's state ([`engine::compare::measure`]).
+
+mod table;
+
+use super::clock::use_raf_fn;
+use super::{inspector::Inspector, topology::Topology, Ctx};
+use crate::playground::{Playground, SPEEDS};
+use engine::compare::{Command, DESIGNS};
+use leptos::prelude::*;
+
+/// The design files, small enough to ship in the bundle: (name, file).
+pub(super) const FILES: &[(&str, &str)] = &[
+    ("fanout", include_str!("../../../../public/designs/fanout.json")),
+    ("workqueue", include_str!("../../../../public/designs/workqueue.json")),
+    ("oneworker", include_str!("../../../../public/designs/oneworker.json")),
+    ("directcalls", include_str!("../../../../public/designs/directcalls.json")),
+];
+
+/// How long a fault button's degradation lasts, in virtual ms.
+const FAULT_MS: u64 = 60_000;
+
+/// The designs a `compare` parameter names: 2 or 3 known, distinct names; an empty value
+/// gives the default (fan-out vs work queue).
+pub fn parse_designs(value: &str) -> Result<Vec<&'static str>, String> {
+    if value.trim().is_empty() {
+        return Ok(vec!["fanout", "workqueue"]);
+    }
+    let mut out: Vec<&'static str> = Vec::new();
+    for part in value.split(',').map(str::trim) {
+        let Some((name, _)) = DESIGNS.iter().find(|(n, _)| *n == part) else {
+            let known: Vec<&str> = DESIGNS.iter().map(|(n, _)| *n).collect();
+            return Err(format!("compare: \"{part}\" is not a design; use {}", known.join(", ")));
+        };
+        if !out.contains(name) {
+            out.push(name);
+        }
+    }
+    match out.len() {
+        2 | 3 => Ok(out),
+        n => Err(format!("compare: pick 2 or 3 designs, not {n}")),
+    }
+}
+
+fn label(name: &str) -> &'static str {
+    DESIGNS.iter().find(|(n, _)| *n == name).map_or("", |(_, l)| l)
+}
+
+/// One design's context: its own story, snapshot and selection; playback is shared.
+fn design_ctx(name: &str, playing: RwSignal<bool>, speed: RwSignal<usize>) -> Result<Ctx, String> {
+    let text = FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).ok_or("no such design")?;
+    let pg = RwSignal::new(Playground::from_scenario(text).map_err(|e| format!("{name}: {e}"))?);
+    Ok(Ctx {
+        pg,
+        snapshot: Memo::new(move |_| pg.with(Playground::snapshot)),
+        playing,
+        speed,
+        selected: RwSignal::new(None),
+        error: RwSignal::new(None),
+        announce: RwSignal::new(String::new()),
+    })
+}
+
+/// Gives `command` to every design now (the same entry of the one log).
+fn apply_all(designs: &[(&'static str, Ctx)], command: &Command) {
+    for (_, ctx) in designs {
+        ctx.act(|p| {
+            let (action, params) = command.action(p.sim());
+            p.apply(action, &params)
+        });
+    }
+}
+
+/// The compare page for `?compare=<value>`.
+#[component]
+pub fn ComparePage(value: String) -> impl IntoView {
+    let playing = RwSignal::new(false);
+    let speed = RwSignal::new(4);
+    let built = parse_designs(&value).and_then(|names| {
+        names.iter().map(|n| design_ctx(n, playing, speed).map(|c| (*n, c))).collect::<Result<Vec<_>, _>>()
+    });
+    let designs = match built {
+        Ok(d) => d,
+        Err(e) => return view! { <super::ErrorPanel message=e /> }.into_any(),
+    };
+    use_shared_clock(designs.clone(), playing, speed);
+    let lead = designs[0].1;
+    let now = move || lead.snapshot.with(|s| s.now.to_string());
+    // One handler for every control (the buttons carry a `data-act`): one closure type, not
+    // one per button, keeps the bundle small.
+    let all = designs.clone();
+    let on_click = move |e: web_sys::MouseEvent| {
+        let el = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+        let act = el.and_then(|el| el.closest("[data-act]").ok().flatten()).and_then(|b| b.get_attribute("data-act"));
+        match act.as_deref() {
+            Some("order") => apply_all(&all, &Command::Order { poison: false }),
+            Some("poison") => apply_all(&all, &Command::Order { poison: true }),
+            Some("slow") => apply_all(&all, &Command::sms_slow(FAULT_MS)),
+            Some("down") => apply_all(&all, &Command::sms_down(FAULT_MS)),
+            Some("play") => playing.update(|p| *p = !*p),
+            Some("step") => step_all(&all, playing),
+            _ => {}
+        }
+    };
+    let errors = designs.clone();
+    let panels = designs.iter().map(|(name, ctx)| view! { <DesignPanel name=name ctx=*ctx /> }).collect_view();
+    view! {
+        <div class="shell compare" data-testid="compare">
+            <header class="bar">
+                <div class="brand"><h1>"Compare designs"</h1></div>
+                <Picker chosen=designs.iter().map(|(n, _)| *n).collect() />
+                <time class="clock" data-testid="clock" title="One virtual clock for every design">{now}</time>
+            </header>
+            <section class="transport compare-controls" aria-label="Every design at once" on:click=on_click
+                on:change=move |ev| speed.set(event_target_value(&ev).parse().unwrap_or(4))
+                inner_html=move || controls_markup(playing.get(), speed.get())>
+            </section>
+            {move || errors.iter().find_map(|(n, c)| c.error.get().map(|e| format!("{}: {e}", label(n))))
+                .map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <p class="lede">"The same checkout in each design: billing charges the card, packing prints the slip, SMS texts the customer. The SMS provider answers in 0.5 s; its client gives up after 10 s. Every button acts on every design at the same virtual moment."</p>
+            <div class="compare-designs" style=format!("--designs: {}", designs.len())>{panels}</div>
+            <table::Difference designs=designs.clone() />
+        </div>
+    }
+    .into_any()
+}
+
+/// The controls: publish, play-pause, step, speed and the faults, as markup.
+fn controls_markup(playing: bool, speed: usize) -> String {
+    let speeds: String = SPEEDS
+        .iter()
+        .enumerate()
+        .map(|(i, (l, _))| format!("<option value=\"{i}\"{}>{l}</option>", if i == speed { " selected" } else { "" }))
+        .collect();
+    let (label, glyph) = if playing { ("Pause", "❚❚") } else { ("Play", "▶") };
+    format!(
+        "<button class=\"primary\" data-testid=\"publish\" data-act=\"order\">Place an order</button>\
+         <button class=\"icon play\" data-testid=\"play-pause\" data-act=\"play\" aria-label=\"{label}\">{glyph}</button>\
+         <button data-testid=\"step\" data-act=\"step\">Step</button>\
+         <label class=\"speed\"><span class=\"sr-only\">Speed</span><select data-testid=\"speed\">{speeds}</select></label>\
+         <span class=\"faults\"><button data-testid=\"fault-sms-slow\" data-act=\"slow\" title=\"The SMS provider answers in 25 s for 60 s\">SMS slow: 25 s</button>\
+         <button data-testid=\"fault-sms-down\" data-act=\"down\" title=\"The SMS provider fails every call for 60 s\">SMS down</button>\
+         <button data-testid=\"fault-poison\" data-act=\"poison\" title=\"An order whose phone number is one digit short\">Poison order</button></span>"
+    )
+}
+
+/// Every design to the earliest moment one of them has something due.
+fn step_all(designs: &[(&'static str, Ctx)], playing: RwSignal<bool>) {
+    playing.set(false);
+    let next = designs.iter().filter_map(|(_, c)| c.pg.with_untracked(|p| p.sim().next_event_at())).min();
+    if let Some(t) = next {
+        for (_, c) in designs {
+            c.pg.update(|p| p.play_for(t.0.saturating_sub(p.now().0)));
+        }
+    }
+}
+
+/// Plays every design together: real time × the shared speed, the same ms to each.
+fn use_shared_clock(designs: Vec<(&'static str, Ctx)>, playing: RwSignal<bool>, speed: RwSignal<usize>) {
+    let carry = StoredValue::new(0u64);
+    let raf = use_raf_fn(move |elapsed_us| {
+        let quarters = SPEEDS.get(speed.get_untracked()).map_or(4, |s| s.1);
+        let (ms, rest) = super::clock::virtual_ms(elapsed_us, quarters, carry.get_value());
+        carry.set_value(rest);
+        if ms > 0 {
+            for (_, c) in &designs {
+                c.pg.try_update(|p| p.play_for(ms));
+            }
+        }
+    });
+    let (pause, resume, active) = (raf.pause, raf.resume, raf.is_active);
+    Effect::new(move |_| match (playing.get(), active.get_untracked()) {
+        (true, false) => resume(),
+        (false, true) => pause(),
+        _ => {}
+    });
+}
+
+/// One design: its name, its diagram and its inspector, under its own context.
+#[component]
+fn DesignPanel(name: &'static str, ctx: Ctx) -> impl IntoView {
+    provide_context(ctx);
+    let description = ctx.pg.with_untracked(|p| p.description.clone());
+    view! {
+        <section class="compare-design" data-testid=format!("compare-design-{name}") aria-label=label(name)>
+            <h2>{label(name)}</h2>
+            <p class="lede">{description}</p>
+            <div class="diagram"><Topology /></div>
+            <details class="compare-inspector" prop:open=move || ctx.selected.with(Option::is_some)>
+                <summary>"Inspector"</summary>
+                <Inspector />
+            </details>
+        </section>
+    }
+}
+
+/// Two or three designs to compare: a change opens the page for the new choice.
+#[component]
+fn Picker(chosen: Vec<&'static str>) -> impl IntoView {
+    let picked = RwSignal::new(chosen);
+    let go = move |_| {
+        let names = picked.get_untracked().join(",");
+        let _ = window().location().set_search(&format!("compare={names}"));
+    };
+    view! {
+        <fieldset class="compare-picker" data-testid="compare-picker">
+            <legend class="sr-only">"Designs to compare"</legend>
+            {DESIGNS.iter().map(|(name, text)| {
+                let name: &'static str = name;
+                let on = move || picked.with(|p| p.contains(&name));
+                view! {
+                    <label class="toggle"><input type="checkbox" data-testid=format!("compare-pick-{name}") prop:checked=on
+                        on:change=move |ev| picked.update(|p| if event_target_checked(&ev) { if !p.contains(&name) { p.push(name) } } else { p.retain(|n| *n != name) }) />
+                    <span>{*text}</span></label>
+                }
+            }).collect_view()}
+            <button data-testid="compare-apply" on:click=go prop:disabled=move || !(2..=3).contains(&picked.with(Vec::len))>"Compare"</button>
+        </fieldset>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_designs;
+
+    #[test]
+    fn the_compare_parameter_names_two_or_three_designs() {
+        assert_eq!(parse_designs("").unwrap(), ["fanout", "workqueue"]);
+        assert_eq!(parse_designs("directcalls, fanout").unwrap(), ["directcalls", "fanout"]);
+        assert!(parse_designs("fanout").unwrap_err().contains("2 or 3"));
+        assert!(parse_designs("fanout,nope").unwrap_err().contains("\"nope\""));
+        assert!(parse_designs("fanout,workqueue,oneworker,directcalls").is_err());
+    }
+}

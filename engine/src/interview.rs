@@ -1,0 +1,154 @@
+//! Interview walkthroughs as data (`public/interview/<id>.json`): a system-design question in
+//! steps, each with the interviewer's question and follow-ups, a model answer of 3 to 6 points,
+//! and a "try it" run in one of compare mode's designs (`public/designs/<design>.json`) whose
+//! `expect`s `fanout test` checks, as it checks a scenario's.
+
+use serde_json::{json, Value};
+
+/// One step of the walkthrough.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InterviewStep {
+    pub title: String,
+    /// The step's share of the interview's time budget.
+    pub minutes: u32,
+    pub question: String,
+    pub follow_ups: Vec<String>,
+    pub model_answer: Vec<String>,
+    /// The "try it" prompt, the design it runs in, and its scenario steps (after the design's).
+    pub try_text: String,
+    pub design: String,
+    pub run: Vec<Value>,
+}
+
+/// A whole walkthrough.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Interview {
+    pub id: String,
+    pub title: String,
+    pub summary: String,
+    pub steps: Vec<InterviewStep>,
+}
+
+/// Whether a file is an interview walkthrough (a top-level `"interview"` key).
+pub fn is_interview(text: &str) -> bool {
+    serde_json::from_str::<Value>(text).is_ok_and(|v| v.get("interview").is_some_and(Value::is_string))
+}
+
+fn text(v: &Value, key: &str, at: &str) -> Result<String, String> {
+    match v.get(key).and_then(Value::as_str) {
+        Some(s) if !s.trim().is_empty() => Ok(s.to_string()),
+        _ => Err(format!("{at}{key}: must be a non-empty text")),
+    }
+}
+
+fn texts(v: &Value, key: &str, at: &str, range: std::ops::RangeInclusive<usize>) -> Result<Vec<String>, String> {
+    let list = v.get(key).and_then(Value::as_array).ok_or_else(|| format!("{at}{key}: must be a list of texts"))?;
+    let out: Vec<String> = list.iter().filter_map(Value::as_str).map(str::to_string).collect();
+    if out.len() != list.len() || !range.contains(&out.len()) || out.iter().any(|s| s.trim().is_empty()) {
+        return Err(format!("{at}{key}: must be {} to {} non-empty texts", range.start(), range.end()));
+    }
+    Ok(out)
+}
+
+const TOP_KEYS: &[&str] = &["interview", "title", "summary", "steps"];
+const STEP_KEYS: &[&str] = &["title", "minutes", "question", "follow_ups", "model_answer", "try"];
+
+fn known(v: &Value, keys: &[&str], at: &str) -> Result<(), String> {
+    let map = v.as_object().ok_or_else(|| format!("{at}must be a JSON object"))?;
+    match map.keys().find(|k| !keys.contains(&k.as_str())) {
+        Some(k) => Err(format!("{at}{k}: unknown key (known: {})", keys.join(", "))),
+        None => Ok(()),
+    }
+}
+
+impl Interview {
+    /// Reads a walkthrough; an error names the step (1-based) and the field.
+    pub fn parse(source: &str) -> Result<Interview, String> {
+        let v: Value = serde_json::from_str(source).map_err(|e| format!("not valid JSON: {e}"))?;
+        known(&v, TOP_KEYS, "")?;
+        let id = text(&v, "interview", "")?;
+        if !id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
+            return Err("interview: the id takes lowercase letters, digits and hyphens".into());
+        }
+        let raw = v.get("steps").and_then(Value::as_array).ok_or("steps: must be a list of steps")?;
+        if raw.is_empty() || raw.len() > 12 {
+            return Err("steps: must hold 1 to 12 steps".into());
+        }
+        let steps =
+            raw.iter().enumerate().map(|(i, s)| step(s, &format!("step {}: ", i + 1))).collect::<Result<_, _>>()?;
+        Ok(Interview { id, title: text(&v, "title", "")?, summary: text(&v, "summary", "")?, steps })
+    }
+
+    /// The scenario file a step's "try it" runs: its design's, with the step's steps after.
+    pub fn try_scenario(&self, step: usize, design_file: &str) -> Result<String, String> {
+        let s = self.steps.get(step).ok_or_else(|| format!("no step {}", step + 1))?;
+        let mut scenario: Value = serde_json::from_str(design_file).map_err(|e| format!("design {}: {e}", s.design))?;
+        let steps = scenario.get_mut("steps").and_then(Value::as_array_mut).ok_or("the design has no steps")?;
+        steps.extend(s.run.iter().cloned());
+        scenario["name"] = json!(format!("{}, step {}: {}", self.title, step + 1, s.title));
+        Ok(scenario.to_string())
+    }
+}
+
+fn step(v: &Value, at: &str) -> Result<InterviewStep, String> {
+    known(v, STEP_KEYS, at)?;
+    let minutes = v.get("minutes").and_then(Value::as_u64).filter(|m| (1..=30).contains(m));
+    let try_it = v.get("try").ok_or_else(|| format!("{at}try: missing"))?;
+    known(try_it, &["text", "design", "steps"], &format!("{at}try."))?;
+    let design = text(try_it, "design", &format!("{at}try."))?;
+    if !crate::compare::DESIGNS.iter().any(|(n, _)| *n == design) {
+        return Err(format!("{at}try.design: \"{design}\" is not one of compare mode's designs"));
+    }
+    Ok(InterviewStep {
+        title: text(v, "title", at)?,
+        minutes: minutes.ok_or_else(|| format!("{at}minutes: must be 1 to 30"))? as u32,
+        question: text(v, "question", at)?,
+        follow_ups: texts(v, "follow_ups", at, 1..=5)?,
+        model_answer: texts(v, "model_answer", at, 3..=6)?,
+        try_text: text(try_it, "text", &format!("{at}try."))?,
+        design,
+        run: try_it
+            .get("steps")
+            .and_then(Value::as_array)
+            .cloned()
+            .ok_or_else(|| format!("{at}try.steps: must be a list"))?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CHECKOUT: &str = include_str!("../../public/interview/checkout.json");
+
+    #[test]
+    fn the_checkout_walkthrough_has_seven_steps_each_with_a_model_answer_of_three_to_six_points() {
+        let i = Interview::parse(CHECKOUT).expect("checkout.json parses");
+        assert_eq!((i.id.as_str(), i.steps.len()), ("checkout", 7));
+        assert!(i.steps.iter().all(|s| (3..=6).contains(&s.model_answer.len()) && !s.follow_ups.is_empty()));
+        assert!(is_interview(CHECKOUT) && !is_interview(r#"{"lesson": "x"}"#));
+    }
+
+    #[test]
+    fn a_bad_walkthrough_says_which_step_and_field() {
+        let mut v: Value = serde_json::from_str(CHECKOUT).unwrap();
+        v["steps"][2]["model_answer"] = json!(["only one"]);
+        let e = Interview::parse(&v.to_string()).unwrap_err();
+        assert!(e.starts_with("step 3: model_answer"), "{e}");
+        v["steps"][2]["colour"] = json!(1);
+        assert!(Interview::parse(&v.to_string()).unwrap_err().contains("colour: unknown key"));
+        v["steps"][2] = json!({"title": "t"});
+        v["steps"][0]["try"]["design"] = json!("nope");
+        assert!(Interview::parse(&v.to_string()).unwrap_err().contains("\"nope\""));
+    }
+
+    #[test]
+    fn a_try_it_scenario_is_its_design_then_its_steps() {
+        let i = Interview::parse(CHECKOUT).unwrap();
+        let design = include_str!("../../public/designs/fanout.json");
+        let text = i.try_scenario(2, design).unwrap();
+        let s = crate::Scenario::parse(&text).expect("a scenario");
+        let design_steps = serde_json::from_str::<Value>(design).unwrap()["steps"].as_array().unwrap().len();
+        assert_eq!(s.steps.len(), design_steps + i.steps[2].run.len());
+    }
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds the release bundle in dist/. Each page is its own Trunk target with its own binary of
+# the app crate, so a page's wasm carries only the code that page draws:
+#   index.html    the sandbox (binary `app`), which also copies public/ into dist/
+#   compare.html  compare mode and the interview walkthrough (binary `compare`)
+# Trunk always writes its page as index.html, so the other pages are built into target/pages/
+# and their page, script and wasm are copied into dist/ under the page's own name.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+trunk build --release
+for page in compare; do
+    out=target/pages/$page
+    trunk build "$page.html" --release true --dist "$out"
+    cp "$out/index.html" "dist/$page.html"
+    cp "$out/$page"-*.js "$out/$page"-*_bg.wasm dist/
+done
