@@ -3,12 +3,14 @@
 # the app crate, so a page's wasm carries only the code that page draws:
 #   index.html    the sandbox (binary `app`), which also copies public/ into dist/
 #   compare.html  compare mode and the interview walkthrough (binary `compare`)
+#   embed.html    embed mode, for an iframe in a documentation page (binary `embed`)
+#   export.html   the story as CloudFormation, boto3 or AWS CLI (binary `export`)
 # Trunk always writes its page as index.html, so the other pages are built into target/pages/
 # and their page, script and wasm are copied into dist/ under the page's own name.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 trunk build --release
-for page in compare; do
+for page in compare embed export; do
     out=target/pages/$page
     trunk build "$page.html" --release true --dist "$out"
     cp "$out/index.html" "dist/$page.html"

@@ -12,3 +12,14 @@ pub async fn text(url: &str) -> Option<String> {
     }
     JsFuture::from(response.text().ok()?).await.ok()?.as_string()
 }
+
+/// The built-in scenario `id` (one of `playground::BUILTIN`), fetched from `scenarios/<id>.json`.
+pub async fn scenario(id: &str) -> Result<crate::Playground, String> {
+    if !crate::playground::BUILTIN.iter().any(|(i, _)| *i == id) {
+        return Err(format!("no scenario \"{id}\""));
+    }
+    let text = text(&format!("scenarios/{id}.json"))
+        .await
+        .ok_or_else(|| format!("the scenario \"{id}\" could not be fetched (scenarios/{id}.json)"))?;
+    crate::Playground::builtin_from(id, &text)
+}

@@ -9,7 +9,7 @@ pub mod story_file;
 mod view;
 
 pub use playground::Playground;
-pub use view::{App, CompareApp};
+pub use view::{App, CompareApp, EmbedApp, ExportApp, Stage};
 
 /// Mounts the sandbox (`index.html`, the `app` binary) on the page's body.
 pub fn mount() {
@@ -21,6 +21,18 @@ pub fn mount() {
 /// sandbox's editor and panels.
 pub fn mount_compare() {
     mount_page(CompareApp);
+}
+
+/// Mounts embed mode (`embed.html`, the `embed` binary): the compact view for an iframe in a
+/// documentation page, without the sandbox's panels, so it loads sooner.
+pub fn mount_embed() {
+    mount_page(EmbedApp);
+}
+
+/// Mounts the export page (`export.html`, the `export` binary): the one page that carries the
+/// engine's CloudFormation, boto3 and AWS CLI writers.
+pub fn mount_export() {
+    mount_page(ExportApp);
 }
 
 /// Mounts a page's root on the body, with a panic hook that shows a recoverable error panel.

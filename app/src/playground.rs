@@ -10,7 +10,20 @@ use engine::snapshot::QueueView;
 use engine::{ApiError, Event, SimTime, Snapshot};
 use serde_json::{json, Value};
 
-/// The built-in scenarios, as data files in `public/scenarios/`: (id, file contents).
+/// The built-in scenarios, in the picker's order: (id, name). The page fetches each file from
+/// `scenarios/<id>.json` when it is opened (`crate::fetch::scenario`), so none is compiled into
+/// its bundle; a test checks these names against the files.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("quilt-store", "The quilt store"),
+    ("workers", "Workers: pub-sub and work queues"),
+    ("poison-dlq", "Poison message to the DLQ"),
+    ("crash-visibility", "Crash and the visibility timeout"),
+    ("duplicates", "Duplicates and idempotency"),
+    ("fifo-groups", "FIFO groups"),
+];
+
+/// The built-in scenarios' files, compiled in for the native tests and `Playground::builtin`
+/// (the page fetches them instead): (id, file contents), in the order of [`BUILTIN`].
 pub const SCENARIOS: &[(&str, &str)] = &[
     ("quilt-store", include_str!("../../public/scenarios/quilt-store.json")),
     ("workers", include_str!("../../public/scenarios/workers.json")),
@@ -39,6 +52,8 @@ pub const DEFAULT_SPEED: usize = 2;
 #[derive(Clone, Debug)]
 pub struct Playground {
     pub id: String,
+    /// Loaded from a built-in scenario's file (`id` names it), not from the learner's own.
+    builtin: bool,
     pub name: String,
     pub description: String,
     history: History,
@@ -71,6 +86,7 @@ impl Playground {
         let history = run.story;
         Ok(Playground {
             id: String::new(),
+            builtin: false,
             name: scenario.name,
             description: scenario.description,
             base: history.commands().len(),
@@ -85,9 +101,20 @@ impl Playground {
     /// One of the built-in scenarios by id.
     pub fn builtin(id: &str) -> Result<Playground, String> {
         let (id, text) = SCENARIOS.iter().find(|(i, _)| *i == id).ok_or_else(|| format!("no scenario \"{id}\""))?;
+        Playground::builtin_from(id, text)
+    }
+
+    /// The built-in scenario `id` from its file's `text` (as fetched by the page).
+    pub fn builtin_from(id: &str, text: &str) -> Result<Playground, String> {
         let mut pg = Playground::from_scenario(text)?;
         pg.id = id.to_string();
+        pg.builtin = true;
         Ok(pg)
+    }
+
+    /// Whether the story started from a built-in scenario's file, as shipped.
+    pub fn is_builtin(&self) -> bool {
+        self.builtin
     }
 
     /// The story: the engine's History (its seed, commands and current simulation).

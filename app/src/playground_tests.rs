@@ -198,3 +198,16 @@ fn a_queue_without_a_rule_gets_the_scenarios_default_worker() {
         json!({"WorkerName": "reports-w2", "QueueUrl": "reports", "ProcessingTime": "5s", "Job": "reports", "Effect": "report filed"})
     );
 }
+
+#[test]
+fn the_picker_names_each_builtin_scenario_as_its_file_does() {
+    use crate::playground::BUILTIN;
+    let ids: Vec<&str> = SCENARIOS.iter().map(|(id, _)| *id).collect();
+    assert_eq!(BUILTIN.iter().map(|(id, _)| *id).collect::<Vec<_>>(), ids, "the same scenarios, in the same order");
+    for ((id, name), (_, text)) in BUILTIN.iter().zip(SCENARIOS) {
+        let file: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(file["name"], *name, "{id}: the picker's name is the file's");
+        assert!(Playground::builtin(id).unwrap().is_builtin());
+    }
+    assert!(!Playground::from_scenario(SCENARIOS[0].1).unwrap().is_builtin(), "a file of the learner's own is not built in");
+}

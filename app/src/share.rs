@@ -11,7 +11,7 @@
 //! ([`MAX_LINK_CHARS`], [`MAX_DECODED_BYTES`], [`MAX_COMMANDS`], [`MAX_TIME_MS`],
 //! [`MAX_REPLAY_EVENTS`]).
 
-use crate::playground::{Playground, SCENARIOS};
+use crate::playground::Playground;
 use engine::SimTime;
 use serde_json::{json, Value};
 
@@ -105,10 +105,10 @@ fn shape(what: impl Into<String>) -> BadLink {
 impl Share {
     /// The inputs of a playground's story as it is now, with the inspector's selection.
     pub fn of(pg: &Playground, pick: Option<Pick>) -> Share {
-        let builtin = SCENARIOS.iter().find(|(id, text)| *id == pg.id && *text == pg.source());
-        let start = match builtin {
-            Some((id, _)) => Start::Builtin(id.to_string()),
-            None => Start::File(serde_json::from_str(pg.source()).unwrap_or(Value::Null)),
+        let start = if pg.is_builtin() {
+            Start::Builtin(pg.id.clone())
+        } else {
+            Start::File(serde_json::from_str(pg.source()).unwrap_or(Value::Null))
         };
         let history = pg.history();
         let commands =
@@ -173,10 +173,16 @@ impl Share {
     /// to `now`. Refuses a link whose seed differs from its scenario's, whose commands are out
     /// of time order or refused, or whose replay would take too much work.
     pub fn replay(&self) -> Result<Playground, BadLink> {
-        let mut pg = match &self.start {
+        let start = match &self.start {
             Start::Builtin(id) => Playground::builtin(id).map_err(BadLink::Scenario)?,
             Start::File(v) => Playground::from_scenario(&v.to_string()).map_err(BadLink::Scenario)?,
         };
+        self.replay_from(start)
+    }
+
+    /// [`Share::replay`] from the link's scenario already loaded (`pg`; the page fetches a
+    /// built-in one).
+    pub fn replay_from(&self, mut pg: Playground) -> Result<Playground, BadLink> {
         if pg.history().seed() != self.seed {
             return Err(shape(format!("seed {} is not its scenario's seed {}", self.seed, pg.history().seed())));
         }

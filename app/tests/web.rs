@@ -2,7 +2,8 @@
 //! the app's wiring from a click to the engine to the DOM.
 #![cfg(target_arch = "wasm32")]
 
-use app::{App, Playground};
+use app::{Playground, Stage};
+use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -46,7 +47,8 @@ fn text(id: &str) -> String {
 async fn clicking_publish_fans_out_to_the_three_queues() {
     let host = document().create_element("div").unwrap().unchecked_into::<web_sys::HtmlElement>();
     document().body().unwrap().append_child(&host).unwrap();
-    let handle = leptos::mount::mount_to(host.clone(), App);
+    // The page's Stage on the quilt store (App itself fetches the scenario file first).
+    let handle = leptos::mount::mount_to(host.clone(), || view! { <Stage pg=Playground::builtin("quilt-store").unwrap() /> });
     assert_eq!(text("queue-billing-visible"), "0");
     let button = document().query_selector("[data-testid=\"publish\"]").unwrap().unwrap();
     button.unchecked_ref::<web_sys::HtmlElement>().click();
@@ -57,4 +59,17 @@ async fn clicking_publish_fans_out_to_the_three_queues() {
     assert!(text("event-log").contains("Published"));
     drop(handle);
     host.remove();
+}
+
+#[wasm_bindgen_test]
+fn the_page_leaves_out_the_routes_it_does_not_draw_and_says_so() {
+    // The browser build has no `extra-routes` (engine/Cargo.toml): an imported file or a link
+    // that uses one is refused with a message naming what is missing, and changes nothing.
+    let mut pg = Playground::builtin("quilt-store").unwrap();
+    let before = pg.events().len();
+    let e = pg.apply("CreateOrderService", &serde_json::json!({"ServiceName": "orders"})).unwrap_err();
+    assert_eq!(e.code, "InvalidAction");
+    assert!(e.message.contains("CreateOrderService is not in this build of the playground"), "{}", e.message);
+    assert_eq!(pg.events().len(), before);
+    assert!(engine::actions::find("CreateHttpEndpoint").is_none() && engine::actions::find("Invoke").is_none());
 }

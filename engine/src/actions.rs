@@ -203,12 +203,23 @@ pub const ACTIONS: &[Action] = &[
         Sim::describe_alarms,
     ),
     action("DeleteAlarms", Own, &["AlarmNames"], Sim::delete_alarms),
-    // Where SNS delivers and how deliveries fail: simulated HTTP/S endpoints, service outages
+    // Service outages, for failing deliveries
+    action("SimulateServiceOutage", Own, &["ResourceArn", "Duration", "StartAfter"], Sim::simulate_service_outage),
+];
+
+/// The routes the page does not draw yet: simulated HTTP/S endpoints for SNS, Lambda's
+/// asynchronous invocation with its retries and destinations, and the order service with its
+/// outbox. In the engine with its `extra-routes` feature (on by default: the CLI and the tests
+/// have them); the browser build leaves them out, as it does EventBridge, until the diagram
+/// shows them. What stays in every build (SNS deliveries to Lambda, delivery retries, outages)
+/// is reached through the actions above.
+#[cfg(feature = "extra-routes")]
+pub const ROUTE_ACTIONS: &[Action] = &[
+    // Where SNS delivers: simulated HTTP/S endpoints
     action("CreateHttpEndpoint", Own, crate::world::HTTP_ENDPOINT_KEYS, Sim::create_http_endpoint),
     action("UpdateHttpEndpoint", Own, crate::world::HTTP_ENDPOINT_KEYS, Sim::update_http_endpoint),
     action("DescribeHttpEndpoint", Own, &["EndpointName"], Sim::describe_http_endpoint),
     action("DeleteHttpEndpoint", Own, &["EndpointName"], Sim::delete_http_endpoint),
-    action("SimulateServiceOutage", Own, &["ResourceArn", "Duration", "StartAfter"], Sim::simulate_service_outage),
     // AWS Lambda: asynchronous invocation, its retries and destinations
     action("Invoke", Lambda, crate::world::INVOKE_KEYS, Sim::invoke_function),
     action(
@@ -293,9 +304,31 @@ pub const EVENTBRIDGE_ACTIONS: &[Action] = &[
 #[cfg(not(feature = "eventbridge"))]
 pub const EVENTBRIDGE_ACTIONS: &[Action] = &[];
 
+#[cfg(not(feature = "extra-routes"))]
+pub const ROUTE_ACTIONS: &[Action] = &[];
+
+/// The actions of [`ROUTE_ACTIONS`] by name, in every build: a build without them names them in
+/// its error rather than calling them unknown.
+pub const ROUTE_ACTION_NAMES: &[&str] = &[
+    "CreateHttpEndpoint",
+    "UpdateHttpEndpoint",
+    "DescribeHttpEndpoint",
+    "DeleteHttpEndpoint",
+    "Invoke",
+    "PutFunctionEventInvokeConfig",
+    "UpdateFunctionEventInvokeConfig",
+    "GetFunctionEventInvokeConfig",
+    "DeleteFunctionEventInvokeConfig",
+    "CreateOrderService",
+    "PlaceOrder",
+    "CrashOrderService",
+    "DescribeOrderService",
+    "CreateOutboxRelay",
+];
+
 /// Every action of this build, in table order.
 pub fn all() -> impl Iterator<Item = &'static Action> {
-    ACTIONS.iter().chain(EVENTBRIDGE_ACTIONS)
+    ACTIONS.iter().chain(ROUTE_ACTIONS).chain(EVENTBRIDGE_ACTIONS)
 }
 
 /// The action of that exact name.
@@ -321,6 +354,13 @@ mod tests {
                 assert!(!p.is_empty() && !a.params[..j].contains(p), "{}: parameter {p} empty or twice", a.name);
             }
         }
+    }
+
+    #[cfg(feature = "extra-routes")]
+    #[test]
+    fn the_route_actions_are_named_for_the_builds_without_them() {
+        let names: Vec<&str> = ROUTE_ACTIONS.iter().map(|a| a.name).collect();
+        assert_eq!(names, ROUTE_ACTION_NAMES);
     }
 
     #[test]

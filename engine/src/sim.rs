@@ -117,6 +117,16 @@ impl Sim {
     /// On error, nothing has changed.
     pub fn apply(&mut self, action: &str, params: &Value) -> ApiResult<Value> {
         let Some(entry) = crate::actions::find(action) else {
+            if crate::actions::ROUTE_ACTION_NAMES.contains(&action) {
+                return Err(ApiError::new(
+                    "InvalidAction",
+                    format!(
+                        "{action} is not in this build of the playground: the page leaves out HTTP/S endpoints, \
+                         Lambda's asynchronous invocation and destinations, and the outbox until it draws them \
+                         (the engine's extra-routes feature; the fanout CLI has them)."
+                    ),
+                ));
+            }
             let known: Vec<&str> = crate::actions::action_names().collect();
             return Err(ApiError::new(
                 "InvalidAction",

@@ -14,7 +14,7 @@ export async function startDocs(playgroundUrl) {
       res.end(await readFile(join(dist, 'embed.js')));
       return;
     }
-    const page = (await readFile(join(dist, 'embed-example.html'), 'utf8')).replaceAll('src="/?embed', `src="${playgroundUrl}?embed`);
+    const page = (await readFile(join(dist, 'embed-example.html'), 'utf8')).replaceAll('src="/embed.html?embed', `src="${playgroundUrl}embed.html?embed`);
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(page);
   });

@@ -119,3 +119,18 @@ test('embed parameters: autoplay at a speed, no controls, a fixed height, a dark
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('the playground\'s own address with ?embed=1 forwards to the embed page, parameters and all', async () => {
+  const context = await browser.newContext({ viewport: { width: 600, height: 700 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  await page.goto(`${playground.url}?embed=1&scenario=poison-dlq&controls=min`);
+  await page.getByTestId('embed-root').waitFor();
+  await page.locator('svg.topology').first().waitFor({ timeout: 15_000 });
+  const url = new URL(page.url());
+  assert.match(url.pathname, /embed\.html$/);
+  assert.equal(url.search, '?embed=1&scenario=poison-dlq&controls=min');
+  assert.match(await page.locator('.embed-bar').textContent(), /Poison message to the DLQ/);
+  assert.deepEqual(await finish(page, problems, 'embed-forwarded'), []);
+});

@@ -1,5 +1,6 @@
-// The Export panel (issue 17): the current story's topology as CloudFormation, boto3 or AWS CLI,
-// with the learner's edits, copy and download.
+// The export page (issue 17): the sandbox's "Export to AWS" opens the current story, the
+// learner's edits included, on export.html as CloudFormation, boto3 or AWS CLI, with copy and
+// download.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -12,35 +13,57 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 const exportText = (page) => page.getByTestId('export-text').textContent();
 
-test('the Export panel shows the quilt store as CloudFormation, then as a boto3 script, and downloads it', async () => {
+/** Presses "Export to AWS" and returns the export page it opens, with its problems. */
+async function openExport(page) {
+  const [popup] = await Promise.all([page.context().waitForEvent('page'), page.getByTestId('export-open').click()]);
+  const problems = [];
+  popup.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
+  popup.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+  await popup.waitForFunction(() => document.querySelector('[data-testid="export-text"]')?.textContent.includes('AWSTemplateFormatVersion'));
+  return { popup, problems };
+}
+
+test('Export to AWS opens the story on the export page: the quilt store as CloudFormation, then boto3, downloaded', async () => {
   const { page, problems } = await openPlayground(browser, server.url);
-  assert.equal(await page.getByTestId('export-text').isVisible(), false, 'the panel starts closed');
-  await page.getByTestId('export-panel').locator('summary').click();
-  await page.waitForFunction(() => document.querySelector('[data-testid="export-text"]')?.textContent.includes('AWSTemplateFormatVersion'));
-  const template = await exportText(page);
+  // The learner's edit and a publish are in the story the export page receives.
+  await page.getByTestId('subscription-billing-policy').fill('{"event_type": ["ShipmentSent"]}');
+  await page.getByTestId('subscription-billing-policy-apply').click();
+  await page.getByTestId('publish').click();
+  const { popup, problems: popupProblems } = await openExport(page);
+  assert.match(new URL(popup.url()).pathname, /export\.html$/);
+  assert.equal(await popup.getByTestId('export-panel').getAttribute('open'), '', 'the panel is open');
+  const template = await exportText(popup);
   assert.match(template, /Type: AWS::SNS::Topic/);
   assert.match(template, /Type: AWS::SQS::QueuePolicy/);
   assert.match(template, /TopicName: order-events/);
-
-  // The learner's edit is in the export: a filter policy on billing.
-  assert.doesNotMatch(template, /ShipmentSent/);
-  await page.getByTestId('subscription-billing-policy').fill('{"event_type": ["ShipmentSent"]}');
-  await page.getByTestId('subscription-billing-policy-apply').click();
-  await page.waitForFunction(() => document.querySelector('[data-testid="export-text"]').textContent.includes('ShipmentSent'));
+  assert.match(template, /ShipmentSent/, 'the learner\'s filter edit is exported');
 
   // Another format, another text; the script sends the story's publishes.
-  await page.getByTestId('publish').click();
-  await page.getByTestId('export-format').selectOption({ label: 'Python (boto3)' });
-  await page.waitForFunction(() => document.querySelector('[data-testid="export-text"]').textContent.includes('import boto3'));
-  const script = await exportText(page);
+  await popup.getByTestId('export-format').selectOption({ label: 'Python (boto3)' });
+  await popup.waitForFunction(() => document.querySelector('[data-testid="export-text"]').textContent.includes('import boto3'));
+  const script = await exportText(popup);
   assert.notEqual(script, template);
   assert.match(script, /publish\(/);
 
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-download').click()]);
+  const [download] = await Promise.all([popup.waitForEvent('download'), popup.getByTestId('export-download').click()]);
   assert.equal(download.suggestedFilename(), 'fanout-make.py');
   assert.equal(await readFile(await download.path(), 'utf8'), script, 'the file is the text shown');
 
-  await page.getByTestId('export-format').selectOption({ label: 'AWS CLI (bash)' });
-  await page.waitForFunction(() => document.querySelector('[data-testid="export-text"]').textContent.includes('aws '));
+  await popup.getByTestId('export-format').selectOption({ label: 'AWS CLI (bash)' });
+  await popup.waitForFunction(() => document.querySelector('[data-testid="export-text"]').textContent.includes('aws '));
+
+  // Back to the playground: the same story, in the sandbox.
+  await popup.getByTestId('export-back').click();
+  await popup.getByTestId('publish').waitFor();
+  assert.equal(await popup.getByTestId('clock').textContent(), await page.getByTestId('clock').textContent());
+  assert.deepEqual(popupProblems, []);
   assert.deepEqual(await finish(page, problems, 'export-panel'), []);
+});
+
+test('the export page opened with a damaged link says so and exports the default scenario', async () => {
+  const { page, problems } = await openPlayground(browser, `${server.url}export.html#share=AAAA`, undefined, 'export-panel');
+  await page.getByTestId('load-error').waitFor();
+  assert.match(await page.getByTestId('load-error').textContent(), /could not be opened/);
+  await page.waitForFunction(() => document.querySelector('[data-testid="export-text"]')?.textContent.includes('TopicName: order-events'));
+  assert.deepEqual(await finish(page, problems, 'export-bad-link'), []);
 });

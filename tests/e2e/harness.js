@@ -54,14 +54,14 @@ export async function launchBrowser() {
  * Opens the playground in a fresh page and returns it with a `problems` list that collects
  * console errors and uncaught exceptions. Call `finish(page, name)` at the end of the test.
  */
-export async function openPlayground(browser, url, viewport = { width: 1280, height: 860 }) {
+export async function openPlayground(browser, url, viewport = { width: 1280, height: 860 }, ready = 'publish') {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const problems = [];
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
   page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
   await page.goto(url);
-  await page.getByTestId('publish').waitFor({ timeout: 10_000 });
+  await page.getByTestId(ready).waitFor({ timeout: 10_000 });
   return { page, problems };
 }
 

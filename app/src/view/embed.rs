@@ -29,13 +29,10 @@ pub struct Params {
     pub height: Option<u32>,
 }
 
-/// The embed parameters when the page is opened with `?embed=1`.
-pub fn params() -> Option<Params> {
-    let search = window().location().search().ok()?;
-    let q = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    if q.get("embed").as_deref() != Some("1") {
-        return None;
-    }
+/// The embed parameters in the page's address (`embed=1` itself is what sends `index.html` here).
+pub fn params() -> Params {
+    let search = window().location().search().unwrap_or_default();
+    let Ok(q) = web_sys::UrlSearchParams::new_with_str(&search) else { return Params::default() };
     let pick =
         |k: &str, allowed: &[&str]| q.get(k).filter(|v| allowed.contains(&v.as_str())).unwrap_or(allowed[0].into());
     let id = |k: &str| q.get(k).filter(|v| !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
@@ -43,7 +40,7 @@ pub fn params() -> Option<Params> {
         let s = s.trim_end_matches(['x', '×']).to_string();
         SPEEDS.iter().position(|(label, _)| label.trim_end_matches('×') == s)
     });
-    Some(Params {
+    Params {
         scenario: id("scenario"),
         lesson: id("lesson"),
         step: q.get("step").and_then(|s| s.parse().ok()),
@@ -53,7 +50,7 @@ pub fn params() -> Option<Params> {
         speed,
         looped: q.get("loop").as_deref() == Some("1"),
         height: q.get("height").and_then(|h| h.parse().ok()).filter(|h| (80..=4000).contains(h)),
-    })
+    }
 }
 
 /// A lesson's starting scenario and title, fetched from `lessons/<id>.json`.
@@ -74,7 +71,7 @@ async fn lesson_story(id: &str) -> Result<(Playground, String), String> {
     let lesson: serde_json::Value = serde_json::from_str(&text).map_err(|e| fail(&e.to_string()))?;
     let title = lesson["title"].as_str().unwrap_or(id).to_string();
     let pg = match &lesson["scenario"] {
-        serde_json::Value::String(s) => Playground::builtin(s),
+        serde_json::Value::String(s) => crate::fetch::scenario(s).await,
         o @ serde_json::Value::Object(_) => Playground::from_scenario(&o.to_string()),
         _ => Err("it names no scenario".into()),
     }
@@ -84,32 +81,21 @@ async fn lesson_story(id: &str) -> Result<(Playground, String), String> {
 
 /// The story the parameters ask for: a share fragment, a lesson's scenario or a scenario;
 /// on any failure the default scenario, with the message.
-async fn load(p: &Params) -> (Playground, Option<Selection>, String, Option<String>) {
-    let default = || Playground::builtin("quilt-store").expect("invariant: the default scenario loads");
-    if let Some(payload) = share::payload_in_address() {
-        return match share::decode(&payload).await {
-            Ok((pg, pick)) => (pg, pick.map(share::selection_of), String::new(), None),
-            Err(e) => (default(), None, String::new(), Some(e.to_string())),
-        };
-    }
-    if let Some(id) = &p.lesson {
-        return match lesson_story(id).await {
-            Ok((pg, title)) => {
-                let step = p.step.map(|n| format!(", step {n}")).unwrap_or_default();
-                (
-                    pg,
-                    None,
-                    format!("Lesson: {title}{step} (its scenario; the lesson view opens in the full playground)"),
-                    None,
-                )
-            }
-            Err(e) => (default(), None, String::new(), Some(e)),
-        };
-    }
-    match p.scenario.as_deref().map(Playground::builtin) {
-        None => (default(), None, String::new(), None),
-        Some(Ok(pg)) => (pg, None, String::new(), None),
-        Some(Err(e)) => (default(), None, String::new(), Some(e)),
+async fn load(p: &Params) -> Result<(Playground, Option<Selection>, String, Option<String>), String> {
+    let asked: Result<(Playground, Option<Selection>, String), String> = if let Some(payload) = share::payload_in_address() {
+        share::decode(&payload).await.map(|(pg, pick)| (pg, pick.map(share::selection_of), String::new())).map_err(|e| e.to_string())
+    } else if let Some(id) = &p.lesson {
+        lesson_story(id).await.map(|(pg, title)| {
+            let step = p.step.map(|n| format!(", step {n}")).unwrap_or_default();
+            (pg, None, format!("Lesson: {title}{step} (its scenario; the lesson view opens in the full playground)"))
+        })
+    } else {
+        crate::fetch::scenario(p.scenario.as_deref().unwrap_or("quilt-store")).await.map(|pg| (pg, None, String::new()))
+    };
+    match asked {
+        Ok((pg, sel, caption)) => Ok((pg, sel, caption, None)),
+        // What was asked for does not load: the default scenario, and why.
+        Err(e) => Ok((crate::fetch::scenario("quilt-store").await?, None, String::new(), Some(e))),
     }
 }
 
@@ -174,9 +160,13 @@ pub fn Embed(params: Params) -> impl IntoView {
         watch_height(&el);
         on_first_sight(&el, move || {
             leptos::task::spawn_local(async move {
-                let (pg, sel, caption, err) = load(&p).await;
-                error.set(err);
-                story.set(Some((pg, sel, caption)));
+                match load(&p).await {
+                    Ok((pg, sel, caption, err)) => {
+                        error.set(err);
+                        story.set(Some((pg, sel, caption)));
+                    }
+                    Err(e) => error.set(Some(e)),
+                }
             });
         });
     });
@@ -218,7 +208,7 @@ fn EmbedStage(pg: Playground, selected: Option<Selection>, caption: String, para
     let open_full = move |ev: leptos::ev::MouseEvent| {
         ev.prevent_default();
         leptos::task::spawn_local(async move {
-            if let Ok(url) = share::link_now(ctx, &share::page_base()).await {
+            if let Ok(url) = share::link_now(ctx, &share::sibling("")).await {
                 window().open_with_url_and_target(&url, "_blank").ok();
             }
         });
@@ -230,7 +220,7 @@ fn EmbedStage(pg: Playground, selected: Option<Selection>, caption: String, para
             <strong dir="auto">{title}</strong>
             {(!caption.is_empty()).then(|| view! { <span class="hint" dir="auto">{caption.clone()}</span> })}
             <time class="clock" data-testid="clock" title="Virtual time">{move || ctx.snapshot.with(|s| s.now.to_string())}</time>
-            <a class="embed-open" data-testid="embed-open-full" href=share::page_base() target="_blank" rel="noopener" on:click=open_full>
+            <a class="embed-open" data-testid="embed-open-full" href=share::sibling("") target="_blank" rel="noopener" on:click=open_full>
                 "Open in the full playground ↗"
             </a>
         </div>

@@ -1,9 +1,10 @@
-//! "Take it to AWS": the Export panel. The current story's topology (the learner's edits
-//! included) as a CloudFormation template, a boto3 script or AWS CLI calls, written by the
-//! engine's `export` module exactly as `fanout export` writes them, with copy and download.
+//! "Take it to AWS": the export page (`export.html`) and its Export panel. The story's
+//! topology (the learner's edits included) as a CloudFormation template, a boto3 script or AWS
+//! CLI calls, written by the engine's `export` module exactly as `fanout export` writes them,
+//! with copy and download. The sandbox only links here ([`ToAws`]) with the story as a share
+//! fragment, so its own bundle carries none of the writers.
 
-use super::files;
-use super::use_ctx;
+use super::{files, share, use_ctx, Ctx};
 use crate::playground::Playground;
 use leptos::prelude::*;
 
@@ -26,10 +27,91 @@ fn export_text(pg: &Playground, format: &str) -> String {
     }
 }
 
+/// The sandbox's way to the export page: the story as it is now, in a new tab.
 #[component]
-pub fn ExportPanel() -> impl IntoView {
+pub fn ToAws() -> impl IntoView {
     let ctx = use_ctx();
-    let open = RwSignal::new(false);
+    let status = RwSignal::new(String::new());
+    let open = move |_| {
+        leptos::task::spawn_local(async move {
+            match share::link_now(ctx, &share::sibling("export.html")).await {
+                Ok(url) => match window().open_with_url_and_target(&url, "_blank") {
+                    Ok(Some(_)) => status.set(String::new()),
+                    _ => status.set("The browser did not open a new tab: allow pop-ups for this page.".into()),
+                },
+                Err(e) => status.set(e),
+            }
+        });
+    };
+    view! {
+        <section class="to-aws" aria-labelledby="to-aws-title">
+            <h2 id="to-aws-title">"Take it to AWS"</h2>
+            <p class="hint">"This topology, your edits included, as CloudFormation, a boto3 script or AWS CLI calls."</p>
+            <button data-testid="export-open" on:click=open>"Export to AWS ↗"</button>
+            <span class="export-status" role="status">{move || status.get()}</span>
+        </section>
+    }
+}
+
+/// The export page: the story of the address's share fragment (or the default scenario, with
+/// the link's message when the fragment is bad), with the Export panel open.
+#[component]
+pub fn ExportPage() -> impl IntoView {
+    let ready = RwSignal::new(None::<Playground>);
+    let error = share::load_error();
+    leptos::task::spawn_local(async move {
+        let pg = match share::payload_in_address() {
+            Some(payload) => match share::decode(&payload).await {
+                Ok((pg, _)) => Ok(pg),
+                Err(e) => {
+                    error.set(Some(e.to_string()));
+                    crate::fetch::scenario("quilt-store").await
+                }
+            },
+            None => crate::fetch::scenario("quilt-store").await,
+        };
+        match pg {
+            Ok(pg) => ready.set(Some(pg)),
+            Err(e) => error.set(Some(e)),
+        }
+    });
+    move || match ready.get() {
+        Some(pg) => view! { <ExportStage pg=pg /> }.into_any(),
+        None => view! {
+            <share::LoadErrorBanner />
+            <div class="boot" role="status">"Reading the story…"</div>
+        }
+        .into_any(),
+    }
+}
+
+#[component]
+fn ExportStage(pg: Playground) -> impl IntoView {
+    let ctx = Ctx::new(pg, None);
+    provide_context(ctx);
+    // Back to the sandbox with the same story: the same fragment opens it there.
+    let back = format!("{}{}", share::sibling(""), window().location().hash().unwrap_or_default());
+    view! {
+        <div class="shell export-page">
+            <header class="bar">
+                <div class="brand" inner_html=super::BRAND></div>
+                <span class="scenario-name" dir="auto">{move || ctx.pg.with(|p| p.name.clone())}</span>
+                <a class="button" data-testid="export-back" href=back>"Back to the playground"</a>
+            </header>
+            <share::LoadErrorBanner />
+            <main class="export-main">
+                <ExportPanel open_at_start=true />
+            </main>
+        </div>
+    }
+}
+
+/// The panel: a format, the text, copy and download. Closed at first unless `open_at_start`;
+/// the text is written only while it is open.
+#[component]
+pub fn ExportPanel(#[prop(optional)] open_at_start: bool) -> impl IntoView {
+    let ctx = use_ctx();
+    let open = RwSignal::new(open_at_start);
     let format = RwSignal::new(0usize);
     let status = RwSignal::new(String::new());
     // Only the commands change what is exported (time passing does not change a resource), so
@@ -61,7 +143,7 @@ pub fn ExportPanel() -> impl IntoView {
         });
     };
     view! {
-        <details class="export" data-testid="export-panel" on:toggle=move |ev| {
+        <details class="export" data-testid="export-panel" prop:open=open_at_start on:toggle=move |ev| {
             let el: web_sys::HtmlDetailsElement = wasm_bindgen::JsCast::unchecked_into(event_target::<web_sys::Element>(&ev));
             open.set(el.open());
         }>

@@ -45,10 +45,10 @@ fn items(texts: impl IntoIterator<Item = String>) -> String {
     texts.into_iter().map(|t| format!("<li>{}</li>", isolated(&t))).collect()
 }
 
-/// The facts about what is inspected, as a definition list; rows that are `None` are left out.
-/// Read-only text, so written as markup: much less code in the bundle than a typed view per row.
-fn facts(rows: &[Option<(&str, String)>]) -> impl IntoView {
-    let markup: String = rows
+/// The facts about what is inspected, as a definition list in markup; rows that are `None` are
+/// left out.
+fn facts(rows: &[Option<(&str, String)>]) -> String {
+    let rows: String = rows
         .iter()
         .flatten()
         .map(|(k, v)| match crate::format::abbreviated(v) {
@@ -62,7 +62,22 @@ fn facts(rows: &[Option<(&str, String)>]) -> impl IntoView {
             None => format!("<dt>{}</dt><dd>{}</dd>", esc(k), isolated(v)),
         })
         .collect();
-    view! { <dl class="facts" inner_html=markup on:copy=copy_whole></dl> }
+    format!("<dl class=\"facts\">{rows}</dl>")
+}
+
+/// A heading in markup.
+fn heading(level: u8, text: &str) -> String {
+    format!("<h{level}>{}</h{level}>", isolated(text))
+}
+
+/// Code (a body, attributes, an event) in markup.
+fn code(text: &str) -> String {
+    format!("<pre class=\"code\">{}</pre>", isolated(text))
+}
+
+/// A hint in markup.
+fn hint(text: &str) -> String {
+    format!("<p class=\"hint\">{}</p>", esc(text))
 }
 
 /// Copying from a shortened ARN or URL copies the whole of it.
@@ -81,6 +96,21 @@ fn copy_whole(e: web_sys::ClipboardEvent) {
     }
 }
 
+/// What the inspector shows for a selection: read-only markup, the controls that act on it (a
+/// message's Delete, a queue's settings), then more markup. Read-only text is written as markup:
+/// far less code in the bundle than a typed view per element.
+struct Parts {
+    top: String,
+    controls: Option<AnyView>,
+    bottom: String,
+}
+
+impl Parts {
+    fn text(top: String) -> Self {
+        Parts { top, controls: None, bottom: String::new() }
+    }
+}
+
 #[component]
 pub fn Inspector() -> impl IntoView {
     let ctx = use_ctx();
@@ -88,48 +118,45 @@ pub fn Inspector() -> impl IntoView {
     // a selection.
     let body = move || {
         let Some(selection) = ctx.selected.get() else {
-            return view! {
-                <p class="hint">"Click or focus a message chip, a queue, a filter badge, a worker or an event to see everything about it."</p>
-                <p class="hint">"Keys: Space plays or pauses, → steps to the next moment something happens, ← steps back to the previous one, anywhere but in a text field; Enter presses a button or selects a node."</p>
-            }
-            .into_any();
+            return Parts::text(hint("Click or focus a message chip, a queue, a filter badge, a worker or an event to see everything about it.")
+                + &hint("Keys: Space plays or pauses, → steps to the next moment something happens, ← steps back to the previous one, anywhere but in a text field; Enter presses a button or selects a node."));
         };
         ctx.snapshot.with(|s| match selection {
             Selection::Message { queue, copy } => {
-                let found = s.queues.iter().find(|q| q.name == queue).and_then(|q| q.messages.iter().find(|m| m.copy == copy).map(|m| (q.clone(), m.clone())));
+                let found = s.queues.iter().find(|q| q.name == queue).and_then(|q| q.messages.iter().find(|m| m.copy == copy).map(|m| (q, m)));
                 match found {
-                    Some((q, m)) => message(q, m, s.now).into_any(),
-                    None => view! { <p class="hint">{format!("That message is no longer in {queue}: deleted, moved or expired. The event log says which.")}</p> }.into_any(),
+                    Some((q, m)) => message(q, m, s.now),
+                    None => Parts::text(hint(&format!("That message is no longer in {queue}: deleted, moved or expired. The event log says which."))),
                 }
             }
             Selection::Queue(name) => match s.queues.iter().find(|q| q.name == name) {
-                Some(q) => queue(q.clone()).into_any(),
-                None => view! { <p class="hint">"That queue no longer exists."</p> }.into_any(),
+                Some(q) => self::queue(q),
+                None => Parts::text(hint("That queue no longer exists.")),
             },
             Selection::Subscription(arn) => match s.topics.iter().flat_map(|t| t.subscriptions.iter()).find(|x| x.arn == arn) {
-                Some(sub) => subscription(sub.clone()).into_any(),
-                None => view! { <p class="hint">"That subscription no longer exists."</p> }.into_any(),
+                Some(sub) => Parts::text(subscription(sub)),
+                None => Parts::text(hint("That subscription no longer exists.")),
             },
             Selection::Worker(name) => match s.world.workers.iter().find(|w| w.name == name) {
-                Some(w) => {
-                    let jobs = s.world.jobs.iter().filter(|j| w.jobs.contains(&j.job)).cloned().collect();
-                    worker(w.clone(), jobs).into_any()
-                }
-                None => view! { <p class="hint">"That worker has been removed."</p> }.into_any(),
+                Some(w) => Parts::text(worker(w, s.world.jobs.iter().filter(|j| w.jobs.contains(&j.job)))),
+                None => Parts::text(hint("That worker has been removed.")),
             },
-            Selection::Event(seq) => event(seq).into_any(),
+            Selection::Event(seq) => Parts::text(event(seq)),
         })
     };
     view! {
         // Not a live region: its countdown ticks; events are announced by the page's one live region.
-        <section class="inspector" data-testid="inspector" aria-label="Inspector">
+        <section class="inspector" data-testid="inspector" aria-label="Inspector" on:copy=copy_whole>
             <h2>"Inspector"</h2>
-            {body}
+            {move || {
+                let Parts { top, controls, bottom } = body();
+                view! { <div inner_html=top></div> {controls} <div inner_html=bottom></div> }
+            }}
         </section>
     }
 }
 
-fn message(q: QueueView, m: MessageView, now: SimTime) -> impl IntoView {
+fn message(q: &QueueView, m: &MessageView, now: SimTime) -> Parts {
     let ctx = use_ctx();
     let (state, timer) = match m.state {
         MsgState::Visible => match &m.blocked_by {
@@ -154,17 +181,9 @@ fn message(q: QueueView, m: MessageView, now: SimTime) -> impl IntoView {
         .ok()
         .and_then(|v| serde_json::to_string_pretty(&v).ok())
         .unwrap_or_else(|| m.body.clone());
-    let attrs = serde_json::to_string_pretty(&m.attributes).unwrap_or_default();
-    let in_flight = matches!(m.state, MsgState::InFlight { .. });
-    let handle = m.receipt_handle.clone().unwrap_or_default();
-    let queue_name = q.name.clone();
-    let delete = move |_| {
-        ctx.act(|p| p.delete(&queue_name, &handle));
-    };
     let expires_in = m.expires_at.ms().saturating_sub(now.ms());
-    view! {
-        <h3>{format!("{} in {}", m.message_id, q.name)}</h3>
-        {facts(&[
+    let top = heading(3, &format!("{} in {}", m.message_id, q.name))
+        + &facts(&[
             Some(("state", state)),
             timer.map(|t| ("timer", format!("{} left", duration(t.ms().saturating_sub(now.ms()))))),
             Some(("receive count", match q.max_receive_count { Some(n) => format!("{} of {n} before the DLQ", m.receive_count), None => m.receive_count.to_string() })),
@@ -177,17 +196,23 @@ fn message(q: QueueView, m: MessageView, now: SimTime) -> impl IntoView {
             m.sequence.map(|n| ("sequence number", n.to_string())),
             m.dead_letter_source.clone().map(|d| ("dead-letter source", d)),
             m.duplicate.then(|| ("copy", "a duplicate delivery of the same message id".into())),
-        ])}
-        <Show when=move || in_flight>
-            <button data-testid="inspector-delete" on:click=delete.clone()>"Delete (the work is done)"</button>
-        </Show>
-        <h4>"Body"</h4>
-        <pre class="code" inner_html=isolated(&body)></pre>
-        {(!m.attributes.is_empty()).then(|| view! { <h4>"Message attributes"</h4><pre class="code" inner_html=isolated(&attrs)></pre> })}
+        ]);
+    let controls = matches!(m.state, MsgState::InFlight { .. }).then(|| {
+        let handle = m.receipt_handle.clone().unwrap_or_default();
+        let queue_name = q.name.clone();
+        let delete = move |_| {
+            ctx.act(|p| p.delete(&queue_name, &handle));
+        };
+        view! { <button data-testid="inspector-delete" on:click=delete>"Delete (the work is done)"</button> }.into_any()
+    });
+    let mut bottom = heading(4, "Body") + &code(&body);
+    if !m.attributes.is_empty() {
+        bottom += &(heading(4, "Message attributes") + &code(&serde_json::to_string_pretty(&m.attributes).unwrap_or_default()));
     }
+    Parts { top, controls, bottom }
 }
 
-fn queue(q: QueueView) -> impl IntoView {
+fn queue(q: &QueueView) -> Parts {
     fn set_visibility(p: &mut Playground, queue: &str, v: &str) -> Result<Value, ApiError> {
         p.set_queue_attribute(queue, "VisibilityTimeout", v)
     }
@@ -200,16 +225,16 @@ fn queue(q: QueueView) -> impl IntoView {
         p.set_redrive(queue, dlq, v)
     }
     let name = q.name.clone();
-    view! {
-        <h3>{format!("Queue {}", q.name)}</h3>
-        {facts(&[
+    let top = heading(3, &format!("Queue {}", q.name))
+        + &facts(&[
             Some(("URL", q.url.clone())),
             Some(("messages", format!("{} visible, {} in flight, {} delayed", q.visible, q.in_flight, q.delayed))),
             Some(("oldest message", if q.visible + q.in_flight + q.delayed == 0 { "none".into() } else { format!("{} old", duration(q.oldest_age_ms)) })),
             Some(("sent / received / deleted", format!("{} / {} / {}", q.stats.sent, q.stats.received, q.stats.deleted))),
             Some(("moved to DLQ / expired", format!("{} / {}", q.stats.moved_to_dead_letter_queue, q.stats.expired))),
             (!q.dead_letter_sources.is_empty()).then(|| ("dead-letter queue of", q.dead_letter_sources.join(", "))),
-        ])}
+        ]);
+    let controls = view! {
         <div class="settings">
             {number_setting("Visibility timeout (s)", format!("queue-{name}-visibility"), (0, 43_200),
                 q.visibility_timeout.to_string(), name.clone(), set_visibility)}
@@ -218,10 +243,11 @@ fn queue(q: QueueView) -> impl IntoView {
             {q.max_receive_count.zip(q.dead_letter_queue.clone()).map(|(n, dlq)| number_setting("maxReceiveCount",
                 format!("queue-{name}-max-receive"), (1, 1_000), n.to_string(), format!("{name} {dlq}"), set_max))}
         </div>
-    }
+    };
+    Parts { top, controls: Some(controls.into_any()), bottom: String::new() }
 }
 
-fn subscription(sub: SubscriptionView) -> impl IntoView {
+fn subscription(sub: &SubscriptionView) -> String {
     let ctx = use_ctx();
     let queue = sub.queue.clone().unwrap_or_default();
     let reasons = ctx.pg.with(|p| {
@@ -237,23 +263,21 @@ fn subscription(sub: SubscriptionView) -> impl IntoView {
             .take(5)
             .collect::<Vec<_>>()
     });
-    view! {
-        <h3>{format!("Subscription of {queue}")}</h3>
-        {facts(&[
-            Some(("ARN", sub.arn.clone())),
+    let mut out = heading(3, &format!("Subscription of {queue}"))
+        + &facts(&[
+            Some(("ARN", sub.arn.to_string())),
             Some(("delivery", if sub.raw { "raw: the body exactly as published".into() } else { "SNS envelope: the event inside a JSON notification".to_string() })),
             Some(("filter policy", sub.filter_policy.clone().unwrap_or_else(|| "none: every message".into()))),
             Some(("scope", sub.filter_scope.to_string())),
             Some(("delivered / filtered out / failed", format!("{} / {} / {}", sub.delivered, sub.filtered_out, sub.failed))),
-        ])}
-        {(!reasons.is_empty()).then(|| view! {
-            <h4>"Why recent messages were filtered out"</h4>
-            <ul class="reasons" inner_html=items(reasons)></ul>
-        })}
+        ]);
+    if !reasons.is_empty() {
+        out += &(heading(4, "Why recent messages were filtered out") + "<ul class=\"reasons\">" + &items(reasons) + "</ul>");
     }
+    out
 }
 
-fn worker(w: WorkerView, jobs: Vec<JobView>) -> impl IntoView {
+fn worker<'a>(w: &WorkerView, jobs: impl Iterator<Item = &'a JobView>) -> String {
     let held = if w.held.is_empty() {
         "nothing".to_string()
     } else {
@@ -264,9 +288,8 @@ fn worker(w: WorkerView, jobs: Vec<JobView>) -> impl IntoView {
     } else {
         w.state.as_str().to_string()
     };
-    view! {
-        <h3>{format!("Worker {}", w.name)}</h3>
-        {facts(&[
+    let mut out = heading(3, &format!("Worker {}", w.name))
+        + &facts(&[
             Some(("consumes", w.queue.clone())),
             Some(("state", state)),
             Some(("holding", held)),
@@ -274,44 +297,60 @@ fn worker(w: WorkerView, jobs: Vec<JobView>) -> impl IntoView {
             Some(("idempotency", w.idempotency.to_string())),
             Some(("received / succeeded / failed", format!("{} / {} / {}", w.received, w.succeeded, w.failed))),
             Some(("crashes", w.crashes.to_string())),
-        ])}
-        {(!jobs.is_empty()).then(|| view! {
-            <h4>"Side effects done"</h4>
-            <ul class="reasons" inner_html=items(jobs.iter().map(|j| format!("{}: {} × {} for {} ({}, {} skipped as already done)",
-                j.job, j.effect, j.side_effects, crate::format::count(j.distinct_events, "event", "events"),
-                crate::format::count(j.duplicates, "duplicate", "duplicates"), j.skipped)))></ul>
-        })}
-        <div class="fidelity simplified" inner_html="<p><strong>Playground actor. </strong>A worker stands for your \
-            consumer code: it long-polls ReceiveMessage, works on the message, then calls DeleteMessage. If it crashes, \
-            what it holds stays in flight, hidden from every other consumer, until the visibility timeout runs out; then \
-            the message is received again.</p>"></div>
+        ]);
+    let done: Vec<String> = jobs
+        .map(|j| {
+            format!(
+                "{}: {} × {} for {} ({}, {} skipped as already done)",
+                j.job,
+                j.effect,
+                j.side_effects,
+                crate::format::count(j.distinct_events, "event", "events"),
+                crate::format::count(j.duplicates, "duplicate", "duplicates"),
+                j.skipped
+            )
+        })
+        .collect();
+    if !done.is_empty() {
+        out += &(heading(4, "Side effects done") + "<ul class=\"reasons\">" + &items(done) + "</ul>");
     }
+    out + "<div class=\"fidelity simplified\"><p><strong>Playground actor. </strong>A worker stands for your \
+        consumer code: it long-polls ReceiveMessage, works on the message, then calls DeleteMessage. If it crashes, \
+        what it holds stays in flight, hidden from every other consumer, until the visibility timeout runs out; then \
+        the message is received again.</p></div>"
 }
 
-fn event(seq: u64) -> impl IntoView {
+fn event(seq: u64) -> String {
     let ctx = use_ctx();
-    let found = ctx.pg.with(|p| p.events().get(seq as usize).cloned());
-    let Some(e) = found else {
-        return view! { <p class="hint">"That event is not in this story any more."</p> }.into_any();
-    };
-    let json = serde_json::to_string_pretty(&e).unwrap_or_default();
+    ctx.pg.with(|p| match p.events().get(seq as usize) {
+        Some(e) => event_markup(e),
+        None => hint("That event is not in this story any more."),
+    })
+}
+
+fn event_markup(e: &engine::Event) -> String {
+    // The event's facts rather than its JSON: the JSON writer of every kind of event would cost
+    // the bundle about 4 KB gzip (`fanout run` prints the whole event).
+    let resources = e.kind.resources().join(", ");
     let kind = e.kind.name();
-    view! {
-        <h3>{format!("{} at {}", e.kind.name(), e.at)}</h3>
-        <p inner_html=isolated(&e.kind.summary())></p>
-        {move || fidelity_note(kind).map(|n| {
-            let exact = n["exact"].as_bool().unwrap_or(false);
-            let text = |key: &str| esc(n[key].as_str().unwrap_or_default());
-            let markup = format!(
-                "<p><strong>{}</strong>{}</p>{}<a href=\"{}\" target=\"_blank\" rel=\"noopener\">AWS documentation</a>",
-                if exact { "As on AWS. " } else { "Simplified. " },
-                text("rule"),
-                n["note"].as_str().map(|t| format!("<p class=\"note\">{}</p>", esc(t))).unwrap_or_default(),
-                text("doc"),
-            );
-            view! { <div class="fidelity" class:simplified=!exact inner_html=markup></div> }
-        })}
-        <pre class="code" inner_html=isolated(&json)></pre>
-    }
-    .into_any()
+    let note = fidelity_note(kind).map(|n| {
+        let exact = n["exact"].as_bool().unwrap_or(false);
+        let text = |key: &str| esc(n[key].as_str().unwrap_or_default());
+        format!(
+            "<div class=\"fidelity{}\"><p><strong>{}</strong>{}</p>{}<a href=\"{}\" target=\"_blank\" rel=\"noopener\">AWS documentation</a></div>",
+            if exact { "" } else { " simplified" },
+            if exact { "As on AWS. " } else { "Simplified. " },
+            text("rule"),
+            n["note"].as_str().map(|t| format!("<p class=\"note\">{}</p>", esc(t))).unwrap_or_default(),
+            text("doc"),
+        )
+    });
+    heading(3, &format!("{} at {}", kind, e.at))
+        + &format!("<p>{}</p>", isolated(&e.kind.summary()))
+        + &facts(&[
+            Some(("event", format!("#{} in the log", e.seq))),
+            Some(("caused by", e.cause.to_string())),
+            (!resources.is_empty()).then_some(("concerns", resources)),
+        ])
+        + &note.unwrap_or_default()
 }

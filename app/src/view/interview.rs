@@ -225,6 +225,7 @@ pub fn InterviewPage(id: String) -> impl IntoView {
         <div class="shell interview" data-testid="interview" on:click=on_click>
             <header class="bar">
                 <div class="brand"><h1>{iv.with_value(|i| i.title.clone())}</h1></div>
+                <a class="button" href="./" data-testid="nav-playground">"← Playground"</a>
                 <label class="toggle interview-timer" data-testid="interview-timer">
                     <input type="checkbox" prop:checked=move || timing.get() on:change=move |ev| timing.set(event_target_checked(&ev)) />
                     <span>{move || {

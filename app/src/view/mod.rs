@@ -24,6 +24,14 @@ use crate::playground::Playground;
 use engine::{ApiError, Snapshot};
 use leptos::prelude::*;
 
+/// The logo and the product's name, as markup: static, so no code per element.
+pub(crate) const BRAND: &str = "<svg class=\"logo\" viewBox=\"0 0 32 32\" aria-hidden=\"true\"><rect width=\"32\" height=\"32\" rx=\"8\"/>\
+    <circle cx=\"9\" cy=\"16\" r=\"4\"/><path d=\"M13 16h4M17 16l6-7M17 16h6M17 16l6 7\"/></svg><h1>Fan-out Playground</h1>";
+
+/// The sandbox's links to the other pages (each its own bundle; see scripts/build.sh).
+const PAGES: &str = "<a href=\"compare.html?compare=fanout,workqueue\" data-testid=\"nav-compare\">Compare designs</a>\
+    <a href=\"compare.html?interview=checkout\" data-testid=\"nav-interview\">Interview practice</a>";
+
 /// What the inspector shows.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Selection {
@@ -48,6 +56,22 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// A context for a story on its own: paused, at the scenario's speed, nothing selected
+    /// unless `selected`.
+    pub fn new(pg: Playground, selected: Option<Selection>) -> Self {
+        let speed = pg.speed_index();
+        let pg = RwSignal::new(pg);
+        Ctx {
+            pg,
+            snapshot: Memo::new(move |_| pg.with(Playground::snapshot)),
+            playing: RwSignal::new(false),
+            speed: RwSignal::new(speed),
+            selected: RwSignal::new(selected),
+            error: RwSignal::new(None),
+            announce: RwSignal::new(String::new()),
+        }
+    }
+
     /// Stops playback; telling the signal only if it plays, so nothing that draws the play
     /// button runs again for a step or a scrub.
     pub fn pause(&self) {
@@ -78,16 +102,18 @@ pub fn use_ctx() -> Ctx {
 #[component]
 pub fn App() -> impl IntoView {
     share::provide_load_error(None);
-    if let Some(params) = embed::params() {
-        return view! { <embed::Embed params=params /> }.into_any();
-    }
     if let Some(payload) = share::payload_in_address() {
         return view! { <share::Opening payload=payload /> }.into_any();
     }
-    match Playground::builtin("quilt-store") {
-        Ok(pg) => view! { <Stage pg=pg /> }.into_any(),
-        Err(e) => view! { <ErrorPanel message=format!("The default scenario could not be loaded: {e}") /> }.into_any(),
-    }
+    // The default scenario is a data file like the others: fetched, not compiled in.
+    let ready = RwSignal::new(None::<Result<Playground, String>>);
+    leptos::task::spawn_local(async move { ready.set(Some(crate::fetch::scenario("quilt-store").await)) });
+    (move || match ready.get() {
+        None => view! { <div class="boot" role="status">"Loading the playground…"</div> }.into_any(),
+        Some(Ok(pg)) => view! { <Stage pg=pg /> }.into_any(),
+        Some(Err(e)) => view! { <ErrorPanel message=format!("The default scenario could not be loaded: {e}") /> }.into_any(),
+    })
+    .into_any()
 }
 
 /// The compare page (`compare.html`): `?interview=<id>` opens that walkthrough, anything else
@@ -102,6 +128,23 @@ pub fn CompareApp() -> impl IntoView {
     view! { <compare::ComparePage value=value /> }.into_any()
 }
 
+/// The embed page (`embed.html`, what a documentation page puts in its iframe): the compact view
+/// of embed mode. `index.html?embed=1` forwards here before it loads anything.
+#[component]
+pub fn EmbedApp() -> impl IntoView {
+    share::provide_load_error(None);
+    view! { <embed::Embed params=embed::params() /> }
+}
+
+/// The export page (`export.html`, opened by the sandbox's "Export to AWS"): the story in the
+/// address's share fragment (the default scenario without one) as CloudFormation, boto3 or
+/// AWS CLI.
+#[component]
+pub fn ExportApp() -> impl IntoView {
+    share::provide_load_error(None);
+    view! { <export::ExportPage /> }
+}
+
 /// The page address's parameter `name`, decoded, if present.
 pub(crate) fn query_param(name: &str) -> Option<String> {
     let search = window().location().search().ok()?;
@@ -110,18 +153,8 @@ pub(crate) fn query_param(name: &str) -> Option<String> {
 }
 
 #[component]
-fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selection>) -> impl IntoView {
-    let speed = pg.speed_index();
-    let pg = RwSignal::new(pg);
-    let ctx = Ctx {
-        pg,
-        snapshot: Memo::new(move |_| pg.with(Playground::snapshot)),
-        playing: RwSignal::new(false),
-        speed: RwSignal::new(speed),
-        selected: RwSignal::new(selected),
-        error: RwSignal::new(None),
-        announce: RwSignal::new(String::new()),
-    };
+pub fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selection>) -> impl IntoView {
+    let ctx = Ctx::new(pg, selected);
     provide_context(ctx);
     inspector::load_fidelity();
     clock::use_clock(ctx);
@@ -132,10 +165,8 @@ fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selection>)
     view! {
         <div class="shell">
             <header class="bar">
-                <div class="brand">
-                    <svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="8" /><circle cx="9" cy="16" r="4" /><path d="M13 16h4M17 16l6-7M17 16h6M17 16l6 7" /></svg>
-                    <h1>"Fan-out Playground"</h1>
-                </div>
+                <div class="brand" inner_html=BRAND></div>
+                <nav class="pages" aria-label="Other pages" inner_html=PAGES></nav>
                 <transport::ScenarioPicker />
                 <time class="clock" data-testid="clock" title="Virtual time since the scenario started">
                     {move || ctx.snapshot.with(|s| s.now.to_string())}
@@ -154,7 +185,7 @@ fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selection>)
                     <queues::Effects />
                     <metrics::Metrics />
                     <controls::Subscriptions />
-                    <export::ExportPanel />
+                    <export::ToAws />
                 </div>
                 <aside class="side-col">
                     <inspector::Inspector />

@@ -36,7 +36,7 @@ pub fn provide_load_error(message: Option<String>) {
     provide_context(LoadError(RwSignal::new(message)));
 }
 
-fn load_error() -> RwSignal<Option<String>> {
+pub fn load_error() -> RwSignal<Option<String>> {
     use_context::<LoadError>().map_or_else(|| RwSignal::new(None), |l| l.0)
 }
 
@@ -85,7 +85,12 @@ pub async fn decode(payload: &str) -> Result<(Playground, Option<Pick>), BadLink
         None => return Err(BadLink::Damaged),
     };
     let s = Share::parse(share::unframe(&bytes)?)?;
-    Ok((s.replay()?, s.pick))
+    let start = match &s.start {
+        share::Start::Builtin(id) => crate::fetch::scenario(id).await,
+        share::Start::File(v) => Playground::from_scenario(&v.to_string()),
+    }
+    .map_err(BadLink::Scenario)?;
+    Ok((s.replay_from(start)?, s.pick))
 }
 
 /// The share payload in the page's address, if any.
@@ -124,6 +129,14 @@ pub async fn link_now(ctx: Ctx, base: &str) -> Result<String, String> {
 pub fn page_base() -> String {
     let l = window().location();
     format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())
+}
+
+/// The address of another page beside this one (`""` for the sandbox, `index.html`): this
+/// page's address without its query, fragment and file name, then `file`.
+pub fn sibling(file: &str) -> String {
+    let base = page_base();
+    let dir = base.rfind('/').map_or(base.as_str(), |i| &base[..=i]);
+    format!("{dir}{file}")
 }
 
 /// Replaces the story with one loaded from a file, or shows what is wrong and changes nothing.
@@ -247,7 +260,7 @@ pub fn Opening(payload: String) -> impl IntoView {
             Ok((pg, pick)) => Ok((pg, pick.map(selection_of))),
             Err(e) => {
                 error.set(Some(e.to_string()));
-                Playground::builtin("quilt-store").map(|pg| (pg, None))
+                crate::fetch::scenario("quilt-store").await.map(|pg| (pg, None))
             }
         };
         match opened {

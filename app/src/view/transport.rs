@@ -1,7 +1,7 @@
 //! Time: play/pause, speed, step, step back, the timeline, undo/redo/reset, the scenario picker and the keyboard.
 
 use super::{use_ctx, Ctx};
-use crate::playground::{Playground, SCENARIOS, SPEEDS};
+use crate::playground::{Playground, BUILTIN, SPEEDS};
 use engine::SimTime;
 use leptos::prelude::*;
 
@@ -66,34 +66,33 @@ pub fn use_keyboard(ctx: Ctx) {
 #[component]
 pub fn ScenarioPicker() -> impl IntoView {
     let ctx = use_ctx();
-    let titles: Vec<(String, String)> = SCENARIOS
-        .iter()
-        .map(|(id, text)| {
-            let name = serde_json::from_str::<serde_json::Value>(text)
-                .ok()
-                .and_then(|v| v["name"].as_str().map(str::to_string))
-                .unwrap_or_else(|| id.to_string());
-            (id.to_string(), name)
-        })
-        .collect();
+    // The latest scenario asked for: a slower fetch of an earlier pick does not replace it.
+    let wanted = StoredValue::new(String::new());
     let load = move |ev| {
         let id = event_target_value(&ev);
-        match Playground::builtin(&id) {
-            Ok(pg) => {
-                ctx.pause();
-                ctx.selected.set(None);
-                ctx.error.set(None);
-                ctx.speed.set(pg.speed_index());
-                ctx.pg.set(pg);
+        wanted.set_value(id.clone());
+        leptos::task::spawn_local(async move {
+            let loaded = crate::fetch::scenario(&id).await;
+            if wanted.get_value() != id {
+                return;
             }
-            Err(e) => ctx.error.set(Some(e)),
-        }
+            match loaded {
+                Ok(pg) => {
+                    ctx.pause();
+                    ctx.selected.set(None);
+                    ctx.error.set(None);
+                    ctx.speed.set(pg.speed_index());
+                    ctx.pg.set(pg);
+                }
+                Err(e) => ctx.error.set(Some(e)),
+            }
+        });
     };
     view! {
         <label class="picker">
             <span class="sr-only">"Scenario"</span>
             <select data-testid="scenario-picker" on:change=load prop:value=move || ctx.pg.with(|p| p.id.clone())>
-                {titles.into_iter().map(|(id, name)| view! { <option value=id>{name}</option> }).collect_view()}
+                {BUILTIN.iter().map(|(id, name)| view! { <option value=*id>{*name}</option> }).collect_view()}
             </select>
         </label>
     }

@@ -9,6 +9,8 @@
 //! and SNS retries it; any 2xx, 3xx or 4xx answer ends the delivery. Simplified: the endpoint
 //! confirms a subscription at once (it would fetch the `SubscribeURL` of the
 //! `SubscriptionConfirmation` message), and that request always succeeds.
+// Its actions are in the table only with the `extra-routes` feature (see `actions::ROUTE_ACTIONS`).
+#![cfg_attr(not(feature = "extra-routes"), allow(dead_code))]
 
 use super::dependency::{conditions_at, parse_window, Conditions, Window};
 use super::spec::{self, has, invalid, opt_probability, Span};

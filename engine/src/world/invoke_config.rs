@@ -12,6 +12,8 @@
 //!
 //! Simplified: Lambda checks that the execution role may send to a destination; the playground
 //! has no IAM, so it checks that the destination exists. Only `$LATEST` (no versions or aliases).
+// Its actions are in the table only with the `extra-routes` feature (see `actions::ROUTE_ACTIONS`).
+#![cfg_attr(not(feature = "extra-routes"), allow(dead_code))]
 
 use super::lambda::{function_name, function_not_found, lambda_error, Function};
 use crate::error::{ApiError, ApiResult, Service};

@@ -46,15 +46,22 @@ mod worker;
 pub(crate) use alarms::PUT_KEYS;
 pub(crate) use dependency::DEPENDENCY_KEYS;
 pub use events::{BatchItemFailure, BatchResponse, WorldEvent};
-pub(crate) use http::{HttpAnswer, HTTP_ENDPOINT_KEYS};
+pub(crate) use http::HttpAnswer;
+#[cfg(feature = "extra-routes")]
+pub(crate) use http::HTTP_ENDPOINT_KEYS;
 pub use http::{HttpEndpointView, HttpRequest, SNS_HTTP_TIMEOUT_MS};
+#[cfg(feature = "extra-routes")]
 pub(crate) use invoke_config::INVOKE_CONFIG_KEYS;
-pub(crate) use lambda::{function_name, FUNCTION_KEYS, INVOKE_KEYS};
+pub(crate) use lambda::{function_name, FUNCTION_KEYS};
+#[cfg(feature = "extra-routes")]
+pub(crate) use lambda::INVOKE_KEYS;
 pub(crate) use mapping::MAPPING_SETTINGS;
 pub(crate) use metrics::MetricKey;
+#[cfg(feature = "extra-routes")]
 pub(crate) use outbox::ORDER_SERVICE_KEYS;
 pub use outbox::{OrderDb, OrderDesign, OrderRow, OrderServiceView, OutboxRow};
 pub(crate) use producer::PRODUCER_KEYS;
+#[cfg(feature = "extra-routes")]
 pub(crate) use relay::RELAY_KEYS;
 pub(crate) use spec::BEHAVIOR_KEYS;
 pub use view::{AlarmState, DurationMs, MappingState, WorkerStatus};
@@ -116,6 +123,7 @@ pub(crate) enum WorldTimer {
     /// The asynchronous queue hands an event to its function (the first attempt or a retry).
     AsyncAttempt(u64),
     /// A crashed order service is back.
+    #[cfg_attr(not(feature = "extra-routes"), allow(dead_code))]
     OrderServiceRestart(Name),
     /// An outbox relay polls its outbox; a crashed relay is back.
     RelayTick(Name),

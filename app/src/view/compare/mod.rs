@@ -111,6 +111,7 @@ pub fn ComparePage(value: String) -> impl IntoView {
         <div class="shell compare" data-testid="compare">
             <header class="bar">
                 <div class="brand"><h1>"Compare designs"</h1></div>
+                <a class="button" href="./" data-testid="nav-playground">"← Playground"</a>
                 <Picker chosen=designs.iter().map(|(n, _)| *n).collect() />
                 <time class="clock" data-testid="clock" title="One virtual clock for every design">{now}</time>
             </header>
