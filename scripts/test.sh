@@ -13,7 +13,8 @@ step() {
   names+=("$name"); times+=($((SECONDS - start)))
 }
 
-scenarios() { cargo run --quiet --release --bin fanout -- test public/scenarios/*.json engine/tests/scenarios/*.json public/lessons/*.json; }
+# Every data file the pages load: scenarios, lessons, compare designs, interview walkthroughs.
+scenarios() { cargo run --quiet --release --bin fanout -- test public/scenarios/*.json engine/tests/scenarios/*.json public/lessons/*.json public/designs/*.json public/interview/*.json; }
 no_web_in_engine() {
   if cargo tree -p fanout-engine -e normal --prefix none | grep -E '^(wasm-bindgen|web-sys|js-sys|leptos|gloo)' ; then
     echo "the engine's dependency tree must not contain web crates"; return 1
@@ -25,7 +26,7 @@ step "lint (cargo clippy -D warnings)"     cargo clippy --workspace --all-target
 step "lint wasm (clippy, wasm32)"          cargo clippy -p app --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "engine has no web dependency"        no_web_in_engine
 step "unit and property tests (native)"    cargo test --workspace
-step "scenario and lesson files (fanout test)" scenarios
+step "data files (fanout test)"               scenarios
 step "AWS exports (cfn-lint, moto)"        scripts/export_check.sh
 step "component tests (wasm, Chromium)"    cargo test -p app --target wasm32-unknown-unknown
 step "release build (trunk, every page)"  scripts/build.sh

@@ -209,5 +209,8 @@ fn the_picker_names_each_builtin_scenario_as_its_file_does() {
         assert_eq!(file["name"], *name, "{id}: the picker's name is the file's");
         assert!(Playground::builtin(id).unwrap().is_builtin());
     }
-    assert!(!Playground::from_scenario(SCENARIOS[0].1).unwrap().is_builtin(), "a file of the learner's own is not built in");
+    assert!(
+        !Playground::from_scenario(SCENARIOS[0].1).unwrap().is_builtin(),
+        "a file of the learner's own is not built in"
+    );
 }

@@ -48,7 +48,8 @@ async fn clicking_publish_fans_out_to_the_three_queues() {
     let host = document().create_element("div").unwrap().unchecked_into::<web_sys::HtmlElement>();
     document().body().unwrap().append_child(&host).unwrap();
     // The page's Stage on the quilt store (App itself fetches the scenario file first).
-    let handle = leptos::mount::mount_to(host.clone(), || view! { <Stage pg=Playground::builtin("quilt-store").unwrap() /> });
+    let handle =
+        leptos::mount::mount_to(host.clone(), || view! { <Stage pg=Playground::builtin("quilt-store").unwrap() /> });
     assert_eq!(text("queue-billing-visible"), "0");
     let button = document().query_selector("[data-testid=\"publish\"]").unwrap().unwrap();
     button.unchecked_ref::<web_sys::HtmlElement>().click();

@@ -82,8 +82,13 @@ async fn lesson_story(id: &str) -> Result<(Playground, String), String> {
 /// The story the parameters ask for: a share fragment, a lesson's scenario or a scenario;
 /// on any failure the default scenario, with the message.
 async fn load(p: &Params) -> Result<(Playground, Option<Selection>, String, Option<String>), String> {
-    let asked: Result<(Playground, Option<Selection>, String), String> = if let Some(payload) = share::payload_in_address() {
-        share::decode(&payload).await.map(|(pg, pick)| (pg, pick.map(share::selection_of), String::new())).map_err(|e| e.to_string())
+    let asked: Result<(Playground, Option<Selection>, String), String> = if let Some(payload) =
+        share::payload_in_address()
+    {
+        share::decode(&payload)
+            .await
+            .map(|(pg, pick)| (pg, pick.map(share::selection_of), String::new()))
+            .map_err(|e| e.to_string())
     } else if let Some(id) = &p.lesson {
         lesson_story(id).await.map(|(pg, title)| {
             let step = p.step.map(|n| format!(", step {n}")).unwrap_or_default();

@@ -1,8 +1,8 @@
 //! "Take it to AWS": the export page (`export.html`) and its Export panel. The story's
 //! topology (the learner's edits included) as a CloudFormation template, a boto3 script or AWS
 //! CLI calls, written by the engine's `export` module exactly as `fanout export` writes them,
-//! with copy and download. The sandbox only links here ([`ToAws`]) with the story as a share
-//! fragment, so its own bundle carries none of the writers.
+//! with copy and download. The sandbox only links here (its header's "To AWS", with the story as
+//! a share fragment), so its own bundle carries none of the writers.
 
 use super::{files, share, use_ctx, Ctx};
 use crate::playground::Playground;
@@ -24,32 +24,6 @@ fn export_text(pg: &Playground, format: &str) -> String {
         "boto3" => engine::export::boto3(history.sim(), commands),
         "awscli" => engine::export::awscli(history.sim(), commands),
         _ => engine::export::cloudformation(history.sim()),
-    }
-}
-
-/// The sandbox's way to the export page: the story as it is now, in a new tab.
-#[component]
-pub fn ToAws() -> impl IntoView {
-    let ctx = use_ctx();
-    let status = RwSignal::new(String::new());
-    let open = move |_| {
-        leptos::task::spawn_local(async move {
-            match share::link_now(ctx, &share::sibling("export.html")).await {
-                Ok(url) => match window().open_with_url_and_target(&url, "_blank") {
-                    Ok(Some(_)) => status.set(String::new()),
-                    _ => status.set("The browser did not open a new tab: allow pop-ups for this page.".into()),
-                },
-                Err(e) => status.set(e),
-            }
-        });
-    };
-    view! {
-        <section class="to-aws" aria-labelledby="to-aws-title">
-            <h2 id="to-aws-title">"Take it to AWS"</h2>
-            <p class="hint">"This topology, your edits included, as CloudFormation, a boto3 script or AWS CLI calls."</p>
-            <button data-testid="export-open" on:click=open>"Export to AWS ↗"</button>
-            <span class="export-status" role="status">{move || status.get()}</span>
-        </section>
     }
 }
 

@@ -123,20 +123,28 @@ pub fn Inspector() -> impl IntoView {
         };
         ctx.snapshot.with(|s| match selection {
             Selection::Message { queue, copy } => {
-                let found = s.queues.iter().find(|q| q.name == queue).and_then(|q| q.messages.iter().find(|m| m.copy == copy).map(|m| (q, m)));
+                let found = s
+                    .queues
+                    .iter()
+                    .find(|q| q.name == queue)
+                    .and_then(|q| q.messages.iter().find(|m| m.copy == copy).map(|m| (q, m)));
                 match found {
                     Some((q, m)) => message(q, m, s.now),
-                    None => Parts::text(hint(&format!("That message is no longer in {queue}: deleted, moved or expired. The event log says which."))),
+                    None => Parts::text(hint(&format!(
+                        "That message is no longer in {queue}: deleted, moved or expired. The event log says which."
+                    ))),
                 }
             }
             Selection::Queue(name) => match s.queues.iter().find(|q| q.name == name) {
                 Some(q) => self::queue(q),
                 None => Parts::text(hint("That queue no longer exists.")),
             },
-            Selection::Subscription(arn) => match s.topics.iter().flat_map(|t| t.subscriptions.iter()).find(|x| x.arn == arn) {
-                Some(sub) => Parts::text(subscription(sub)),
-                None => Parts::text(hint("That subscription no longer exists.")),
-            },
+            Selection::Subscription(arn) => {
+                match s.topics.iter().flat_map(|t| t.subscriptions.iter()).find(|x| x.arn == arn) {
+                    Some(sub) => Parts::text(subscription(sub)),
+                    None => Parts::text(hint("That subscription no longer exists.")),
+                }
+            }
             Selection::Worker(name) => match s.world.workers.iter().find(|w| w.name == name) {
                 Some(w) => Parts::text(worker(w, s.world.jobs.iter().filter(|j| w.jobs.contains(&j.job)))),
                 None => Parts::text(hint("That worker has been removed.")),
@@ -186,7 +194,13 @@ fn message(q: &QueueView, m: &MessageView, now: SimTime) -> Parts {
         + &facts(&[
             Some(("state", state)),
             timer.map(|t| ("timer", format!("{} left", duration(t.ms().saturating_sub(now.ms()))))),
-            Some(("receive count", match q.max_receive_count { Some(n) => format!("{} of {n} before the DLQ", m.receive_count), None => m.receive_count.to_string() })),
+            Some((
+                "receive count",
+                match q.max_receive_count {
+                    Some(n) => format!("{} of {n} before the DLQ", m.receive_count),
+                    None => m.receive_count.to_string(),
+                },
+            )),
             Some(("sent", m.sent_at.to_string())),
             Some(("first received", m.first_receive_at.map(|t| t.to_string()).unwrap_or_else(|| "not yet".into()))),
             Some(("retention", format!("deleted at {} (in {})", m.expires_at, duration(expires_in)))),
@@ -207,7 +221,8 @@ fn message(q: &QueueView, m: &MessageView, now: SimTime) -> Parts {
     });
     let mut bottom = heading(4, "Body") + &code(&body);
     if !m.attributes.is_empty() {
-        bottom += &(heading(4, "Message attributes") + &code(&serde_json::to_string_pretty(&m.attributes).unwrap_or_default()));
+        bottom += &(heading(4, "Message attributes")
+            + &code(&serde_json::to_string_pretty(&m.attributes).unwrap_or_default()));
     }
     Parts { top, controls, bottom }
 }
@@ -229,8 +244,18 @@ fn queue(q: &QueueView) -> Parts {
         + &facts(&[
             Some(("URL", q.url.clone())),
             Some(("messages", format!("{} visible, {} in flight, {} delayed", q.visible, q.in_flight, q.delayed))),
-            Some(("oldest message", if q.visible + q.in_flight + q.delayed == 0 { "none".into() } else { format!("{} old", duration(q.oldest_age_ms)) })),
-            Some(("sent / received / deleted", format!("{} / {} / {}", q.stats.sent, q.stats.received, q.stats.deleted))),
+            Some((
+                "oldest message",
+                if q.visible + q.in_flight + q.delayed == 0 {
+                    "none".into()
+                } else {
+                    format!("{} old", duration(q.oldest_age_ms))
+                },
+            )),
+            Some((
+                "sent / received / deleted",
+                format!("{} / {} / {}", q.stats.sent, q.stats.received, q.stats.deleted),
+            )),
             Some(("moved to DLQ / expired", format!("{} / {}", q.stats.moved_to_dead_letter_queue, q.stats.expired))),
             (!q.dead_letter_sources.is_empty()).then(|| ("dead-letter queue of", q.dead_letter_sources.join(", "))),
         ]);
@@ -266,13 +291,26 @@ fn subscription(sub: &SubscriptionView) -> String {
     let mut out = heading(3, &format!("Subscription of {queue}"))
         + &facts(&[
             Some(("ARN", sub.arn.to_string())),
-            Some(("delivery", if sub.raw { "raw: the body exactly as published".into() } else { "SNS envelope: the event inside a JSON notification".to_string() })),
+            Some((
+                "delivery",
+                if sub.raw {
+                    "raw: the body exactly as published".into()
+                } else {
+                    "SNS envelope: the event inside a JSON notification".to_string()
+                },
+            )),
             Some(("filter policy", sub.filter_policy.clone().unwrap_or_else(|| "none: every message".into()))),
             Some(("scope", sub.filter_scope.to_string())),
-            Some(("delivered / filtered out / failed", format!("{} / {} / {}", sub.delivered, sub.filtered_out, sub.failed))),
+            Some((
+                "delivered / filtered out / failed",
+                format!("{} / {} / {}", sub.delivered, sub.filtered_out, sub.failed),
+            )),
         ]);
     if !reasons.is_empty() {
-        out += &(heading(4, "Why recent messages were filtered out") + "<ul class=\"reasons\">" + &items(reasons) + "</ul>");
+        out += &(heading(4, "Why recent messages were filtered out")
+            + "<ul class=\"reasons\">"
+            + &items(reasons)
+            + "</ul>");
     }
     out
 }

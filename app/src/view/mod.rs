@@ -111,7 +111,9 @@ pub fn App() -> impl IntoView {
     (move || match ready.get() {
         None => view! { <div class="boot" role="status">"Loading the playground…"</div> }.into_any(),
         Some(Ok(pg)) => view! { <Stage pg=pg /> }.into_any(),
-        Some(Err(e)) => view! { <ErrorPanel message=format!("The default scenario could not be loaded: {e}") /> }.into_any(),
+        Some(Err(e)) => {
+            view! { <ErrorPanel message=format!("The default scenario could not be loaded: {e}") /> }.into_any()
+        }
     })
     .into_any()
 }
@@ -185,7 +187,6 @@ pub fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selecti
                     <queues::Effects />
                     <metrics::Metrics />
                     <controls::Subscriptions />
-                    <export::ToAws />
                 </div>
                 <aside class="side-col">
                     <inspector::Inspector />

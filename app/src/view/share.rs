@@ -221,6 +221,19 @@ pub fn ShareBar() -> impl IntoView {
         }
         input.set_value("");
     };
+    // The export page, in a new tab, with the story as a share fragment.
+    let to_aws = move |_| {
+        leptos::task::spawn_local(async move {
+            match link_now(ctx, &sibling("export.html")).await {
+                Ok(url) => {
+                    if !matches!(window().open_with_url_and_target(&url, "_blank"), Ok(Some(_))) {
+                        status.set("The browser did not open a new tab: allow pop-ups for this page.".into());
+                    }
+                }
+                Err(e) => status.set(e),
+            }
+        });
+    };
     view! {
         <div class="share">
             <button data-testid="share-copy" on:click=copy title="A link that replays this story exactly">"Copy link"</button>
@@ -228,6 +241,7 @@ pub fn ShareBar() -> impl IntoView {
             <label class="button import" title="Load a scenario file (or drop one on the page)">
                 "Import"<input type="file" class="sr-only" accept=".json,application/json" data-testid="scenario-import" on:change=import />
             </label>
+            <button data-testid="export-open" on:click=to_aws title="This topology, your edits included, as CloudFormation, a boto3 script or AWS CLI calls, in a new tab">"To AWS ↗"</button>
             <p class="share-status" data-testid="share-status" role="status">{move || status.get()}</p>
             <Show when=move || !link.with(String::is_empty)>
                 <input class="share-link" data-testid="share-link" readonly aria-label="The share link" prop:value=move || link.get() />

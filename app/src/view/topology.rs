@@ -27,8 +27,21 @@ pub(super) fn edge_path(topic_y: i64, y: i64) -> String {
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Layout {
     producer: String,
-    topic: String,
+    /// The topic, if the design has one; without one the producer sends to the queues itself.
+    topic: Option<String>,
     rows: Vec<Row>,
+    /// With no queue at all (direct calls), the services the producer calls in turn.
+    calls: Vec<Call>,
+}
+
+/// A downstream service the producer calls itself (a dependency), drawn where queues would be.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Call {
+    name: String,
+    latency: String,
+    calls: u64,
+    errors: u64,
+    down: bool,
 }
 
 /// One queue on the diagram: fed by a subscription, or (a plain work queue) by nothing drawn.
@@ -76,7 +89,7 @@ impl Layout {
             .filter(|q| !fed.contains(&q.name.as_str()) && !is_dlq(&q.name))
             .map(|q| (None, q.name.clone()));
         let mut top = 0;
-        let rows = subscribed
+        let rows: Vec<Row> = subscribed
             .chain(unfed)
             .map(|(sub, name)| {
                 let queue = find(&name);
@@ -109,7 +122,22 @@ impl Layout {
             })
             .collect();
         let producer = s.world.producers.first().map_or_else(|| "checkout".to_string(), |p| p.name.clone());
-        Layout { producer, topic: s.topics.first().map(|t| t.name.clone()).unwrap_or_else(|| "no topic".into()), rows }
+        let calls = if rows.is_empty() {
+            s.world
+                .dependencies
+                .iter()
+                .map(|d| Call {
+                    name: d.name.clone(),
+                    latency: crate::format::span(d.latency),
+                    calls: d.calls,
+                    errors: d.errors,
+                    down: d.down,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Layout { producer, topic: s.topics.first().map(|t| t.name.clone()), rows, calls }
     }
 
     /// The topology alone: the layout with its counts and states left out. Two layouts of one
@@ -129,10 +157,16 @@ impl Layout {
             }
             row.drop = None;
         }
+        for call in &mut shape.calls {
+            (call.latency, call.calls, call.errors, call.down) = (String::new(), 0, 0, false);
+        }
         shape
     }
 
     fn height(&self) -> i64 {
+        if self.rows.is_empty() && !self.calls.is_empty() {
+            return self.calls.len() as i64 * ROW;
+        }
         self.rows.last().map_or(ROW, |r| r.y - ROW_CENTRE + ROW + if r.dlq.is_some() { DLQ_ROW } else { 0 })
     }
 
@@ -149,7 +183,12 @@ impl Layout {
 
     /// Level with the middle of the queues the topic feeds.
     pub(super) fn topic_y(&self) -> i64 {
-        let mut fed = self.rows.iter().filter(|r| r.sub.is_some()).map(|r| r.y);
+        // Without a topic, the producer faces the queues it sends to.
+        let has_topic = self.topic.is_some();
+        if self.rows.is_empty() && !self.calls.is_empty() {
+            return ROW_CENTRE + (self.calls.len() as i64 - 1) * ROW / 2;
+        }
+        let mut fed = self.rows.iter().filter(|r| r.sub.is_some() || !has_topic).map(|r| r.y);
         match (fed.next(), fed.next_back()) {
             (Some(first), Some(last)) => (first + last) / 2,
             (Some(only), None) => only,
@@ -280,20 +319,54 @@ fn diagram_markup(layout: &Layout) -> String {
     let mut live = 0..;
     let _ = write!(
         m,
-        "<g class=\"edge\"><path d=\"M 130 {topic_y} L 170 {topic_y}\"/></g>\
-         <g class=\"node producer\"><rect x=\"10\" y=\"{}\" width=\"120\" height=\"48\" rx=\"24\"/>\
-         <text class=\"name\" x=\"70\" y=\"{}\" text-anchor=\"middle\">{}</text></g>\
-         <g class=\"node topic\"><rect x=\"170\" y=\"{}\" width=\"80\" height=\"60\" rx=\"12\"/>\
-         <text class=\"kind\" x=\"210\" y=\"{}\" text-anchor=\"middle\">SNS topic</text>\
-         <text class=\"name small\" x=\"210\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
+        "<g class=\"node producer\"><rect x=\"10\" y=\"{}\" width=\"120\" height=\"48\" rx=\"24\"/>\
+         <text class=\"name\" x=\"70\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
         topic_y - 24,
         topic_y + 5,
         esc(&layout.producer),
-        topic_y - 30,
-        topic_y - 10,
-        topic_y + 6,
-        topic_lines(&layout.topic, topic_y + 6),
     );
+    match &layout.topic {
+        Some(topic) => {
+            let _ = write!(
+                m,
+                "<g class=\"edge\"><path d=\"M 130 {topic_y} L 170 {topic_y}\"/></g>\
+                 <g class=\"node topic\"><rect x=\"170\" y=\"{}\" width=\"80\" height=\"60\" rx=\"12\"/>\
+                 <text class=\"kind\" x=\"210\" y=\"{}\" text-anchor=\"middle\">SNS topic</text>\
+                 <text class=\"name small\" x=\"210\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
+                topic_y - 30,
+                topic_y - 10,
+                topic_y + 6,
+                topic_lines(topic, topic_y + 6),
+            );
+        }
+        // No topic: the producer sends to each queue itself (a work queue, direct calls).
+        None => {
+            for row in &layout.rows {
+                let _ = write!(
+                    m,
+                    "<g class=\"edge\"><path d=\"M 130 {topic_y} C 270 {topic_y}, 270 {y}, 410 {y}\"/></g>",
+                    y = row.y
+                );
+            }
+        }
+    }
+    // Direct calls: each service the producer waits on, in turn, with its latency now.
+    for (i, Call { name, latency, calls, errors, down }) in layout.calls.iter().enumerate() {
+        let (y, n) = (ROW_CENTRE + i as i64 * ROW, esc(name));
+        let (class, state) = if *down { (" down", ", down") } else { ("", "") };
+        let _ = write!(
+            m,
+            "<g class=\"edge\"><path d=\"M 130 {topic_y} C 270 {topic_y}, 270 {y}, 410 {y}\"/></g>\
+             <g class=\"node queue call{class}\" data-live=\"{}\" data-testid=\"diagram-call-{n}\" aria-label=\"Service {n}: answers in {latency}{state}; {calls} calls, {errors} failed\">\
+             <rect x=\"410\" y=\"{}\" width=\"200\" height=\"48\" rx=\"10\"/>\
+             <text class=\"name\" x=\"424\" y=\"{}\">{n}</text>\
+             <text class=\"stat\" x=\"424\" y=\"{}\">{latency}{state} · {calls} calls · {errors} failed</text></g>",
+            live.next().unwrap_or_default(),
+            y - 24,
+            y - 4,
+            y + 13,
+        );
+    }
     for Row { sub, queue, visible, inflight, dlq, consumers, y, drop } in &layout.rows {
         let (y, q) = (*y, esc(queue));
         if let Some(sub) = sub {
@@ -640,5 +713,33 @@ mod tests {
         assert_eq!(selection_of(&format!("sub:{arn}")), Some(Selection::Subscription(arn.into())));
         assert_eq!(selection_of("nothing"), None);
         assert_eq!(selection_of("planet:mars"), None);
+    }
+
+    #[test]
+    fn a_design_without_a_topic_draws_the_producer_sending_to_its_queue_or_calling_its_services() {
+        // The work queue: checkout sends to one queue itself; no topic node, one edge to it.
+        let wq = Playground::from_scenario(include_str!("../../../public/designs/workqueue.json")).unwrap();
+        let layout = Layout::of(&wq.snapshot());
+        assert_eq!(layout.topic, None);
+        let markup = diagram_markup(&layout);
+        assert!(!markup.contains("SNS topic"), "no topic is drawn");
+        assert_eq!(markup.matches("M 130 ").count(), 1, "one edge, from checkout to the orders queue");
+        assert!(markup.contains("data-select=\"queue:orders\""));
+        // Direct calls: no queue at all; the three services checkout waits on, each with its
+        // latency now, and the counts follow without a new shape.
+        let mut dc = Playground::from_scenario(include_str!("../../../public/designs/directcalls.json")).unwrap();
+        let before = Layout::of(&dc.snapshot());
+        assert!(before.rows.is_empty());
+        let names: Vec<&str> = before.calls.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["billing-api", "packing-api", "sms-api"]);
+        let markup = diagram_markup(&before);
+        assert_eq!(markup.matches("M 130 ").count(), 3, "an edge to each service");
+        assert!(markup.contains("data-testid=\"diagram-call-sms-api\""));
+        assert_eq!(before.height(), 3 * ROW);
+        dc.apply("Produce", &json!({"ProducerName": "checkout"})).unwrap();
+        dc.play_for(20_000);
+        let after = Layout::of(&dc.snapshot());
+        assert!(after.calls.iter().all(|c| c.calls == 1), "{:?}", after.calls);
+        assert_eq!(after.shape(), before.shape(), "counts change no node");
     }
 }

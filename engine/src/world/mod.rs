@@ -52,9 +52,9 @@ pub(crate) use http::HTTP_ENDPOINT_KEYS;
 pub use http::{HttpEndpointView, HttpRequest, SNS_HTTP_TIMEOUT_MS};
 #[cfg(feature = "extra-routes")]
 pub(crate) use invoke_config::INVOKE_CONFIG_KEYS;
-pub(crate) use lambda::{function_name, FUNCTION_KEYS};
 #[cfg(feature = "extra-routes")]
 pub(crate) use lambda::INVOKE_KEYS;
+pub(crate) use lambda::{function_name, FUNCTION_KEYS};
 pub(crate) use mapping::MAPPING_SETTINGS;
 pub(crate) use metrics::MetricKey;
 #[cfg(feature = "extra-routes")]
