@@ -186,9 +186,13 @@ try {
 
 const files = readdirSync(dist);
 const gz = (f) => gzipSync(readFileSync(join(dist, f)), { level: 9 }).length;
-const wasm = files.find((f) => f.endsWith('_bg.wasm'));
-const js = files.find((f) => f.startsWith('app-') && f.endsWith('.js'));
-results.gzip = gz(wasm) + gz(js);
+// Each page is its own bundle (scripts/build.sh): its wasm and its JS, by the binary's name.
+results.gzip = {};
+for (const page of ['app', 'compare', 'embed', 'export']) {
+  const wasm = files.find((f) => f.startsWith(`${page}-`) && f.endsWith('_bg.wasm'));
+  const js = files.find((f) => f.startsWith(`${page}-`) && f.endsWith('.js') && !f.endsWith('_bg.js'));
+  if (wasm && js) results.gzip[page] = gz(wasm) + gz(js);
+}
 
 console.log('Fan-out Playground performance (headless Chromium, loopback server, release build)');
 console.log(`  first contentful paint (median of 5)    ${ms(results.firstContentfulPaint)}`);
@@ -198,4 +202,4 @@ console.log(`  scrubbing a ${results.events}-event history: p50 ${ms(results.scr
 console.log(`  scrubbing a busy ${results.busyEvents}-event history (workers): p50 ${ms(results.busyP50)}, p95 ${ms(results.busyP95)}, max ${ms(results.busyMax)}`);
 console.log(`  three embeds on the example page, CPU 4x slower: interactive at ${results.embedInteractive} ms (median of 3)`);
 console.log(`  a share link of 50 commands (${results.shareLinkChars} characters) opened, replayed and drawn: ${ms(results.shareOpen)} (median of 5, page load included; the page without a link: ${ms(results.plainOpen)})`);
-console.log(`  bundle: ${results.gzip} bytes gzip (wasm + JS)`);
+console.log(`  bundles (wasm + JS, Node's gzip -9): ${Object.entries(results.gzip).map(([p, n]) => `${p} ${n}`).join(', ')} bytes`);
