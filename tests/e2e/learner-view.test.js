@@ -1,7 +1,7 @@
 // What a learner sees (issue 12): each test drives the release build as a learner would, saves
 // a screenshot under target/e2e-screenshots/ for people to look at, and fails on any console
 // error. The last test serves the page with `make serve`'s own server (scripts/serve.sh, which
-// runs `trunk serve`) and fails on any console message at all.
+// builds every page and serves dist/ with a static server) and fails on any console message.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
