@@ -19,11 +19,13 @@
 mod awscli;
 mod boto3;
 mod cloudformation;
+mod cloudformation_routes;
 mod left_out;
 mod logical_ids;
 mod messages;
 mod model;
 mod quote;
+mod routes;
 mod shell_json;
 mod yaml;
 
