@@ -171,9 +171,10 @@ fn rule_senders(rules: &[RuleSpec], name: &str, queue: bool) -> Vec<(String, Str
     out
 }
 
-/// The scripts make no Lambda functions and no EventBridge resources: one line for each of
-/// those the template has, so the scripts say what they leave to it.
-fn scripts_left_out(configs: &[InvokeConfigSpec], buses: &[BusSpec], rules: &[RuleSpec]) -> Vec<String> {
+/// The scripts make no Lambda functions and no IAM roles: one line for each invoke configuration
+/// and each rule target (a function, or a bus, whose delivery needs a role) the template has and
+/// the scripts do not make.
+fn scripts_left_out(configs: &[InvokeConfigSpec], rules: &[RuleSpec]) -> Vec<String> {
     let mut out = Vec::new();
     for c in configs {
         out.push(format!(
@@ -181,19 +182,16 @@ fn scripts_left_out(configs: &[InvokeConfigSpec], buses: &[BusSpec], rules: &[Ru
             c.function
         ));
     }
-    for b in buses {
-        out.push(format!("event bus {}: in the CloudFormation export only", b.name));
-    }
     for r in rules {
-        let ids: Vec<&str> = r.targets.iter().map(|t| t.id.as_str()).collect();
-        out.push(format!(
-            "rule {} on event bus {} with {} target(s){}{}: in the CloudFormation export only",
-            r.name,
-            r.bus,
-            ids.len(),
-            if ids.is_empty() { "" } else { " " },
-            ids.join(", ")
-        ));
+        for t in r.targets.iter().filter(|t| !t.scripted()) {
+            out.push(format!(
+                "target {} of rule {} on event bus {} ({}): in the CloudFormation export only (it needs a function or an IAM role)",
+                t.id,
+                r.name,
+                r.bus,
+                t.dest.describe()
+            ));
+        }
     }
     out
 }
@@ -328,7 +326,7 @@ impl Sim {
             functions: self.export_functions(),
             mappings: self.export_mappings(),
             alarms,
-            scripts_left_out: scripts_left_out(&invoke_configs, &buses, &rules),
+            scripts_left_out: scripts_left_out(&invoke_configs, &rules),
             invoke_configs,
             buses,
             rules,

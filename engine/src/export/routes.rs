@@ -4,8 +4,7 @@
 
 use crate::sim::Sim;
 use crate::world::invoke_config::{destination_of, Destination};
-#[cfg(feature = "eventbridge")]
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// The bus every account has (`events::DEFAULT_BUS`, here also without the `eventbridge` feature).
 pub const DEFAULT_BUS: &str = "default";
@@ -89,6 +88,48 @@ pub struct TargetSpec {
     pub dead_letter: Option<Dest>,
     pub message_group_id: Option<String>,
     pub notes: Vec<String>,
+}
+
+impl TargetSpec {
+    /// The scripts make queue and topic targets; functions and IAM roles (a bus target's) are
+    /// the template's only.
+    pub fn scripted(&self) -> bool {
+        matches!(self.dest, Dest::Queue(_) | Dest::Topic(_))
+    }
+
+    /// The target's optional fields that hold no ARN, as `PutTargets` takes them.
+    pub fn plain_fields(&self) -> Vec<(&'static str, Value)> {
+        let mut out = Vec::new();
+        if let Some(i) = &self.input {
+            out.push(("Input", json!(i)));
+        }
+        if let Some(p) = &self.input_path {
+            out.push(("InputPath", json!(p)));
+        }
+        if let Some((paths, template)) = &self.transformer {
+            let mut t = serde_json::Map::new();
+            if !paths.is_empty() {
+                let map: serde_json::Map<String, Value> = paths.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+                t.insert("InputPathsMap".into(), Value::Object(map));
+            }
+            t.insert("InputTemplate".into(), json!(template));
+            out.push(("InputTransformer", Value::Object(t)));
+        }
+        if let Some(g) = &self.message_group_id {
+            out.push(("SqsParameters", json!({ "MessageGroupId": g })));
+        }
+        if let Some((attempts, age)) = self.retry {
+            let mut r = serde_json::Map::new();
+            if let Some(n) = attempts {
+                r.insert("MaximumRetryAttempts".into(), json!(n));
+            }
+            if let Some(n) = age {
+                r.insert("MaximumEventAgeInSeconds".into(), json!(n));
+            }
+            out.push(("RetryPolicy", Value::Object(r)));
+        }
+        out
+    }
 }
 
 impl Sim {
