@@ -24,7 +24,30 @@ def handler(event, context):
 /// The CloudFormation template (YAML) of everything the simulation holds now.
 pub fn template(sim: &Sim) -> String {
     let topology = sim.export_topology();
-    let mut w = Writer { ids: LogicalIds::default(), resources: Vec::new(), topology: &topology };
+    let mut resources = resources(&topology);
+    let mut out = String::new();
+    write_comments(&mut out, 0, &header(sim, &topology));
+    let mut top = MapBuilder::new()
+        .put("AWSTemplateFormatVersion", Yaml::str("2010-09-09"))
+        .put("Description", Yaml::str("Topics, queues and subscriptions exported from Fan-out Playground"));
+    if resources.is_empty() {
+        resources.push(Entry {
+            comments: vec![
+                "The simulation has no AWS resources; a template needs one, so here is an empty handle.".into()
+            ],
+            key: "EmptyStack".into(),
+            value: MapBuilder::new().put("Type", Yaml::str("AWS::CloudFormation::WaitConditionHandle")).build(),
+        });
+    }
+    top = top.put("Resources", Yaml::Map(resources));
+    let Yaml::Map(entries) = top.build() else { return out };
+    write_map(&mut out, 0, &entries);
+    out
+}
+
+/// Every resource of the template, in the order written.
+fn resources(topology: &Topology) -> Vec<Entry> {
+    let mut w = Writer { ids: LogicalIds::default(), resources: Vec::new(), topology };
     w.assign_ids();
     w.assign_route_ids();
     w.topics();
@@ -34,24 +57,13 @@ pub fn template(sim: &Sim) -> String {
     w.invoke_configs();
     w.eventbridge();
     w.alarms();
-    let mut out = String::new();
-    write_comments(&mut out, 0, &header(sim, &topology));
-    let mut top = MapBuilder::new()
-        .put("AWSTemplateFormatVersion", Yaml::str("2010-09-09"))
-        .put("Description", Yaml::str("Topics, queues and subscriptions exported from Fan-out Playground"));
-    if w.resources.is_empty() {
-        w.resources.push(Entry {
-            comments: vec![
-                "The simulation has no AWS resources; a template needs one, so here is an empty handle.".into()
-            ],
-            key: "EmptyStack".into(),
-            value: MapBuilder::new().put("Type", Yaml::str("AWS::CloudFormation::WaitConditionHandle")).build(),
-        });
-    }
-    top = top.put("Resources", Yaml::Map(w.resources));
-    let Yaml::Map(entries) = top.build() else { return out };
-    write_map(&mut out, 0, &entries);
-    out
+    w.resources
+}
+
+/// The resources as a tree, for the tests to read.
+#[cfg(test)]
+pub(crate) fn template_tree(sim: &Sim) -> Vec<Entry> {
+    resources(&sim.export_topology())
 }
 
 fn header(sim: &Sim, topology: &Topology) -> Vec<String> {

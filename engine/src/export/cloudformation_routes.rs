@@ -340,3 +340,247 @@ impl Writer<'_> {
         self.add(vec![comment], id, resource("AWS::Lambda::Permission", props, None));
     }
 }
+
+// The routes are the `eventbridge` and `extra-routes` features' (the CLI and the tests have both).
+#[cfg(all(test, feature = "eventbridge", feature = "extra-routes"))]
+mod tests {
+    use super::super::cloudformation::template_tree;
+    use super::super::yaml::{Entry, Yaml};
+    use crate::sim::Sim;
+    use serde_json::{json, Value};
+
+    const ARN: &str = "arn:aws:{}:us-east-1:000000000000:";
+
+    fn arn(service: &str, rest: &str) -> String {
+        format!("{}{rest}", ARN.replace("{}", service))
+    }
+
+    fn ok(sim: &mut Sim, action: &str, params: Value) {
+        if let Err(e) = sim.apply(action, &params) {
+            panic!("{action}: {e:?}");
+        }
+    }
+
+    /// A function `charge` with every asynchronous setting, a custom bus `orders` with a rule
+    /// whose targets are a queue (with a dead-letter queue), a topic, a function and a bus.
+    fn routes() -> Sim {
+        let mut sim = Sim::new(1);
+        ok(&mut sim, "CreateQueue", json!({"QueueName": "audit"}));
+        ok(&mut sim, "CreateQueue", json!({"QueueName": "failed"}));
+        ok(&mut sim, "CreateTopic", json!({"Name": "alerts"}));
+        ok(&mut sim, "CreateFunction", json!({"FunctionName": "notify", "Behavior": {"ProcessingTime": "10ms"}}));
+        let dlq = json!({"TargetArn": arn("sqs", "failed")});
+        let charge = json!({"FunctionName": "charge", "Behavior": {"ProcessingTime": "10ms"}, "DeadLetterConfig": dlq});
+        ok(&mut sim, "CreateFunction", charge);
+        ok(&mut sim, "CreateEventBus", json!({"Name": "orders"}));
+        let pattern = r#"{"source": ["shop"], "detail": {"total": [{"numeric": [">=", 100.50]}]}}"#;
+        ok(&mut sim, "PutRule", json!({"Name": "big", "EventBusName": "orders", "EventPattern": pattern}));
+        let targets = json!([
+            {"Id": "q", "Arn": arn("sqs", "audit"), "InputPath": "$.detail",
+             "RetryPolicy": {"MaximumRetryAttempts": 4, "MaximumEventAgeInSeconds": 120},
+             "DeadLetterConfig": {"Arn": arn("sqs", "failed")}},
+            {"Id": "t", "Arn": arn("sns", "alerts"),
+             "InputTransformer": {"InputPathsMap": {"total": "$.detail.total"}, "InputTemplate": "\"total <total>\""}},
+            {"Id": "f", "Arn": arn("lambda", "function:notify"), "Input": "{\"k\": 1}"},
+            {"Id": "b", "Arn": arn("events", "event-bus/default")}
+        ]);
+        ok(&mut sim, "PutTargets", json!({"Rule": "big", "EventBusName": "orders", "Targets": targets}));
+        let destinations = json!({"OnSuccess": {"Destination": arn("events", "event-bus/orders")},
+                                  "OnFailure": {"Destination": arn("sqs", "audit")}});
+        let config = json!({"FunctionName": "charge", "MaximumRetryAttempts": 0, "MaximumEventAgeInSeconds": 60,
+                            "DestinationConfig": destinations});
+        ok(&mut sim, "PutFunctionEventInvokeConfig", config);
+        sim
+    }
+
+    fn resources(sim: &Sim) -> Vec<Entry> {
+        template_tree(sim)
+    }
+
+    fn get<'a>(y: &'a Yaml, path: &[&str]) -> Option<&'a Yaml> {
+        path.iter().try_fold(y, |y, key| match y {
+            Yaml::Map(entries) => entries.iter().find(|e| e.key == *key).map(|e| &e.value),
+            _ => None,
+        })
+    }
+
+    fn of_type<'a>(all: &'a [Entry], kind: &str) -> Vec<&'a Entry> {
+        all.iter().filter(|e| get(&e.value, &["Type"]) == Some(&Yaml::str(kind))).collect()
+    }
+
+    fn one<'a>(all: &'a [Entry], kind: &str) -> &'a Entry {
+        let found = of_type(all, kind);
+        assert_eq!(found.len(), 1, "one {kind}: {found:?}");
+        found[0]
+    }
+
+    fn prop<'a>(e: &'a Entry, path: &[&str]) -> &'a Yaml {
+        let mut full = vec!["Properties"];
+        full.extend_from_slice(path);
+        get(&e.value, &full).unwrap_or_else(|| panic!("{} has no {path:?}: {:?}", e.key, e.value))
+    }
+
+    fn int(n: u64) -> Yaml {
+        Yaml::Int(n)
+    }
+
+    fn getatt(id: &str) -> Yaml {
+        Yaml::GetAtt(id.to_string(), "Arn")
+    }
+
+    #[test]
+    fn event_invoke_config_names_latest_and_links_its_destinations() {
+        let all = resources(&routes());
+        let c = one(&all, "AWS::Lambda::EventInvokeConfig");
+        assert_eq!(c.key, "ChargeFunctionEventInvokeConfig");
+        // EventInvokeConfig's FunctionName and Qualifier are required; $LATEST is the
+        // unpublished version, the only one a playground function has.
+        assert_eq!(prop(c, &["FunctionName"]), &Yaml::Ref("ChargeFunction".into()));
+        assert_eq!(prop(c, &["Qualifier"]), &Yaml::str("$LATEST"));
+        // MaximumRetryAttempts 0-2 and MaximumEventAgeInSeconds 60-21600, as set (0 is a value).
+        assert_eq!(prop(c, &["MaximumRetryAttempts"]), &int(0));
+        assert_eq!(prop(c, &["MaximumEventAgeInSeconds"]), &int(60));
+        // DestinationConfig.OnSuccess/OnFailure.Destination: an ARN (a bus's and a queue's GetAtt Arn).
+        assert_eq!(prop(c, &["DestinationConfig", "OnSuccess", "Destination"]), &getatt("OrdersEventBus"));
+        assert_eq!(prop(c, &["DestinationConfig", "OnFailure", "Destination"]), &getatt("AuditQueue"));
+    }
+
+    #[test]
+    fn a_function_role_may_send_to_its_destinations_and_dead_letter_queue() {
+        // Lambda checks the execution role's permission when a destination or DeadLetterConfig
+        // is set, so the role carries it; AWS::Lambda::Function's DeadLetterConfig is TargetArn.
+        let all = resources(&routes());
+        let f = all.iter().find(|e| e.key == "ChargeFunction").expect("the function");
+        assert_eq!(prop(f, &["DeadLetterConfig", "TargetArn"]), &getatt("FailedQueue"));
+        let role = all.iter().find(|e| e.key == "ChargeFunctionRole").expect("the role");
+        let Yaml::List(policies) = prop(role, &["Policies"]) else { panic!("Policies is a list") };
+        let Some(Yaml::List(statements)) = get(&policies[0], &["PolicyDocument", "Statement"]) else {
+            panic!("statements")
+        };
+        // OnSuccess, OnFailure, then the dead-letter queue.
+        let actions: Vec<(&Yaml, &Yaml)> =
+            statements.iter().map(|s| (get(s, &["Action"]).unwrap(), get(s, &["Resource"]).unwrap())).collect();
+        assert_eq!(
+            actions,
+            vec![
+                (&Yaml::str("events:PutEvents"), &getatt("OrdersEventBus")),
+                (&Yaml::str("sqs:SendMessage"), &getatt("AuditQueue")),
+                (&Yaml::str("sqs:SendMessage"), &getatt("FailedQueue")),
+            ]
+        );
+        let notify = all.iter().find(|e| e.key == "NotifyFunctionRole").expect("notify's role");
+        assert!(get(&notify.value, &["Properties", "Policies"]).is_none(), "no destinations, no policy");
+    }
+
+    #[test]
+    fn a_custom_bus_is_a_resource_and_the_default_bus_never_is() {
+        let all = resources(&routes());
+        let bus = one(&all, "AWS::Events::EventBus");
+        // AWS::Events::EventBus: Name is required.
+        assert_eq!((bus.key.as_str(), prop(bus, &["Name"])), ("OrdersEventBus", &Yaml::str("orders")));
+        let rule = one(&all, "AWS::Events::Rule");
+        // EventBusName takes a name; Ref of an AWS::Events::EventBus is its name.
+        assert_eq!(prop(rule, &["EventBusName"]), &Yaml::Ref("OrdersEventBus".into()));
+        // The default bus, as a target, is named by its ARN in every account.
+        let Yaml::List(targets) = prop(rule, &["Targets"]) else { panic!("Targets") };
+        let b = targets.iter().find(|t| get(t, &["Id"]) == Some(&Yaml::str("b"))).expect("target b");
+        let want = "arn:${AWS::Partition}:events:${AWS::Region}:${AWS::AccountId}:event-bus/default";
+        assert_eq!(get(b, &["Arn"]), Some(&Yaml::Sub(want.into())));
+    }
+
+    #[test]
+    fn a_rule_keeps_its_pattern_text_state_and_every_target_field_as_given() {
+        let all = resources(&routes());
+        let rule = one(&all, "AWS::Events::Rule");
+        assert_eq!(rule.key, "OrdersBigRule");
+        assert_eq!(prop(rule, &["Name"]), &Yaml::str("big"));
+        // EventPattern is JSON: the text as given, so 100.50 stays as written.
+        let pattern = r#"{"source": ["shop"], "detail": {"total": [{"numeric": [">=", 100.50]}]}}"#;
+        assert_eq!(prop(rule, &["EventPattern"]), &Yaml::str(pattern));
+        // State: ENABLED, DISABLED or ENABLED_WITH_ALL_CLOUDTRAIL_MANAGEMENT_EVENTS.
+        assert_eq!(prop(rule, &["State"]), &Yaml::str("ENABLED"));
+        let Yaml::List(targets) = prop(rule, &["Targets"]) else { panic!("Targets") };
+        let target = |id: &str| targets.iter().find(|t| get(t, &["Id"]) == Some(&Yaml::str(id))).expect(id);
+        // Target: Id and Arn are required; a topic's ARN is its Ref, the others' GetAtt Arn.
+        assert_eq!(get(target("q"), &["Arn"]), Some(&getatt("AuditQueue")));
+        assert_eq!(get(target("t"), &["Arn"]), Some(&Yaml::Ref("AlertsTopic".into())));
+        assert_eq!(get(target("f"), &["Arn"]), Some(&getatt("NotifyFunction")));
+        assert_eq!(get(target("q"), &["InputPath"]), Some(&Yaml::str("$.detail")));
+        assert_eq!(get(target("q"), &["RetryPolicy", "MaximumRetryAttempts"]), Some(&int(4)));
+        assert_eq!(get(target("q"), &["RetryPolicy", "MaximumEventAgeInSeconds"]), Some(&int(120)));
+        assert_eq!(get(target("q"), &["DeadLetterConfig", "Arn"]), Some(&getatt("FailedQueue")));
+        let transformer = get(target("t"), &["InputTransformer"]).expect("InputTransformer");
+        assert_eq!(get(transformer, &["InputPathsMap", "total"]), Some(&Yaml::str("$.detail.total")));
+        assert_eq!(get(transformer, &["InputTemplate"]), Some(&Yaml::str("\"total <total>\"")));
+        assert_eq!(get(target("f"), &["Input"]), Some(&Yaml::str("{\"k\": 1}")));
+        // Bus-to-bus delivery in one account uses an IAM role EventBridge assumes.
+        assert_eq!(get(target("b"), &["RoleArn"]), Some(&getatt("OrdersBigRuleBRole")));
+        let role = all.iter().find(|e| e.key == "OrdersBigRuleBRole").expect("the bus target's role");
+        let principal = prop(role, &["AssumeRolePolicyDocument", "Statement"]);
+        assert!(
+            matches!(principal, Yaml::List(s) if get(&s[0], &["Principal", "Service"]) == Some(&Yaml::str("events.amazonaws.com")))
+        );
+    }
+
+    #[test]
+    fn what_a_rule_targets_lets_exactly_that_rule_deliver() {
+        let all = resources(&routes());
+        let from_rule =
+            |s: &Yaml| get(s, &["Condition", "ArnEquals", "aws:SourceArn"]) == Some(&getatt("OrdersBigRule"));
+        let events = Yaml::str("events.amazonaws.com");
+        // An SQS queue (a target, or a target's dead-letter queue): a queue policy statement.
+        for queue in ["AuditQueuePolicy", "FailedQueuePolicy"] {
+            let policy = all.iter().find(|e| e.key == queue).unwrap_or_else(|| panic!("{queue}"));
+            let Yaml::List(statements) = prop(policy, &["PolicyDocument", "Statement"]) else { panic!("Statement") };
+            assert!(statements.iter().any(|s| from_rule(s) && get(s, &["Principal", "Service"]) == Some(&events)));
+        }
+        // An SNS topic: an AWS::SNS::TopicPolicy that lets events.amazonaws.com publish.
+        let topic = one(&all, "AWS::SNS::TopicPolicy");
+        assert_eq!(prop(topic, &["Topics"]), &Yaml::List(vec![Yaml::Ref("AlertsTopic".into())]));
+        let Yaml::List(statements) = prop(topic, &["PolicyDocument", "Statement"]) else { panic!("Statement") };
+        assert!(from_rule(&statements[0]) && get(&statements[0], &["Action"]) == Some(&Yaml::str("sns:Publish")));
+        // A function: an AWS::Lambda::Permission with the rule as SourceArn.
+        let permission = one(&all, "AWS::Lambda::Permission");
+        assert_eq!(prop(permission, &["Principal"]), &events);
+        assert_eq!(prop(permission, &["Action"]), &Yaml::str("lambda:InvokeFunction"));
+        assert_eq!(prop(permission, &["SourceArn"]), &getatt("OrdersBigRule"));
+    }
+
+    #[test]
+    fn logical_ids_are_stable_between_exports() {
+        let sim = routes();
+        let ids = |all: Vec<Entry>| all.into_iter().map(|e| e.key).collect::<Vec<_>>();
+        assert_eq!(ids(resources(&sim)), ids(resources(&sim.clone())));
+        assert_eq!(super::super::cloudformation(&sim), super::super::cloudformation(&sim));
+    }
+
+    #[test]
+    fn archives_replays_and_playground_role_arns_are_said_not_dropped() {
+        let mut sim = routes();
+        ok(
+            &mut sim,
+            "CreateArchive",
+            json!({"ArchiveName": "keep", "EventSourceArn": arn("events", "event-bus/orders")}),
+        );
+        let role = "arn:aws:iam::000000000000:role/playground";
+        let targets = json!([{"Id": "r", "Arn": arn("sqs", "audit"), "RoleArn": role}]);
+        ok(&mut sim, "PutRule", json!({"Name": "roled", "EventPattern": "{\"source\": [\"x\"]}", "RoleArn": role}));
+        ok(&mut sim, "PutTargets", json!({"Rule": "roled", "Targets": targets}));
+        let text = super::super::cloudformation(&sim);
+        assert!(text.contains("# - archive keep of event bus orders: the exports do not make archives"), "{text}");
+        assert!(text.contains("# Its RoleArn is left out: it names the playground's account."), "{text}");
+        assert!(text.contains("# Target r: its RoleArn is left out: it names the playground's account."), "{text}");
+        assert!(!text.contains("role/playground"), "the playground's account is not in the template");
+    }
+
+    #[test]
+    fn the_scripts_say_each_invoke_config_and_each_target_they_do_not_make() {
+        let sim = routes();
+        for script in [super::super::boto3(&sim, &[]), super::super::awscli(&sim, &[])] {
+            assert!(script.contains("# - event invoke config of function charge (retries, maximum event age, destinations): in the CloudFormation export only"), "{script}");
+            assert!(script.contains("# - target f of rule big on event bus orders (the function notify): in the CloudFormation export only"), "{script}");
+            assert!(script.contains("# - target b of rule big on event bus orders (the event bus default): in the CloudFormation export only"), "{script}");
+            assert!(script.contains("The story's PutEvents calls are not sent again"), "{script}");
+        }
+    }
+}
