@@ -6,6 +6,7 @@
 use super::messages::{is_integer_param, message_calls, MessageCall};
 use super::model::{QueueSpec, Topology};
 use super::quote::sh_str;
+use super::routes::{Dest, RuleSpec, TargetSpec};
 use super::shell_json::{lit, obj, shell_json, J};
 use super::yaml::write_comments;
 use crate::history::Command;
@@ -49,6 +50,7 @@ pub fn script(sim: &Sim, commands: &[Command]) -> String {
     s.queues();
     s.subscriptions();
     s.alarms();
+    s.eventbridge();
     s.messages(commands);
     s.counts();
     s.out
@@ -63,13 +65,20 @@ fn header(sim: &Sim, t: &Topology) -> Vec<String> {
         "story's messages again in order (without its pauses), then one line per queue, in name".to_string(),
         "order: \"<queue name> <ApproximateNumberOfMessages>\". Receives, deletes and the simulated".to_string(),
         "consumers are not replayed; Lambda functions are in the CloudFormation export only.".to_string(),
-        String::new(),
-        "Usage: bash FILE [--endpoint-url URL] [--region us-east-1] [--wait 5]".to_string(),
     ];
+    if !t.rules.is_empty() {
+        lines.push(super::boto3::EVENTS_NOT_SENT.to_string());
+    }
+    lines.extend([String::new(), "Usage: bash FILE [--endpoint-url URL] [--region us-east-1] [--wait 5]".to_string()]);
     if !t.left_out.is_empty() {
         lines.push(String::new());
         lines.push("Left out, because only the simulator has them:".to_string());
         lines.extend(t.left_out.iter().map(|l| format!("- {l}")));
+    }
+    if !t.scripts_left_out.is_empty() {
+        lines.push(String::new());
+        lines.push("Not made by this script (the CloudFormation export has them):".to_string());
+        lines.extend(t.scripts_left_out.iter().map(|l| format!("- {l}")));
     }
     lines
 }
@@ -151,25 +160,114 @@ impl Script<'_> {
             self.redrive(q);
         }
         self.section("Queue policies: SNS may send to each queue from exactly the topics that deliver to it");
-        for q in self.t.queues.iter().filter(|q| !q.senders.is_empty()) {
-            let var = self.queue_var(&q.name).unwrap_or_default();
-            let statements = q
-                .senders
-                .iter()
-                .filter_map(|s| self.topic_var(s))
-                .map(|topic| {
-                    obj(vec![
-                        ("Effect", lit("Allow")),
-                        ("Principal", obj(vec![("Service", lit("sns.amazonaws.com"))])),
-                        ("Action", lit("sqs:SendMessage")),
-                        ("Resource", J::Var(format!("{var}_ARN"))),
-                        ("Condition", obj(vec![("ArnEquals", obj(vec![("aws:SourceArn", J::Var(topic))]))])),
-                    ])
-                })
-                .collect();
-            let policy = obj(vec![("Version", lit("2012-10-17")), ("Statement", J::Arr(statements))]);
-            self.set_attribute(&var, "Policy", policy);
+        // A queue EventBridge also sends to gets its policy once its rules have ARNs, below.
+        for q in self.t.queues.iter().filter(|q| !q.senders.is_empty() && q.rule_senders.is_empty()) {
+            self.queue_policy(q);
         }
+    }
+
+    /// SNS may send from exactly the topics that deliver here, EventBridge from exactly the rules.
+    fn queue_policy(&mut self, q: &QueueSpec) {
+        let var = self.queue_var(&q.name).unwrap_or_default();
+        let resource = J::Var(format!("{var}_ARN"));
+        let topics = q.senders.iter().filter_map(|s| self.topic_var(s));
+        let mut statements: Vec<J> =
+            topics.map(|topic| statement("sns.amazonaws.com", "sqs:SendMessage", &resource, J::Var(topic))).collect();
+        let rules = q.rule_senders.iter().filter_map(|(b, r)| self.rule_var(b, r));
+        statements
+            .extend(rules.map(|rule| statement("events.amazonaws.com", "sqs:SendMessage", &resource, J::Var(rule))));
+        self.set_attribute(&var, "Policy", policy_document(statements));
+    }
+
+    fn rule_var(&self, bus: &str, rule: &str) -> Option<String> {
+        self.t.rules.iter().position(|r| r.bus == bus && r.name == rule).map(|i| format!("R{}", i + 1))
+    }
+
+    fn eventbridge(&mut self) {
+        let t = self.t;
+        if t.buses.is_empty() && t.rules.is_empty() {
+            return;
+        }
+        self.section(
+            "EventBridge: custom event buses, rules (R1, R2, ... hold their ARNs), their queue and topic targets",
+        );
+        for b in &t.buses {
+            let mut request = vec![("Name", lit(&b.name))];
+            if let Some(d) = &b.description {
+                request.push(("Description", lit(d)));
+            }
+            self.call(None, "events", "create-event-bus", &obj(request), "");
+        }
+        for (i, r) in t.rules.iter().enumerate() {
+            self.rule(&format!("R{}", i + 1), r);
+        }
+        self.section("Policies: EventBridge may send to each queue and topic from exactly the rules that target it");
+        for q in t.queues.iter().filter(|q| !q.rule_senders.is_empty()) {
+            self.queue_policy(q);
+        }
+        for topic in t.topics.iter().filter(|t| !t.rule_senders.is_empty()) {
+            let var = self.topic_var(&topic.name).unwrap_or_default();
+            let rules = topic.rule_senders.iter().filter_map(|(b, r)| self.rule_var(b, r));
+            let resource = J::Var(var.clone());
+            let statements =
+                rules.map(|rule| statement("events.amazonaws.com", "sns:Publish", &resource, J::Var(rule))).collect();
+            let request = obj(vec![
+                ("TopicArn", J::Var(var)),
+                ("AttributeName", lit("Policy")),
+                ("AttributeValue", J::Text(Box::new(policy_document(statements)))),
+            ]);
+            self.call(None, "sns", "set-topic-attributes", &request, "");
+        }
+    }
+
+    fn rule(&mut self, var: &str, r: &RuleSpec) {
+        self.comment(&format!("{var}: rule {} on event bus {}", r.name, r.bus));
+        for note in &r.notes {
+            self.comment(note);
+        }
+        let mut request = vec![("Name", lit(&r.name)), ("EventBusName", lit(&r.bus))];
+        let optional =
+            [("Description", &r.description), ("EventPattern", &r.pattern), ("ScheduleExpression", &r.schedule)];
+        request.extend(optional.iter().filter_map(|(k, v)| v.as_deref().map(|v| (*k, lit(v)))));
+        request.push(("State", lit(r.state)));
+        self.call(Some(var), "events", "put-rule", &obj(request), " --query RuleArn --output text");
+        let targets: Vec<J> = r.targets.iter().filter_map(|t| self.target(r, t)).collect();
+        if !targets.is_empty() {
+            let request =
+                obj(vec![("Rule", lit(&r.name)), ("EventBusName", lit(&r.bus)), ("Targets", J::Arr(targets))]);
+            self.call(None, "events", "put-targets", &request, "");
+        }
+    }
+
+    /// A target as `put-targets` takes it, or a comment saying why it is not made.
+    fn target(&mut self, r: &RuleSpec, target: &TargetSpec) -> Option<J> {
+        let arn = match &target.dest {
+            Dest::Queue(n) => self.queue_var(n).map(|v| J::Var(format!("{v}_ARN"))),
+            Dest::Topic(n) => self.topic_var(n).map(J::Var),
+            _ => None,
+        };
+        let Some(arn) = arn else {
+            let why =
+                if target.scripted() { "is not in the simulation now" } else { "is in the CloudFormation export only" };
+            self.comment(&format!("{}: target {} ({}) {why}; not made", r.name, target.id, target.dest.describe()));
+            return None;
+        };
+        let mut fields = vec![("Id".to_string(), lit(&target.id)), ("Arn".to_string(), arn)];
+        fields.extend(target.plain_fields().into_iter().map(|(k, v)| (k.to_string(), J::Lit(v))));
+        match &target.dead_letter {
+            Some(Dest::Queue(dlq)) if self.queue_var(dlq).is_some() => {
+                let dlq_var = self.queue_var(dlq).unwrap_or_default();
+                fields.push(("DeadLetterConfig".into(), obj(vec![("Arn", J::Var(format!("{dlq_var}_ARN")))])));
+            }
+            Some(d) => self.comment(&format!(
+                "{}: target {}: its dead-letter queue ({}) is not in the simulation now",
+                r.name,
+                target.id,
+                d.describe()
+            )),
+            None => {}
+        }
+        Some(J::Obj(fields))
     }
 
     fn set_attribute(&mut self, queue_var: &str, name: &str, policy: J) {
@@ -320,6 +418,21 @@ impl Script<'_> {
 }
 
 /// Integer parameters given as numeric strings become numbers, as the CLI's JSON input wants.
+/// Lets one service principal act on the resource, from exactly one source ARN.
+fn statement(service: &str, action: &str, resource: &J, source: J) -> J {
+    obj(vec![
+        ("Effect", lit("Allow")),
+        ("Principal", obj(vec![("Service", lit(service))])),
+        ("Action", lit(action)),
+        ("Resource", resource.clone()),
+        ("Condition", obj(vec![("ArnEquals", obj(vec![("aws:SourceArn", source)]))])),
+    ])
+}
+
+fn policy_document(statements: Vec<J>) -> J {
+    obj(vec![("Version", lit("2012-10-17")), ("Statement", J::Arr(statements))])
+}
+
 fn integers(key: &str, v: &Value) -> Value {
     match v {
         Value::String(s) if is_integer_param(key) => s.trim().parse::<i64>().map(Value::from).unwrap_or(v.clone()),

@@ -5,6 +5,7 @@
 use super::messages::{is_integer_param, message_calls, MessageCall};
 use super::model::{AlarmSpec, QueueSpec, SubscriptionSpec, Topology};
 use super::quote::{comment_text, py_str};
+use super::routes::{Dest, RuleSpec, TargetSpec};
 use super::yaml::write_comments;
 use crate::history::Command;
 use crate::sim::Sim;
@@ -18,18 +19,28 @@ import time
 import boto3
 
 
-def queue_policy(queue_arn, topic_arns):
-    """A queue policy that lets SNS send to the queue from exactly these topics."""
-    statements = [
-        {
-            "Effect": "Allow",
-            "Principal": {"Service": "sns.amazonaws.com"},
-            "Action": "sqs:SendMessage",
-            "Resource": queue_arn,
-            "Condition": {"ArnEquals": {"aws:SourceArn": topic_arn}},
-        }
-        for topic_arn in topic_arns
-    ]
+def statement(service, action, resource, source_arn):
+    """Lets one service principal act on the resource, from exactly one source ARN."""
+    return {
+        "Effect": "Allow",
+        "Principal": {"Service": service},
+        "Action": action,
+        "Resource": resource,
+        "Condition": {"ArnEquals": {"aws:SourceArn": source_arn}},
+    }
+
+
+def queue_policy(queue_arn, topic_arns, rule_arns=()):
+    """A queue policy that lets SNS send to the queue from exactly these topics, and EventBridge
+    from exactly these rules."""
+    statements = [statement("sns.amazonaws.com", "sqs:SendMessage", queue_arn, t) for t in topic_arns]
+    statements += [statement("events.amazonaws.com", "sqs:SendMessage", queue_arn, r) for r in rule_arns]
+    return json.dumps({"Version": "2012-10-17", "Statement": statements})
+
+
+def topic_policy(topic_arn, rule_arns):
+    """A topic policy that lets EventBridge publish to the topic from exactly these rules."""
+    statements = [statement("events.amazonaws.com", "sns:Publish", topic_arn, r) for r in rule_arns]
     return json.dumps({"Version": "2012-10-17", "Statement": statements})
 
 
@@ -43,7 +54,8 @@ def main():
     sns = session.client("sns", endpoint_url=args.endpoint_url)
     sqs = session.client("sqs", endpoint_url=args.endpoint_url)
     cloudwatch = session.client("cloudwatch", endpoint_url=args.endpoint_url)
-    topic, queue, queue_arn = {}, {}, {}
+    events = session.client("events", endpoint_url=args.endpoint_url)
+    topic, queue, queue_arn, rule_arn = {}, {}, {}, {}
 "#;
 
 const COUNTS: &str = r#"
@@ -58,6 +70,10 @@ if __name__ == "__main__":
     main()
 "#;
 
+/// The message calls sent again are SNS's and SQS's (`messages`): said when events could matter.
+pub(crate) const EVENTS_NOT_SENT: &str =
+    "The story's PutEvents calls are not sent again: the counts of queues its rules target may differ.";
+
 /// The whole script.
 pub fn script(sim: &Sim, commands: &[Command]) -> String {
     let t = sim.export_topology();
@@ -69,6 +85,7 @@ pub fn script(sim: &Sim, commands: &[Command]) -> String {
     body.queues(&t);
     body.subscriptions(&t);
     body.alarms(&t);
+    body.eventbridge(&t);
     body.messages(&t, commands);
     out.push_str(&body.0);
     out.push_str(COUNTS);
@@ -80,19 +97,29 @@ fn header(sim: &Sim, t: &Topology) -> String {
         "Fan-out Playground export, for boto3.".to_string(),
         format!("Exported from the simulation at virtual time {} (seed {}).", sim.now(), sim.seed()),
         String::new(),
-        "Makes the topics, queues, queue policies, subscriptions and alarms as they are at the end".to_string(),
-        "of the story, sends the story's messages again in order (without its pauses), then prints".to_string(),
-        "one line per queue, in name order: \"<queue name> <ApproximateNumberOfMessages>\".".to_string(),
-        "Receives, deletes and the simulated consumers are not replayed: the counts match the".to_string(),
-        "playground's only when nothing consumed messages. Lambda functions are in the".to_string(),
-        "CloudFormation export only (they need code).".to_string(),
+        "Makes the topics, queues, queue policies, subscriptions, alarms and EventBridge buses, rules".to_string(),
+        "and queue and topic targets as they are at the end of the story, sends the story's messages".to_string(),
+        "again in order (without its pauses), then prints one line per queue, in name order:".to_string(),
+        "\"<queue name> <ApproximateNumberOfMessages>\". Receives, deletes and the simulated".to_string(),
+        "consumers are not replayed: the counts match the playground's only when nothing consumed".to_string(),
+        "messages. Lambda functions are in the CloudFormation export only (they need code).".to_string(),
+    ];
+    if !t.rules.is_empty() {
+        lines.push(EVENTS_NOT_SENT.to_string());
+    }
+    lines.extend([
         String::new(),
         "Usage: python3 FILE [--endpoint-url URL] [--region us-east-1] [--wait 5]".to_string(),
-    ];
+    ]);
     if !t.left_out.is_empty() {
         lines.push(String::new());
         lines.push("Left out, because only the simulator has them:".to_string());
         lines.extend(t.left_out.iter().map(|l| format!("- {l}")));
+    }
+    if !t.scripts_left_out.is_empty() {
+        lines.push(String::new());
+        lines.push("Not made by this script (the CloudFormation export has them):".to_string());
+        lines.extend(t.scripts_left_out.iter().map(|l| format!("- {l}")));
     }
     let mut out = String::new();
     write_comments(&mut out, 0, &lines);
@@ -184,7 +211,8 @@ impl Body {
             self.redrive(t, q);
         }
         self.section("Queue policies: SNS may send to each queue from exactly the topics that deliver to it");
-        for q in t.queues.iter().filter(|q| !q.senders.is_empty()) {
+        // A queue EventBridge also sends to gets its policy once its rules have ARNs, below.
+        for q in t.queues.iter().filter(|q| !q.senders.is_empty() && q.rule_senders.is_empty()) {
             let topics: Vec<String> = q.senders.iter().map(|s| format!("topic[{}]", py_str(s))).collect();
             self.line(&format!(
                 "sqs.set_queue_attributes(QueueUrl=queue[{name}], Attributes={{\"Policy\": queue_policy(queue_arn[{name}], [{}])}})",
@@ -271,6 +299,91 @@ impl Body {
         }
     }
 
+    fn eventbridge(&mut self, t: &Topology) {
+        if t.buses.is_empty() && t.rules.is_empty() {
+            return;
+        }
+        self.section("EventBridge: custom event buses, rules, their queue and topic targets");
+        for b in &t.buses {
+            let description = b.description.as_deref().map(|d| format!(", Description={}", py_str(d)));
+            self.line(&format!("events.create_event_bus(Name={}{})", py_str(&b.name), description.unwrap_or_default()));
+        }
+        for r in &t.rules {
+            self.rule(t, r);
+        }
+        self.section("Policies: EventBridge may send to each queue and topic from exactly the rules that target it");
+        for q in t.queues.iter().filter(|q| !q.rule_senders.is_empty()) {
+            let topics: Vec<String> = q.senders.iter().map(|s| format!("topic[{}]", py_str(s))).collect();
+            self.line(&format!(
+                "sqs.set_queue_attributes(QueueUrl=queue[{name}], Attributes={{\"Policy\": queue_policy(queue_arn[{name}], [{}], [{}])}})",
+                topics.join(", "),
+                rule_arns(&q.rule_senders),
+                name = py_str(&q.name)
+            ));
+        }
+        for topic in t.topics.iter().filter(|t| !t.rule_senders.is_empty()) {
+            self.line(&format!(
+                "sns.set_topic_attributes(TopicArn=topic[{name}], AttributeName=\"Policy\", AttributeValue=topic_policy(topic[{name}], [{}]))",
+                rule_arns(&topic.rule_senders),
+                name = py_str(&topic.name)
+            ));
+        }
+    }
+
+    fn rule(&mut self, t: &Topology, r: &RuleSpec) {
+        let mut args = vec![format!("Name={}", py_str(&r.name)), format!("EventBusName={}", py_str(&r.bus))];
+        let optional =
+            [("Description", &r.description), ("EventPattern", &r.pattern), ("ScheduleExpression", &r.schedule)];
+        args.extend(optional.iter().filter_map(|(k, v)| v.as_deref().map(|v| format!("{k}={}", py_str(v)))));
+        args.push(format!("State={}", py_str(r.state)));
+        for note in &r.notes {
+            self.comment(&format!("{}: {note}", r.name));
+        }
+        let key = py_str(&format!("{}/{}", r.bus, r.name));
+        self.line(&format!("rule_arn[{key}] = events.put_rule({})[\"RuleArn\"]", args.join(", ")));
+        let targets: Vec<String> = r.targets.iter().filter_map(|target| self.target(t, r, target)).collect();
+        if !targets.is_empty() {
+            self.line(&format!(
+                "events.put_targets(Rule={}, EventBusName={}, Targets=[{}])",
+                py_str(&r.name),
+                py_str(&r.bus),
+                targets.join(", ")
+            ));
+        }
+    }
+
+    /// A target as a Python dict, or a comment saying why it is not made.
+    fn target(&mut self, t: &Topology, r: &RuleSpec, target: &TargetSpec) -> Option<String> {
+        let arn = match &target.dest {
+            Dest::Queue(n) if t.has_queue(n) => format!("queue_arn[{}]", py_str(n)),
+            Dest::Topic(n) if t.has_topic(n) => format!("topic[{}]", py_str(n)),
+            d => {
+                let why = if target.scripted() {
+                    "is not in the simulation now"
+                } else {
+                    "is in the CloudFormation export only"
+                };
+                self.comment(&format!("{}: target {} ({}) {why}; not made", r.name, target.id, d.describe()));
+                return None;
+            }
+        };
+        let mut fields = vec![format!("\"Id\": {}", py_str(&target.id)), format!("\"Arn\": {arn}")];
+        fields.extend(target.plain_fields().iter().map(|(k, v)| format!("{}: {}", py_str(k), py_value(v))));
+        match &target.dead_letter {
+            Some(Dest::Queue(dlq)) if t.has_queue(dlq) => {
+                fields.push(format!("\"DeadLetterConfig\": {{\"Arn\": queue_arn[{}]}}", py_str(dlq)))
+            }
+            Some(d) => self.comment(&format!(
+                "{}: target {}: its dead-letter queue ({}) is not in the simulation now",
+                r.name,
+                target.id,
+                d.describe()
+            )),
+            None => {}
+        }
+        Some(format!("{{{}}}", fields.join(", ")))
+    }
+
     fn messages(&mut self, t: &Topology, commands: &[Command]) {
         let calls = message_calls(commands, t);
         self.section("The story's messages, in order (virtual time of each in the comment)");
@@ -298,6 +411,12 @@ impl Body {
         args.extend(call.params.iter().map(|(k, v)| format!("{k}={}", py_field(k, v))));
         self.line(&format!("{client}.{method}({})", args.join(", ")));
     }
+}
+
+/// `rule_arn[...]` of each (bus, rule), for a policy's list.
+fn rule_arns(rules: &[(String, String)]) -> String {
+    let arns: Vec<String> = rules.iter().map(|(b, r)| format!("rule_arn[{}]", py_str(&format!("{b}/{r}")))).collect();
+    arns.join(", ")
 }
 
 /// A subscription's attributes as `Subscribe` takes them; the scope before the policy.

@@ -24,20 +24,14 @@ def handler(event, context):
 /// The CloudFormation template (YAML) of everything the simulation holds now.
 pub fn template(sim: &Sim) -> String {
     let topology = sim.export_topology();
-    let mut w = Writer { ids: LogicalIds::default(), resources: Vec::new(), topology: &topology };
-    w.assign_ids();
-    w.topics();
-    w.queues();
-    w.subscriptions();
-    w.functions();
-    w.alarms();
+    let mut resources = resources(&topology);
     let mut out = String::new();
     write_comments(&mut out, 0, &header(sim, &topology));
     let mut top = MapBuilder::new()
         .put("AWSTemplateFormatVersion", Yaml::str("2010-09-09"))
         .put("Description", Yaml::str("Topics, queues and subscriptions exported from Fan-out Playground"));
-    if w.resources.is_empty() {
-        w.resources.push(Entry {
+    if resources.is_empty() {
+        resources.push(Entry {
             comments: vec![
                 "The simulation has no AWS resources; a template needs one, so here is an empty handle.".into()
             ],
@@ -45,10 +39,31 @@ pub fn template(sim: &Sim) -> String {
             value: MapBuilder::new().put("Type", Yaml::str("AWS::CloudFormation::WaitConditionHandle")).build(),
         });
     }
-    top = top.put("Resources", Yaml::Map(w.resources));
+    top = top.put("Resources", Yaml::Map(resources));
     let Yaml::Map(entries) = top.build() else { return out };
     write_map(&mut out, 0, &entries);
     out
+}
+
+/// Every resource of the template, in the order written.
+fn resources(topology: &Topology) -> Vec<Entry> {
+    let mut w = Writer { ids: LogicalIds::default(), resources: Vec::new(), topology };
+    w.assign_ids();
+    w.assign_route_ids();
+    w.topics();
+    w.queues();
+    w.subscriptions();
+    w.functions();
+    w.invoke_configs();
+    w.eventbridge();
+    w.alarms();
+    w.resources
+}
+
+/// The resources as a tree, for the tests to read.
+#[cfg(test)]
+pub(crate) fn template_tree(sim: &Sim) -> Vec<Entry> {
+    resources(&sim.export_topology())
 }
 
 fn header(sim: &Sim, topology: &Topology) -> Vec<String> {
@@ -57,7 +72,7 @@ fn header(sim: &Sim, topology: &Topology) -> Vec<String> {
         format!("from the simulation at virtual time {} (seed {}).", sim.now(), sim.seed()),
         format!(
             "Deploy: aws cloudformation deploy --template-file FILE --stack-name NAME{}",
-            if topology.functions.is_empty() { "" } else { " --capabilities CAPABILITY_IAM" }
+            if topology.makes_roles() { " --capabilities CAPABILITY_IAM" } else { "" }
         ),
         "Resource names are fixed (TopicName, QueueName, FunctionName, AlarmName): one stack per account and region."
             .to_string(),
@@ -70,14 +85,14 @@ fn header(sim: &Sim, topology: &Topology) -> Vec<String> {
     lines
 }
 
-struct Writer<'a> {
-    ids: LogicalIds,
-    resources: Vec<Entry>,
-    topology: &'a Topology,
+pub(crate) struct Writer<'a> {
+    pub(crate) ids: LogicalIds,
+    pub(crate) resources: Vec<Entry>,
+    pub(crate) topology: &'a Topology,
 }
 
 /// A resource: `Type`, `Properties`, and `DependsOn` when it must wait for another.
-fn resource(kind: &str, properties: MapBuilder, depends_on: Option<String>) -> Yaml {
+pub(crate) fn resource(kind: &str, properties: MapBuilder, depends_on: Option<String>) -> Yaml {
     MapBuilder::new()
         .put("Type", Yaml::str(kind))
         .put_opt("DependsOn", depends_on.map(Yaml::Str))
@@ -95,7 +110,7 @@ fn attr_value(a: &Attr) -> Yaml {
 
 /// `arn:<partition>:<service>:<region>:<account>:<name>` for a resource not in the template.
 /// The name was checked by the engine (letters, digits, `-`, `_`, `.`), so it is safe in `!Sub`.
-fn sub_arn(service: &str, name: &str) -> Yaml {
+pub(crate) fn sub_arn(service: &str, name: &str) -> Yaml {
     let safe: String = name.chars().filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')).collect();
     Yaml::Sub(format!("arn:${{AWS::Partition}}:{service}:${{AWS::Region}}:${{AWS::AccountId}}:{safe}"))
 }
@@ -109,7 +124,7 @@ impl Writer<'_> {
         for q in &t.queues {
             self.ids.assign(&format!("queue:{}", q.name), &[&q.name], "Queue");
         }
-        for q in t.queues.iter().filter(|q| !q.senders.is_empty()) {
+        for q in t.queues.iter().filter(|q| q.has_policy()) {
             self.ids.derive(&format!("policy:{}", q.name), &format!("queue:{}", q.name), "Policy");
         }
         for f in &t.functions {
@@ -118,18 +133,18 @@ impl Writer<'_> {
         }
     }
 
-    fn add(&mut self, comments: Vec<String>, id: String, value: Yaml) {
+    pub(crate) fn add(&mut self, comments: Vec<String>, id: String, value: Yaml) {
         self.resources.push(Entry { comments, key: id, value });
     }
 
-    fn queue_arn(&self, name: &str) -> Yaml {
+    pub(crate) fn queue_arn(&self, name: &str) -> Yaml {
         match self.ids.get(&format!("queue:{name}")) {
             Some(id) => Yaml::GetAtt(id.to_string(), "Arn"),
             None => sub_arn("sqs", name),
         }
     }
 
-    fn topic_arn(&self, name: &str) -> Yaml {
+    pub(crate) fn topic_arn(&self, name: &str) -> Yaml {
         match self.ids.get(&format!("topic:{name}")) {
             Some(id) => Yaml::Ref(id.to_string()),
             None => sub_arn("sns", name),
@@ -152,7 +167,7 @@ impl Writer<'_> {
             let id = self.ids.assign(&format!("queue:{}", q.name), &[&q.name], "Queue");
             let props = self.queue_properties(q);
             self.add(q.notes.clone(), id, resource("AWS::SQS::Queue", props, None));
-            if !q.senders.is_empty() {
+            if q.has_policy() {
                 self.queue_policy(q);
             }
         }
@@ -182,7 +197,7 @@ impl Writer<'_> {
     /// One statement per topic that delivers here: SNS may send, from exactly that topic.
     fn queue_policy(&mut self, q: &QueueSpec) {
         let queue_id = self.ids.get(&format!("queue:{}", q.name)).unwrap_or_default().to_string();
-        let statements = q
+        let mut statements: Vec<Yaml> = q
             .senders
             .iter()
             .map(|topic| {
@@ -197,14 +212,26 @@ impl Writer<'_> {
                     .build()
             })
             .collect();
+        statements.extend(self.rule_statements(&queue_id, &q.rule_senders));
         let document =
             MapBuilder::new().put("Version", Yaml::str("2012-10-17")).put("Statement", Yaml::List(statements));
         let props = MapBuilder::new()
             .put("Queues", Yaml::List(vec![Yaml::Ref(queue_id)]))
             .put("PolicyDocument", document.build());
         let id = self.ids.derive(&format!("policy:{}", q.name), &format!("queue:{}", q.name), "Policy");
-        let comment = format!("Lets SNS deliver to {} from exactly: {}.", q.name, q.senders.join(", "));
-        self.add(vec![comment], id, resource("AWS::SQS::QueuePolicy", props, None));
+        let mut comments = Vec::new();
+        if !q.senders.is_empty() {
+            comments.push(format!("Lets SNS deliver to {} from exactly: {}.", q.name, q.senders.join(", ")));
+        }
+        if !q.rule_senders.is_empty() {
+            let rules: Vec<&str> = q.rule_senders.iter().map(|(_, r)| r.as_str()).collect();
+            comments.push(format!(
+                "Lets EventBridge deliver to {} from exactly the rules: {}.",
+                q.name,
+                rules.join(", ")
+            ));
+        }
+        self.add(comments, id, resource("AWS::SQS::QueuePolicy", props, None));
     }
 
     fn subscriptions(&mut self) {
@@ -267,7 +294,8 @@ impl Writer<'_> {
                 Yaml::List(vec![Yaml::Sub(
                     "arn:${AWS::Partition}:iam::aws:policy/service-role/AWSLambdaSQSQueueExecutionRole".into(),
                 )]),
-            );
+            )
+            .put_opt("Policies", self.destination_policy(&f.name));
         let role_comment = format!("Lets {} read and delete from SQS and write its logs.", f.name);
         self.add(vec![role_comment], role_id.clone(), resource("AWS::IAM::Role", role, None));
         let python = f.runtime.starts_with("python3");
@@ -289,6 +317,7 @@ impl Writer<'_> {
             .put("Role", Yaml::GetAtt(role_id, "Arn"))
             .put("Timeout", Yaml::Int(u64::from(f.timeout_s)))
             .put("MemorySize", Yaml::Int(u64::from(f.memory_mb)))
+            .put_opt("DeadLetterConfig", self.function_dead_letter(&f.name))
             .put("Code", MapBuilder::new().put("ZipFile", Yaml::Block(PLACEHOLDER_CODE)).build());
         let id = self.ids.assign(&format!("function:{}", f.name), &[&f.name], "Function");
         self.add(comments, id, resource("AWS::Lambda::Function", props, None));

@@ -1,7 +1,9 @@
 //! "Take it to AWS": the simulation's topology written out for a real account.
 //!
 //! - [`cloudformation`]: a YAML template (topics, queues, queue policies, subscriptions, alarms,
-//!   Lambda event source mappings with a placeholder function), from any `Sim`.
+//!   Lambda event source mappings with a placeholder function, its event invoke config and
+//!   dead-letter target, EventBridge buses, rules and targets with what lets them deliver), from
+//!   any `Sim`.
 //! - [`boto3`]: a Python script that makes the same resources with boto3 against AWS or any
 //!   endpoint (`--endpoint-url`), sends the story's messages again, and prints each queue's
 //!   `ApproximateNumberOfMessages`; [`awscli`]: the same as a bash script of AWS CLI calls.
@@ -12,18 +14,22 @@
 //! story's commands (`History::commands`, or [`story`] of a scenario) because a `Sim` keeps the
 //! messages it stores, not the calls that sent them. Output is a pure function of its input.
 //!
-//! Files: `model` reads the engine's state, `left_out` the simulator-only parts, `messages` the
-//! message calls of a story, `logical_ids` the template's ids; `yaml`, `shell_json` and `quote`
-//! the writing.
+//! Files: `model` reads the engine's state (`routes` its Lambda destinations and EventBridge
+//! part), `left_out` the simulator-only parts, `messages` the message calls of a story,
+//! `logical_ids` the template's ids, `cloudformation_routes` the template's routes; `yaml`,
+//! `shell_json` and `quote` the writing. The scripts also say, one line each, what the template
+//! has and they do not make (event invoke configs, function and event bus targets).
 
 mod awscli;
 mod boto3;
 mod cloudformation;
+mod cloudformation_routes;
 mod left_out;
 mod logical_ids;
 mod messages;
 mod model;
 mod quote;
+mod routes;
 mod shell_json;
 mod yaml;
 

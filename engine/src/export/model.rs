@@ -1,6 +1,7 @@
 //! What every export reads from a simulation: its AWS resources as they are now, by name, in
 //! name order, and one line for each thing only the simulator has (left out of every export).
 
+use super::routes::{BusSpec, Dest, InvokeConfigSpec, RuleSpec};
 use crate::ids;
 use crate::sim::Sim;
 use crate::sqs::RedriveAllow;
@@ -27,6 +28,8 @@ pub struct TopicSpec {
     pub name: String,
     /// The attributes CreateTopic took that CloudFormation also sets, as given.
     pub attributes: Vec<Attr>,
+    /// The EventBridge rules that target this topic, as (bus, rule): its topic policy lets them publish.
+    pub rule_senders: Vec<(String, String)>,
     /// What was set in the playground and is not exported, and why.
     pub notes: Vec<String>,
 }
@@ -43,6 +46,9 @@ pub struct QueueSpec {
     /// The topics that deliver to this queue (subscribed, or redriving a subscription to it):
     /// its queue policy lets exactly these send.
     pub senders: Vec<String>,
+    /// The EventBridge rules that target this queue or use it as a target's dead-letter queue,
+    /// as (bus, rule): the queue policy lets exactly these send too.
+    pub rule_senders: Vec<(String, String)>,
     pub notes: Vec<String>,
 }
 
@@ -64,6 +70,8 @@ pub struct FunctionSpec {
     pub handler: String,
     pub timeout_s: u32,
     pub memory_mb: u32,
+    /// `DeadLetterConfig.TargetArn`, read.
+    pub dead_letter: Option<Dest>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -111,8 +119,21 @@ pub struct Topology {
     pub functions: Vec<FunctionSpec>,
     pub mappings: Vec<MappingSpec>,
     pub alarms: Vec<AlarmSpec>,
+    pub invoke_configs: Vec<InvokeConfigSpec>,
+    /// Custom event buses only: the default bus is in every account.
+    pub buses: Vec<BusSpec>,
+    pub rules: Vec<RuleSpec>,
     /// One line per simulator-only thing, said in the export as a comment.
     pub left_out: Vec<String>,
+    /// What the template has and the scripts do not make, one line each (said in the scripts).
+    pub scripts_left_out: Vec<String>,
+}
+
+impl QueueSpec {
+    /// Whether it needs a queue policy: something that sends to it needs its permission.
+    pub fn has_policy(&self) -> bool {
+        !self.senders.is_empty() || !self.rule_senders.is_empty()
+    }
 }
 
 impl Topology {
@@ -120,9 +141,59 @@ impl Topology {
         self.queues.iter().any(|q| q.name == name)
     }
 
+    /// Whether the template makes IAM roles (a function's, a bus target's): deploying it needs
+    /// `CAPABILITY_IAM`.
+    pub fn makes_roles(&self) -> bool {
+        let bus_target = self.rules.iter().flat_map(|r| &r.targets).any(|t| matches!(t.dest, Dest::Bus(_)));
+        !self.functions.is_empty() || bus_target
+    }
+
     pub fn has_topic(&self, name: &str) -> bool {
         self.topics.iter().any(|t| t.name == name)
     }
+}
+
+/// The rules with a target that sends to this queue (or topic), and for a queue, a target whose
+/// dead-letter queue it is: as (bus, rule), sorted, each once.
+fn rule_senders(rules: &[RuleSpec], name: &str, queue: bool) -> Vec<(String, String)> {
+    let is_it = |d: &Dest| match d {
+        Dest::Queue(n) => queue && n == name,
+        Dest::Topic(n) => !queue && n == name,
+        _ => false,
+    };
+    let mut out: Vec<(String, String)> = rules
+        .iter()
+        .filter(|r| r.targets.iter().any(|t| is_it(&t.dest) || t.dead_letter.as_ref().is_some_and(is_it)))
+        .map(|r| (r.bus.clone(), r.name.clone()))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The scripts make no Lambda functions and no IAM roles: one line for each invoke configuration
+/// and each rule target (a function, or a bus, whose delivery needs a role) the template has and
+/// the scripts do not make.
+fn scripts_left_out(configs: &[InvokeConfigSpec], rules: &[RuleSpec]) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in configs {
+        out.push(format!(
+            "event invoke config of function {} (retries, maximum event age, destinations): in the CloudFormation export only, with the function",
+            c.function
+        ));
+    }
+    for r in rules {
+        for t in r.targets.iter().filter(|t| !t.scripted()) {
+            out.push(format!(
+                "target {} of rule {} on event bus {} ({}): in the CloudFormation export only (it needs a function or an IAM role)",
+                t.id,
+                r.name,
+                r.bus,
+                t.dest.describe()
+            ));
+        }
+    }
+    out
 }
 
 /// Topic attributes CloudFormation sets as `AWS::SNS::Topic` properties of the same name.
@@ -152,7 +223,7 @@ fn topic_spec(t: &crate::sns::Topic) -> TopicSpec {
                 .to_string(),
         );
     }
-    TopicSpec { name: t.name.to_string(), attributes, notes }
+    TopicSpec { name: t.name.to_string(), attributes, rule_senders: Vec::new(), notes }
 }
 
 fn queue_spec(q: &crate::sqs::Queue, senders: Vec<String>) -> QueueSpec {
@@ -194,13 +265,18 @@ fn queue_spec(q: &crate::sqs::Queue, senders: Vec<String>) -> QueueSpec {
     if c.passthrough.contains_key("Policy") {
         notes.push("Its Policy attribute is left out: it names the playground's account; the queue policy below lets exactly its subscribed topics send.".to_string());
     }
-    QueueSpec { name: q.name.to_string(), attributes, redrive, redrive_allow, senders, notes }
+    QueueSpec { name: q.name.to_string(), attributes, redrive, redrive_allow, senders, rule_senders: Vec::new(), notes }
 }
 
 impl Sim {
     /// The simulation's AWS resources, for the exports (engine state read, nothing changed).
     pub(crate) fn export_topology(&self) -> Topology {
-        let topics: Vec<TopicSpec> = self.topics.values().map(topic_spec).collect();
+        let (buses, rules) = self.export_eventbridge();
+        let topics: Vec<TopicSpec> = self
+            .topics
+            .values()
+            .map(|t| TopicSpec { rule_senders: rule_senders(&rules, &t.name, false), ..topic_spec(t) })
+            .collect();
         let subscriptions: Vec<SubscriptionSpec> = self
             .topics
             .values()
@@ -228,11 +304,13 @@ impl Sim {
                     .collect();
                 senders.sort();
                 senders.dedup();
-                queue_spec(q, senders)
+                QueueSpec { rule_senders: rule_senders(&rules, &q.name, true), ..queue_spec(q, senders) }
             })
             .collect();
         let alarms = self.export_alarms();
         let mut left_out = self.export_left_out();
+        self.eventbridge_left_out(&mut left_out);
+        let invoke_configs = self.export_invoke_configs();
         for a in alarms.iter().filter(|a| !a.on_aws_metric()) {
             left_out.push(format!(
                 "alarm {} on {} {}: a metric only the simulator has",
@@ -248,6 +326,10 @@ impl Sim {
             functions: self.export_functions(),
             mappings: self.export_mappings(),
             alarms,
+            scripts_left_out: scripts_left_out(&invoke_configs, &rules),
+            invoke_configs,
+            buses,
+            rules,
             left_out,
         }
     }
@@ -261,6 +343,7 @@ impl Sim {
                 handler: f.handler.clone(),
                 timeout_s: f.timeout_s,
                 memory_mb: f.memory_mb,
+                dead_letter: self.export_dead_letter(&f.name),
             })
             .collect()
     }

@@ -27,7 +27,7 @@ mod destination;
 mod effects;
 mod events;
 mod http;
-mod invoke_config;
+pub(crate) mod invoke_config;
 mod lambda;
 mod mapping;
 mod metrics;
