@@ -42,6 +42,36 @@ impl Sim {
         for p in &view.producers {
             out.push(format!("producer {}: a simulated source of events ({} design)", p.name, p.design));
         }
+        // Subscriptions the template cannot make: it subscribes queues only.
+        let subs =
+            self.topics.values().flat_map(|t| t.subscriptions.iter()).filter_map(|arn| self.subscriptions.get(arn));
+        for sub in subs.filter(|s| s.queue_name().is_none()) {
+            out.push(format!(
+                "subscription of topic {} to {} (protocol {}): only queue subscriptions are exported; subscribe your own endpoint",
+                sub.topic, sub.endpoint, sub.protocol
+            ));
+        }
+        for e in &view.http_endpoints {
+            out.push(format!(
+                "HTTP/S endpoint {} ({}): a simulated webhook; run your own, which must confirm the SNS subscription",
+                e.name, e.url
+            ));
+        }
+        for o in &view.order_services {
+            out.push(format!(
+                "order service {} ({:?} design, publishing to {}): a simulated application and its database; your service writes its orders{}",
+                o.name,
+                o.design,
+                o.topic,
+                if matches!(o.design, crate::world::OrderDesign::Outbox) { " and outbox rows in one transaction" } else { "" }
+            ));
+        }
+        for r in self.world.relays.values() {
+            out.push(format!(
+                "outbox relay {} of {}: a simulated poller of the outbox; run your own relay (or change data capture)",
+                r.name, r.service
+            ));
+        }
         self.settings_left_out(&mut out);
         if view.metric_resolution_ms != 60 * SECOND && (!view.alarms.is_empty() || !view.workers.is_empty()) {
             out.push(format!(
@@ -92,5 +122,30 @@ mod tests {
         assert_eq!(super::ppm_text(50_000), "0.05");
         assert_eq!(super::ppm_text(1_000_000), "1");
         assert_eq!(super::ppm_text(1), "0.000001");
+    }
+
+    /// Every export names what it cannot make: never a silent drop (issue 17).
+    #[test]
+    fn http_subscriptions_endpoints_order_services_and_relays_are_said_to_be_left_out() {
+        let left = |text: &str| crate::Scenario::parse(text).expect("scenario").run().sim().export_left_out();
+        let http = left(include_str!("../../tests/scenarios/sns-http-retries.json"));
+        assert!(
+            http.iter().any(|l| l
+                .starts_with("subscription of topic order-events to https://partner.example.com/sns (protocol https)")),
+            "{http:?}"
+        );
+        assert!(
+            http.iter().any(|l| l.starts_with("HTTP/S endpoint partner (https://partner.example.com/sns)")),
+            "{http:?}"
+        );
+        let outbox = left(include_str!("../../tests/scenarios/outbox-dual-write.json"));
+        assert!(
+            outbox
+                .iter()
+                .any(|l| l.starts_with("order service shop-dualwrite (DualWrite design") && l.ends_with("its orders")),
+            "{outbox:?}"
+        );
+        assert!(outbox.iter().any(|l| l.starts_with("order service shop-outbox (Outbox design") && l.ends_with("in one transaction")), "{outbox:?}");
+        assert!(outbox.iter().any(|l| l.starts_with("outbox relay shop-outbox-relay of shop-outbox")), "{outbox:?}");
     }
 }
