@@ -58,8 +58,9 @@ cleanup() {
 trap cleanup EXIT
 
 # --- 1. cfn-lint on every template -----------------------------------------------------------
-echo "==> cfn-lint on the template of every scenario file"
-for f in public/scenarios/*.json engine/tests/scenarios/*.json; do
+echo "==> cfn-lint on the template of every scenario and lesson file"
+# A lesson's template is its starting scenario's (public/lessons/index.json lists them: skipped).
+for f in public/scenarios/*.json engine/tests/scenarios/*.json $(ls public/lessons/*.json | grep -v '/index.json$'); do
   name=$(basename "$(dirname "$f")")-$(basename "$f" .json)
   "$FANOUT" export cloudformation "$f" > "$work/$name.yaml" || fail "$f: export cloudformation"
   "$FANOUT" export boto3 "$f" > "$work/$name.py" || fail "$f: export boto3"

@@ -29,7 +29,8 @@ const USAGE: &str = "usage:
   fanout test-filter --jsonl    one {\"scope\", \"policy\", \"message\"} per line on stdin, one result per line out
   fanout actions                every action a scenario step can name: service, action, parameters
   fanout export FORMAT FILE     the scenario's topology for AWS: cloudformation (YAML), boto3 (Python), awscli (bash),
-                                or counts (the engine's \"<queue> <ApproximateNumberOfMessages>\" lines at the end)";
+                                or counts (the engine's \"<queue> <ApproximateNumberOfMessages>\" lines at the end);
+                                a lesson FILE exports the scenario it starts from";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -402,10 +403,13 @@ fn test_filter_jsonl() -> Result<ExitCode, String> {
 }
 
 /// `fanout export FORMAT FILE`: the scenario's final topology (and, for the scripts, its messages)
-/// on stdout. A scenario whose run stops (a `save` that does not resolve) is an error.
+/// on stdout; for a lesson, its starting scenario's. A scenario whose run stops (a `save` that
+/// does not resolve) is an error.
 fn export(args: &[String]) -> Result<ExitCode, String> {
     let [format, path] = args else { return Err(format!("export takes FORMAT and one FILE\n{USAGE}")) };
-    let scenario = load(path)?;
+    let text = std::fs::read_to_string(path.as_str()).map_err(|e| format!("{path}: cannot read: {e}"))?;
+    // A lesson exports the topology it starts from: its scenario.
+    let scenario = if lesson::is_lesson(&text) { parse_lesson(path, &text)?.scenario } else { load(path)? };
     let story = engine::export::story(&scenario).map_err(|e| format!("{path}: {e}"))?;
     let (sim, commands) = (story.sim(), story.commands());
     let text = match format.as_str() {
