@@ -271,4 +271,9 @@ fn fanout_export_prints_each_format_and_refuses_what_it_cannot_do() {
     let (code, _, stderr) = fanout(&["export", "cloudformation"]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("export takes FORMAT and one FILE"), "{stderr}");
+    // A lesson exports the scenario it starts from (the visibility-timeout lesson's own queue).
+    let lesson = path("../public/lessons/visibility-timeout.json");
+    let (code, stdout, stderr) = fanout(&["export", "cloudformation", lesson.to_str().unwrap()]);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""));
+    assert!(stdout.contains("AWSTemplateFormatVersion") && stdout.contains("Type: AWS::SQS::Queue"), "{stdout}");
 }
