@@ -10,7 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 trunk build --release
-for page in compare embed export; do
+source scripts/pages.sh
+for page in "${pages[@]}"; do
     out=target/pages/$page
     trunk build "$page.html" --release true --dist "$out"
     cp "$out/index.html" "dist/$page.html"

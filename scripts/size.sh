@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 budget=${SIZE_BUDGET:-460000}
 gz() { gzip -9 -c "$1" | wc -c; }
 status=0
-for bin in app compare embed export; do
+source scripts/pages.sh
+for bin in app "${pages[@]}"; do
     wasm=$(ls dist/"$bin"-*_bg.wasm 2>/dev/null | head -1)
     js=$(ls dist/"$bin"-*.js 2>/dev/null | head -1)
     [ -n "$wasm" ] && [ -n "$js" ] || { echo "size: no '$bin' bundle in dist/; run 'make build' first" >&2; exit 1; }

@@ -56,18 +56,13 @@ pub fn params() -> Params {
 /// A lesson's starting scenario and title, fetched from `lessons/<id>.json`.
 async fn lesson_story(id: &str) -> Result<(Playground, String), String> {
     let fail = |what: &str| format!("The lesson \"{id}\" could not be loaded: {what}");
-    let response = wasm_bindgen_futures::JsFuture::from(window().fetch_with_str(&format!("lessons/{id}.json")))
-        .await
-        .map_err(|_| fail("the request failed"))?;
-    let response: web_sys::Response = response.unchecked_into();
-    if !response.ok() {
-        return Err(fail("there is no such lesson"));
-    }
-    let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(|_| fail("unreadable"))?)
-        .await
-        .map_err(|_| fail("unreadable"))?
-        .as_string()
-        .unwrap_or_default();
+    let text = crate::fetch::get(&format!("lessons/{id}.json")).await.map_err(|f| {
+        fail(match f {
+            crate::fetch::Failure::Request => "the request failed",
+            crate::fetch::Failure::Missing => "there is no such lesson",
+            crate::fetch::Failure::Unreadable => "unreadable",
+        })
+    })?;
     let lesson: serde_json::Value = serde_json::from_str(&text).map_err(|e| fail(&e.to_string()))?;
     let title = lesson["title"].as_str().unwrap_or(id).to_string();
     let pg = match &lesson["scenario"] {
@@ -191,16 +186,9 @@ pub fn Embed(params: Params) -> impl IntoView {
 
 #[component]
 fn EmbedStage(pg: Playground, selected: Option<Selection>, caption: String, params: Params) -> impl IntoView {
-    let pg = RwSignal::new(pg);
-    let ctx = Ctx {
-        pg,
-        snapshot: Memo::new(move |_| pg.with(Playground::snapshot)),
-        playing: RwSignal::new(false),
-        speed: RwSignal::new(params.speed.unwrap_or(2)),
-        selected: RwSignal::new(selected),
-        error: RwSignal::new(None),
-        announce: RwSignal::new(String::new()),
-    };
+    let ctx = Ctx::new(pg, selected);
+    // The embed's own speed (`speed=`), 1× unless it names one, not the scenario's.
+    ctx.speed.set(params.speed.unwrap_or(crate::playground::DEFAULT_SPEED));
     provide_context(ctx);
     clock::use_clock(ctx);
     transport::use_keyboard(ctx);

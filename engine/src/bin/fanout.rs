@@ -409,7 +409,11 @@ fn export(args: &[String]) -> Result<ExitCode, String> {
     let [format, path] = args else { return Err(format!("export takes FORMAT and one FILE\n{USAGE}")) };
     let text = std::fs::read_to_string(path.as_str()).map_err(|e| format!("{path}: cannot read: {e}"))?;
     // A lesson exports the topology it starts from: its scenario.
-    let scenario = if lesson::is_lesson(&text) { parse_lesson(path, &text)?.scenario } else { load(path)? };
+    let scenario = if lesson::is_lesson(&text) {
+        parse_lesson(path, &text)?.scenario
+    } else {
+        Scenario::parse(&text).map_err(|e| format!("{path}: {e}"))?
+    };
     let story = engine::export::story(&scenario).map_err(|e| format!("{path}: {e}"))?;
     let (sim, commands) = (story.sim(), story.commands());
     let text = match format.as_str() {
