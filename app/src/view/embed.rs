@@ -56,13 +56,9 @@ pub fn params() -> Params {
 /// A lesson's starting scenario and title, fetched from `lessons/<id>.json`.
 async fn lesson_story(id: &str) -> Result<(Playground, String), String> {
     let fail = |what: &str| format!("The lesson \"{id}\" could not be loaded: {what}");
-    let text = crate::fetch::get(&format!("lessons/{id}.json")).await.map_err(|f| {
-        fail(match f {
-            crate::fetch::Failure::Request => "the request failed",
-            crate::fetch::Failure::Missing => "there is no such lesson",
-            crate::fetch::Failure::Unreadable => "unreadable",
-        })
-    })?;
+    let text = crate::fetch::text(&format!("lessons/{id}.json"))
+        .await
+        .ok_or_else(|| fail("there is no such lesson, or it could not be fetched"))?;
     let lesson: serde_json::Value = serde_json::from_str(&text).map_err(|e| fail(&e.to_string()))?;
     let title = lesson["title"].as_str().unwrap_or(id).to_string();
     let pg = match &lesson["scenario"] {

@@ -34,8 +34,18 @@ pub fn ExportPage() -> impl IntoView {
     let ready = RwSignal::new(None::<Playground>);
     let error = share::load_error();
     leptos::task::spawn_local(async move {
-        match share::open_or_default(share::payload_in_address().as_deref(), error).await {
-            Ok((pg, _)) => ready.set(Some(pg)),
+        let pg = match share::payload_in_address() {
+            Some(payload) => match share::decode(&payload).await {
+                Ok((pg, _)) => Ok(pg),
+                Err(e) => {
+                    error.set(Some(e.to_string()));
+                    crate::fetch::scenario("quilt-store").await
+                }
+            },
+            None => crate::fetch::scenario("quilt-store").await,
+        };
+        match pg {
+            Ok(pg) => ready.set(Some(pg)),
             Err(e) => error.set(Some(e)),
         }
     });

@@ -264,29 +264,20 @@ pub fn LoadErrorBanner() -> impl IntoView {
     }
 }
 
-/// The story of a share link's payload, or (no link, or a bad one) the default scenario, with a
-/// bad link's message put in `error`. `Err` only when even the default scenario cannot be
-/// fetched.
-pub async fn open_or_default(
-    payload: Option<&str>,
-    error: RwSignal<Option<String>>,
-) -> Result<(Playground, Option<Selection>), String> {
-    if let Some(payload) = payload {
-        match decode(payload).await {
-            Ok((pg, pick)) => return Ok((pg, pick.map(selection_of))),
-            Err(e) => error.set(Some(e.to_string())),
-        }
-    }
-    crate::fetch::scenario("quilt-store").await.map(|pg| (pg, None))
-}
-
 /// Opens a share link: the replayed story, or the default scenario and the link's message.
 #[component]
 pub fn Opening(payload: String) -> impl IntoView {
     let ready = RwSignal::new(None::<(Playground, Option<Selection>)>);
     let error = load_error();
     leptos::task::spawn_local(async move {
-        match open_or_default(Some(&payload), error).await {
+        let opened = match decode(&payload).await {
+            Ok((pg, pick)) => Ok((pg, pick.map(selection_of))),
+            Err(e) => {
+                error.set(Some(e.to_string()));
+                crate::fetch::scenario("quilt-store").await.map(|pg| (pg, None))
+            }
+        };
+        match opened {
             Ok(o) => ready.set(Some(o)),
             Err(e) => error.set(Some(e)),
         }
