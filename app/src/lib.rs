@@ -9,7 +9,7 @@ pub mod story_file;
 mod view;
 
 pub use playground::Playground;
-pub use view::{App, CompareApp, EmbedApp, ExportApp, Stage};
+pub use view::{App, CompareApp, EmbedApp, ExportApp, LessonApp, Stage};
 
 /// Mounts the sandbox (`index.html`, the `app` binary) on the page's body.
 pub fn mount() {
@@ -27,6 +27,12 @@ pub fn mount_compare() {
 /// documentation page, without the sandbox's panels, so it loads sooner.
 pub fn mount_embed() {
     mount_page(EmbedApp);
+}
+
+/// Mounts the lesson page (`lesson.html`, the `lesson` binary): the lesson overview and the
+/// lessons, with the engine's lesson player, which the other pages do not carry.
+pub fn mount_lessons() {
+    mount_page(LessonApp);
 }
 
 /// Mounts the export page (`export.html`, the `export` binary): the one page that carries the

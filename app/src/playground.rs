@@ -5,6 +5,7 @@
 
 use engine::filter::{FilterPolicy, FilterPolicyScope};
 use engine::history::History;
+use engine::lesson::{Lesson, Session};
 use engine::scenario::{PublishPreset, PublishPresets, RunOptions, Scenario, WorkerRules};
 use engine::snapshot::QueueView;
 use engine::{ApiError, Event, SimTime, Snapshot};
@@ -66,6 +67,8 @@ pub struct Playground {
     workers: WorkerRules,
     /// The speed the scenario starts at, as an index into [`SPEEDS`] (its `speed`).
     speed: Option<usize>,
+    /// In a lesson: the story as the current step began (what Reset goes back to).
+    step_start: Option<Box<History>>,
 }
 
 impl Playground {
@@ -95,7 +98,64 @@ impl Playground {
             publish: scenario.publish,
             workers: scenario.workers,
             speed: scenario.speed_quarters.and_then(|q| SPEEDS.iter().position(|s| s.1 == q)),
+            step_start: None,
         })
+    }
+
+    /// An empty story (no scenario yet): what the lesson page holds before a lesson opens.
+    pub fn blank() -> Playground {
+        Playground {
+            id: String::new(),
+            builtin: false,
+            name: String::new(),
+            description: String::new(),
+            history: History::new(0),
+            source: String::new(),
+            base: 0,
+            publish: None,
+            workers: WorkerRules::default(),
+            speed: None,
+            step_start: None,
+        }
+    }
+
+    /// A lesson's story on a fresh History: its scenario started by the engine's lesson player
+    /// and played along the lesson's own path to `step` (0-based; [`Session::resume`]).
+    /// `source` is the starting scenario's file (a built-in one's when the lesson names one),
+    /// so that a share link of the story replays it in the sandbox.
+    pub fn from_lesson(lesson: Lesson, source: String, step: usize) -> Result<(Playground, Session), String> {
+        let mut history = History::new(lesson.scenario.seed);
+        let (builtin, scenario) = (lesson.scenario_id.clone(), lesson.scenario.clone());
+        let mut started = history.clone();
+        Session::start(lesson.clone(), &mut started)?;
+        let base = started.commands().len();
+        let session = Session::resume(lesson, &mut history, step)?;
+        let mut pg = Playground {
+            id: builtin.clone().unwrap_or_default(),
+            builtin: builtin.is_some(),
+            name: scenario.name,
+            description: scenario.description,
+            base,
+            source,
+            publish: scenario.publish,
+            workers: scenario.workers,
+            // A lesson sets its own speed, step by step.
+            speed: None,
+            step_start: None,
+            history,
+        };
+        pg.mark_step_start();
+        Ok((pg, session))
+    }
+
+    /// A lesson's step begins now: Reset comes back here.
+    pub fn mark_step_start(&mut self) {
+        self.step_start = Some(Box::new(self.history.clone()));
+    }
+
+    /// The story itself, for the lesson player (which acts on it through the scenario pipeline).
+    pub fn story(&mut self) -> &mut History {
+        &mut self.history
     }
 
     /// One of the built-in scenarios by id.
@@ -137,8 +197,12 @@ impl Playground {
         self.speed.unwrap_or(DEFAULT_SPEED)
     }
 
-    /// Back to the scenario's start.
+    /// Back to the scenario's start (in a lesson, to the start of the current step).
     pub fn reset(&mut self) {
+        if let Some(start) = &self.step_start {
+            self.history = (**start).clone();
+            return;
+        }
         if let Ok(fresh) = Playground::from_scenario(&self.source) {
             let id = std::mem::take(&mut self.id);
             *self = Playground { id, ..fresh };
@@ -146,8 +210,10 @@ impl Playground {
     }
 
     /// Whether there is a learner's command to take back (the scenario's own setup stays).
+    /// In a lesson, undo stops at the start of the current step.
     pub fn can_undo(&self) -> bool {
-        self.history.applied() > self.base
+        let floor = self.step_start.as_ref().map_or(self.base, |h| h.applied().max(self.base));
+        self.history.applied() > floor
     }
 
     pub fn undo(&mut self) -> bool {

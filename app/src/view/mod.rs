@@ -12,6 +12,7 @@ mod export;
 mod files;
 mod inspector;
 mod interview;
+mod lesson;
 mod log;
 mod metrics;
 mod queues;
@@ -29,7 +30,8 @@ pub(crate) const BRAND: &str = "<svg class=\"logo\" viewBox=\"0 0 32 32\" aria-h
     <circle cx=\"9\" cy=\"16\" r=\"4\"/><path d=\"M13 16h4M17 16l6-7M17 16h6M17 16l6 7\"/></svg><h1>Fan-out Playground</h1>";
 
 /// The sandbox's links to the other pages (each its own bundle; see scripts/build.sh).
-const PAGES: &str = "<a href=\"compare.html?compare=fanout,workqueue\" data-testid=\"nav-compare\">Compare designs</a>\
+const PAGES: &str = "<a href=\"lesson.html\" data-testid=\"nav-lessons\">Lessons</a>\
+    <a href=\"compare.html?compare=fanout,workqueue\" data-testid=\"nav-compare\">Compare designs</a>\
     <a href=\"compare.html?interview=checkout\" data-testid=\"nav-interview\">Interview practice</a>";
 
 /// What the inspector shows.
@@ -146,6 +148,10 @@ pub fn ExportApp() -> impl IntoView {
     share::provide_load_error(None);
     view! { <export::ExportPage /> }
 }
+
+/// The lesson page (`lesson.html`): the lesson overview, or `?lesson=<id>[&step=<n>]` on the
+/// stage with its panel. `index.html?lesson=` forwards here before it loads anything.
+pub use lesson::LessonApp;
 
 /// The page address's parameter `name`, decoded, if present.
 pub(crate) fn query_param(name: &str) -> Option<String> {

@@ -1,0 +1,97 @@
+//! Lessons are data fetched when opened: `lessons/index.json` and `lessons/<id>.json` (Trunk
+//! copies `public/` into the build; addresses relative to the page), and the page's address: `?lesson=<id>` opens a lesson,
+//! `?lesson=<id>&step=<n>` opens it at step n (1-based).
+
+use engine::lesson::{Lesson, LessonIndex, LessonListing};
+use serde_json::Value;
+
+/// A file of the site as text, or an error naming it.
+async fn text(url: &str) -> Result<String, String> {
+    crate::fetch::text(url).await.ok_or_else(|| format!("{url} could not be fetched"))
+}
+
+/// The lesson list.
+pub async fn index() -> Result<Vec<LessonListing>, String> {
+    let text = text("lessons/index.json").await?;
+    LessonIndex::parse(&text).map(|i| i.lessons).map_err(|e| format!("lessons/index.json: {e}"))
+}
+
+/// One lesson, parsed and checked by the engine (its error says where), with its starting
+/// scenario's file: a built-in one's, fetched, or the lesson's inline one.
+pub async fn lesson(id: &str) -> Result<(Lesson, String), String> {
+    let url = format!("lessons/{id}.json");
+    let text = text(&url).await?;
+    let start = serde_json::from_str::<Value>(&text).ok().map(|v| v["scenario"].clone());
+    let (builtin, source) = match start {
+        // Only a built-in id is fetched; any other name is the engine's "unknown scenario".
+        Some(Value::String(sid)) if crate::playground::BUILTIN.iter().any(|(b, _)| *b == sid) => {
+            let file = self::text(&format!("scenarios/{sid}.json")).await?;
+            (Some(sid), file)
+        }
+        Some(v @ Value::Object(_)) => (None, v.to_string()),
+        _ => (None, String::new()),
+    };
+    let builtins: Vec<(&str, &str)> = builtin.as_deref().map(|b| (b, source.as_str())).into_iter().collect();
+    let lesson = Lesson::parse(&text, &builtins).map_err(|e| format!("{url}: {e}"))?;
+    Ok((lesson, source))
+}
+
+/// What the address asks for: a lesson id and a step, as written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Wanted {
+    pub lesson: Option<String>,
+    pub step: Option<String>,
+}
+
+/// Reads `?lesson=<id>&step=<n>` (other parameters are left to others).
+pub fn wanted(search: &str) -> Wanted {
+    let mut w = Wanted::default();
+    for pair in search.trim_start_matches('?').split('&') {
+        match pair.split_once('=') {
+            Some(("lesson", v)) => w.lesson = Some(v.to_string()),
+            Some(("step", v)) => w.step = Some(v.to_string()),
+            _ => {}
+        }
+    }
+    w
+}
+
+/// The 0-based step `step` (1-based text) names in a lesson of `steps` steps, or why not.
+pub fn step_index(step: Option<&str>, steps: usize, id: &str) -> Result<usize, String> {
+    let Some(text) = step else { return Ok(0) };
+    match text.parse::<usize>() {
+        Ok(n @ 1..) if n <= steps => Ok(n - 1),
+        _ => Err(format!("The lesson \"{id}\" has steps 1 to {steps}; there is no step \"{text}\".")),
+    }
+}
+
+/// The page's address without lesson parameters (the sandbox), or with them.
+pub fn set_address(lesson: Option<(&str, usize)>) {
+    let Some(window) = web_sys::window() else { return };
+    let query = match lesson {
+        Some((id, step)) => format!("?lesson={id}&step={step}"),
+        None => String::new(),
+    };
+    let path = window.location().pathname().unwrap_or_else(|_| "/".into());
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{query}")));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_address_names_a_lesson_and_a_step_checked_against_the_lesson() {
+        let w = wanted("?lesson=ordering&step=3&embed=1");
+        assert_eq!((w.lesson.as_deref(), w.step.as_deref()), (Some("ordering"), Some("3")));
+        assert_eq!(wanted(""), Wanted::default());
+        assert_eq!(step_index(Some("3"), 9, "ordering"), Ok(2));
+        assert_eq!(step_index(None, 9, "ordering"), Ok(0));
+        for bad in ["0", "10", "two", "-1"] {
+            let e = step_index(Some(bad), 9, "ordering").unwrap_err();
+            assert!(e.contains("steps 1 to 9") && e.contains(bad), "{e}");
+        }
+    }
+}

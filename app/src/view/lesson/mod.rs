@@ -1,0 +1,463 @@
+//! The browser tutorial (`lesson.html`, the `lesson` binary: a page of its own, so the sandbox
+//! carries none of its code): the lesson overview, the lesson panel beside the diagram, saved
+//! progress and `?lesson=<id>&step=<n>`. The engine's lesson player ([`engine::lesson::Session`],
+//! held with the page's phase in [`play::Play`]) decides answers and goals; the lesson's story is
+//! the page's one `Playground`, drawn by the sandbox's own diagram, cards and controls, so every
+//! control a checkpoint asks for works as in the sandbox. A lesson's story opens in the sandbox
+//! as a share link (its inputs, replayed there).
+//!
+//! Files: `play.rs` (the player, signal-free), `progress.rs` (`localStorage`), `fetch.rs`
+//! (lesson files and the address), `keys.rs` (the keyboard), `panel.rs` and `step.rs` (the
+//! panel), `overview.rs` (the list).
+
+mod fetch;
+mod keys;
+mod overview;
+mod panel;
+mod play;
+mod progress;
+mod step;
+
+use super::{clock, controls, inspector, log, metrics, queues, topology, transport, Ctx, BRAND};
+use crate::playground::{Playground, SPEEDS};
+use engine::lesson::LessonListing;
+use leptos::prelude::*;
+use play::{Phase, Play};
+use progress::Progress;
+
+/// The lesson page's links to the other pages.
+const PAGES: &str = "<a href=\"index.html\" data-testid=\"nav-playground\">Playground</a>\
+    <a href=\"compare.html?compare=fanout,workqueue\">Compare designs</a>\
+    <a href=\"compare.html?interview=checkout\">Interview practice</a>";
+
+/// The lessons' context.
+#[derive(Clone, Copy)]
+pub struct Lessons {
+    /// Whether the overview is shown (no lesson is open, or the learner went back to the list).
+    pub overview: RwSignal<bool>,
+    /// The lesson list, once fetched (or why it could not be).
+    pub index: RwSignal<Option<Result<Vec<LessonListing>, String>>>,
+    /// The lesson being played.
+    pub play: RwSignal<Option<Play>>,
+    pub progress: RwSignal<Progress>,
+    /// One line: a discarded saved state, a bad link, a lesson that could not be loaded.
+    pub notice: RwSignal<Option<String>>,
+    /// The choice picked (not yet committed) in the current prediction.
+    pub picked: RwSignal<Option<String>>,
+    /// The step (lesson id, index) whose hint is due.
+    pub hint: RwSignal<Option<(String, usize)>>,
+    /// Earlier steps as the learner left them: what Back restores.
+    trail: StoredValue<Vec<(Playground, Play)>>,
+    ctx: Ctx,
+}
+
+/// The lesson page: the overview, or a lesson on the stage with its panel.
+#[component]
+pub fn LessonApp() -> impl IntoView {
+    let ctx = Ctx::new(Playground::blank(), None);
+    provide_context(ctx);
+    inspector::load_fidelity();
+    clock::use_clock(ctx);
+    transport::use_keyboard(ctx);
+    log::use_announcer(ctx);
+    let ls = use_lessons(ctx);
+    let loading = move || !ls.overview.get() && !ls.active();
+    view! {
+        <div class="shell lesson-page">
+            <header class="bar">
+                <div class="brand" inner_html=BRAND></div>
+                <nav class="pages" aria-label="Other pages" inner_html=PAGES></nav>
+                <overview::LessonsButton />
+                <time class="clock" data-testid="clock" title="Virtual time since the lesson's scenario started">
+                    {move || ls.active().then(|| ctx.snapshot.with(|s| s.now.to_string()))}
+                </time>
+            </header>
+            <overview::Overview />
+            <Show when=loading>
+                <div class="boot" role="status">"Loading the lesson…"</div>
+            </Show>
+            <Show when=move || ls.active() && !ls.overview.get()>
+                <transport::Transport />
+                <main class="stage lesson-on">
+                    <div class="main-col">
+                        <controls::Publish />
+                        <section class="diagram" aria-label="Topology">
+                            <topology::Topology />
+                        </section>
+                        <queues::Queues />
+                        <queues::Effects />
+                        <metrics::Metrics />
+                        <controls::Subscriptions />
+                    </div>
+                    <aside class="side-col">
+                        <panel::LessonPanel />
+                        <inspector::Inspector />
+                        <log::EventLog />
+                    </aside>
+                </main>
+            </Show>
+            <p class="sr-only" role="status" aria-live="polite">{move || ctx.announce.get()}</p>
+        </div>
+    }
+}
+
+/// Sets up the lessons: saved progress, the address's lesson, the keyboard, the playback of a
+/// step's run, the live checkpoint.
+fn use_lessons(ctx: Ctx) -> Lessons {
+    let (saved, notice) = progress::load();
+    let wanted = fetch::wanted(&window().location().search().unwrap_or_default());
+    let ls = Lessons {
+        overview: RwSignal::new(wanted.lesson.is_none()),
+        index: RwSignal::new(None),
+        play: RwSignal::new(None),
+        progress: RwSignal::new(saved),
+        notice: RwSignal::new(notice),
+        picked: RwSignal::new(None),
+        hint: RwSignal::new(None),
+        trail: StoredValue::new(Vec::new()),
+        ctx,
+    };
+    provide_context(ls);
+    keys::use_lesson_keys(ls);
+    ls.follow_story();
+    match wanted.lesson {
+        // A discarded saved state is named, and the overview shows (the issue's contract).
+        Some(_) if ls.notice.with_untracked(Option::is_some) => ls.show_overview(),
+        Some(id) => ls.open(id, wanted.step),
+        None => ls.load_index(),
+    }
+    ls
+}
+
+pub fn use_lessons_ctx() -> Lessons {
+    expect_context::<Lessons>()
+}
+
+impl Lessons {
+    /// Whether a lesson is being played.
+    pub fn active(&self) -> bool {
+        self.play.with(Option::is_some)
+    }
+
+    /// Fetches the lesson list if it is not there yet.
+    pub fn load_index(&self) {
+        if self.index.with_untracked(Option::is_some) {
+            return;
+        }
+        let ls = *self;
+        leptos::task::spawn_local(async move { ls.index.set(Some(fetch::index().await)) });
+    }
+
+    /// Closes the lesson (its progress is kept) and shows the list.
+    pub fn show_overview(&self) {
+        self.leave();
+        self.overview.set(true);
+        self.load_index();
+    }
+
+    /// Fetches lesson `id` and opens it at `step` (1-based text, as in the address), or at the
+    /// step saved for it. On any failure: the notice says why and the overview opens.
+    pub fn open(&self, id: String, step: Option<String>) {
+        let ls = *self;
+        leptos::task::spawn_local(async move {
+            if let Err(e) = ls.try_open(&id, step).await {
+                ls.notice.set(Some(e));
+                ls.show_overview();
+            }
+        });
+    }
+
+    async fn try_open(&self, id: &str, step: Option<String>) -> Result<(), String> {
+        if self.index.with_untracked(|i| !matches!(i, Some(Ok(_)))) {
+            self.index.set(Some(fetch::index().await));
+        }
+        let known = self.index.with_untracked(|i| match i {
+            Some(Ok(list)) => Ok(list.iter().any(|l| l.id == id)),
+            Some(Err(e)) => Err(e.clone()),
+            None => Ok(false),
+        })?;
+        if !known {
+            return Err(format!("There is no lesson \"{id}\"; here are the lessons."));
+        }
+        let (lesson, source) = fetch::lesson(id).await.map_err(|e| format!("The lesson could not be loaded: {e}"))?;
+        let saved = self.progress.with_untracked(|p| p.get(id));
+        let step = step.or_else(|| (!saved.done && saved.step > 1).then(|| saved.step.to_string()));
+        let index = fetch::step_index(step.as_deref(), lesson.steps.len(), id)?;
+        let (pg, play) =
+            Play::open(lesson, source, index).map_err(|e| format!("The lesson \"{id}\" could not start: {e}"))?;
+        self.trail.set_value(Vec::new());
+        self.notice.set(None);
+        self.overview.set(false);
+        self.install(pg, play);
+        panel::focus_text();
+        Ok(())
+    }
+
+    /// Opens a lesson's final state (its last screen, reached along its own path) in the
+    /// sandbox, as a share link of its story.
+    pub fn open_final(&self, id: String) {
+        let ls = *self;
+        leptos::task::spawn_local(async move {
+            let opened = match fetch::lesson(&id).await {
+                Ok((lesson, source)) => {
+                    let last = lesson.steps.len().saturating_sub(1);
+                    Play::open(lesson, source, last).map(|(pg, _)| pg)
+                }
+                Err(e) => Err(e),
+            };
+            match opened {
+                Ok(pg) => ls.open_in_sandbox(Some(pg)).await,
+                Err(e) => ls.notice.set(Some(format!("The lesson could not be loaded: {e}"))),
+            }
+        });
+    }
+
+    /// Opens a story in the sandbox (`pg`, or the lesson's story as it is now) through a share
+    /// link: the sandbox replays its inputs.
+    pub async fn open_in_sandbox(&self, pg: Option<Playground>) {
+        let ctx = self.ctx;
+        if let Some(pg) = pg {
+            ctx.pg.set(pg);
+        }
+        match super::share::link_now(ctx, &super::share::sibling("index.html")).await {
+            Ok(link) => {
+                let _ = window().location().set_href(&link);
+            }
+            Err(e) => self.notice.set(Some(e)),
+        }
+    }
+
+    /// Puts a lesson's story on the stage and its player in the panel.
+    fn install(&self, pg: Playground, play: Play) {
+        let ctx = self.ctx;
+        ctx.pause();
+        ctx.selected.set(None);
+        ctx.error.set(None);
+        ctx.pg.set(pg);
+        self.picked.set(None);
+        self.play.set(Some(play));
+        self.entered();
+    }
+    /// A step has opened: save the progress, name it in the address, play its run, time its hint.
+    fn entered(&self) {
+        let Some((id, step, hint_after)) = self.play.with_untracked(|p| {
+            p.as_ref().map(|p| {
+                let after = match &p.session.step().kind {
+                    engine::lesson::StepKind::Checkpoint(c) => Some(c.hint_after_s),
+                    _ => None,
+                };
+                (p.id().to_string(), p.position().0, after)
+            })
+        }) else {
+            return;
+        };
+        self.progress.update(|pr| {
+            pr.update(&id, |s| {
+                s.step = step;
+                let total = self.play.with_untracked(|p| p.as_ref().map_or(0, |p| p.position().1));
+                s.done |= step == total;
+            })
+        });
+        self.progress.with_untracked(progress::save);
+        fetch::set_address(Some((&id, step)));
+        self.play_run();
+        if let Some(after) = hint_after {
+            let (ls, key) = (*self, (id, step - 1));
+            set_timeout(move || ls.hint.set(Some(key)), std::time::Duration::from_secs(after.into()));
+        }
+    }
+
+    /// Plays the current step's run on the diagram at the lesson's speed (faster when it would
+    /// take long; at once when even 64× would take more than 20 s).
+    fn play_run(&self) {
+        let ctx = self.ctx;
+        let Some((until, speed)) = self.play.with_untracked(|p| {
+            p.as_ref().and_then(|p| p.until.map(|t| (t, p.session.lesson().speed_of(p.session.step_index()))))
+        }) else {
+            return;
+        };
+        let span = until.ms().saturating_sub(ctx.pg.with_untracked(|p| p.now().ms()));
+        // SPEEDS[i].1 is quarters of a virtual ms per real ms: 4 is 1×.
+        let wanted = SPEEDS.iter().position(|s| s.1 >= u64::from(speed) * 4).unwrap_or(SPEEDS.len() - 1);
+        let fits = (wanted..SPEEDS.len()).find(|&i| span * 4 / SPEEDS[i].1 <= 12_000);
+        match fits {
+            Some(i) if span > 0 => {
+                ctx.speed.set(i);
+                ctx.playing.set(true);
+            }
+            _ => self.finish(),
+        }
+    }
+
+    /// The run being played is at its end (or the learner skips to it).
+    pub fn skip(&self) {
+        self.finish();
+    }
+
+    fn finish(&self) {
+        let play = self.play;
+        self.ctx.pause();
+        self.ctx.pg.update(|pg| {
+            play.update(|p| {
+                if let Some(p) = p {
+                    p.finish(pg)
+                }
+            })
+        });
+        self.after_change();
+    }
+
+    /// After a change that may reach a checkpoint: moves focus to Next once it is reached.
+    fn after_change(&self) {
+        if self.play.with_untracked(|p| p.as_ref().is_some_and(|p| p.reached && p.can_continue())) {
+            panel::focus("lesson-next");
+        }
+    }
+
+    /// Follows the story: ends a run's playback at its end, re-checks a checkpoint as the
+    /// learner acts.
+    fn follow_story(&self) {
+        let ls = *self;
+        Effect::new(move |_| {
+            let now = ls.ctx.snapshot.with(|s| s.now);
+            let (lesson, until, open) = ls.play.with_untracked(|p| match p {
+                Some(p) => (Some(p.id().to_string()), p.until, p.phase == Phase::Ready && !p.reached),
+                None => (None, None, false),
+            });
+            if lesson.is_none() {
+                return;
+            }
+            if until.is_some_and(|t| now >= t) {
+                ls.finish();
+            } else if open
+                && ls.ctx.pg.with_untracked(|pg| {
+                    ls.play.with_untracked(|p| p.as_ref().is_some_and(|p| p.session.reached(pg.sim())))
+                })
+            {
+                ls.ctx.pg.with_untracked(|pg| {
+                    ls.play.update(|p| {
+                        if let Some(p) = p {
+                            p.check(pg);
+                        }
+                    })
+                });
+                ls.after_change();
+            }
+        });
+    }
+
+    /// Enter: submits the picked answer, ends a run still playing, or goes on.
+    pub fn primary(&self) {
+        let (phase, can) =
+            self.play.with_untracked(|p| p.as_ref().map_or((Phase::Ready, false), |p| (p.phase, p.can_continue())));
+        match phase {
+            Phase::Asking => {
+                if let Some(given) = self.picked.get_untracked() {
+                    self.commit(given);
+                }
+            }
+            Phase::Playing => self.finish(),
+            _ if can => self.next(),
+            _ => {}
+        }
+    }
+
+    /// The learner commits an answer (a choice id or a typed number).
+    pub fn commit(&self, given: String) {
+        let play = self.play;
+        self.ctx.pause();
+        self.ctx.pg.update(|pg| {
+            play.update(|p| {
+                if let Some(p) = p {
+                    p.commit(pg, &given)
+                }
+            })
+        });
+        if let Some((id, step)) = play
+            .with_untracked(|p| p.as_ref().filter(|p| p.given.is_some()).map(|p| (p.id().to_string(), p.position().0)))
+        {
+            self.progress.update(|pr| {
+                pr.update(&id, |s| {
+                    if !s.answered.contains(&step) {
+                        s.answered.push(step);
+                        s.answered.sort_unstable();
+                    }
+                })
+            });
+            self.progress.with_untracked(progress::save);
+        }
+        self.play_run();
+    }
+
+    /// "Show me": performs the checkpoint's solution on the diagram.
+    pub fn show_me(&self) {
+        let play = self.play;
+        self.ctx.pause();
+        self.ctx.pg.update(|pg| {
+            play.update(|p| {
+                if let Some(p) = p {
+                    p.show_me(pg)
+                }
+            })
+        });
+        self.play_run();
+    }
+
+    /// To the next step; the one left is kept for Back.
+    pub fn next(&self) {
+        let (play, trail) = (self.play, self.trail);
+        self.ctx.pause();
+        let mut moved = false;
+        self.ctx.pg.update(|pg| {
+            play.update(|p| {
+                let Some(p) = p else { return };
+                if p.phase == Phase::Playing {
+                    p.finish(pg);
+                }
+                if p.can_continue() {
+                    trail.update_value(|t| t.push((pg.clone(), p.clone())));
+                    moved = p.next(pg);
+                }
+            })
+        });
+        if moved {
+            self.picked.set(None);
+            self.entered();
+            panel::focus_text();
+        }
+    }
+
+    /// Back to the previous step as the learner left it: the story as it was then (the
+    /// History kept from that moment), or rebuilt along the lesson's path after a reload.
+    pub fn back(&self) {
+        let Some((lesson, index)) =
+            self.play.with_untracked(|p| p.as_ref().map(|p| (p.session.lesson().clone(), p.session.step_index())))
+        else {
+            return;
+        };
+        let source = self.ctx.pg.with_untracked(|pg| pg.source().to_string());
+        if index == 0 {
+            return;
+        }
+        let kept = self.trail.try_update_value(Vec::pop).flatten();
+        let restored = match kept {
+            Some(k) => Ok(k),
+            None => Play::open(lesson, source, index - 1),
+        };
+        match restored {
+            Ok((pg, play)) => {
+                self.install(pg, play);
+                panel::focus_text();
+            }
+            Err(e) => self.notice.set(Some(e)),
+        }
+    }
+
+    /// Closes the lesson being played (its progress stays saved).
+    pub fn leave(&self) {
+        self.ctx.pause();
+        self.play.set(None);
+        self.trail.set_value(Vec::new());
+        fetch::set_address(None);
+    }
+}

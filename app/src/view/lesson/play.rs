@@ -1,0 +1,186 @@
+//! One lesson being played, in plain Rust with no signals: the engine's [`Session`] and what the
+//! page shows around it (the learner's answer, the engine's verdict, where the step's run ends).
+//! The engine decides every answer and every goal; this only keeps the order of things: a run
+//! is performed on the story at once, then the story is sought back to where it began, and the
+//! page's clock plays it forward on the diagram until [`Play::until`] (the recorded commands
+//! replay on the way, the state at the end is exactly the performed one).
+
+use crate::playground::Playground;
+use engine::lesson::{Answer, GoalStatus, Judgement, Lesson, Session, StepKind};
+use engine::SimTime;
+
+/// Where the current step stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Narration and remember screens, and a checkpoint waiting for the learner.
+    Ready,
+    /// A prediction waiting for the learner's answer.
+    Asking,
+    /// The step's run (or a checkpoint's solution) plays on the diagram until `until`.
+    Playing,
+    /// The run has played: the facts (and for a prediction the verdict) are shown.
+    Shown,
+}
+
+/// The lesson player as the page holds it.
+#[derive(Clone, Debug)]
+pub struct Play {
+    pub session: Session,
+    pub phase: Phase,
+    /// The learner's committed answer: a choice id, or a typed number as text.
+    pub given: Option<String>,
+    /// The engine's answer, read right after the run was performed.
+    pub answer: Option<Answer>,
+    /// A run or prediction step's facts, read at the same moment.
+    pub facts: Vec<GoalStatus>,
+    /// Where the run being played ends.
+    pub until: Option<SimTime>,
+    /// Whether the checkpoint's goals have all held once (it stays reached).
+    pub reached: bool,
+    /// What went wrong performing the step (an action the engine refused), one line each.
+    pub errors: Vec<String>,
+}
+
+impl Play {
+    /// Opens `lesson` at `step` (0-based) on a fresh story, playing the lesson's own path to it.
+    /// `source` is the starting scenario's file (see [`Playground::from_lesson`]).
+    pub fn open(lesson: Lesson, source: String, step: usize) -> Result<(Playground, Play), String> {
+        let (mut pg, session) = Playground::from_lesson(lesson, source, step)?;
+        let mut play = Play::fresh(session);
+        play.enter(&mut pg);
+        Ok((pg, play))
+    }
+
+    fn fresh(session: Session) -> Play {
+        let phase = match session.step().kind {
+            StepKind::Predict(_) => Phase::Asking,
+            _ => Phase::Ready,
+        };
+        Play {
+            session,
+            phase,
+            given: None,
+            answer: None,
+            facts: Vec::new(),
+            until: None,
+            reached: false,
+            errors: Vec::new(),
+        }
+    }
+
+    /// What a step does as it opens: a `run` step performs its run.
+    fn enter(&mut self, pg: &mut Playground) {
+        if matches!(self.session.step().kind, StepKind::Run { .. }) {
+            self.perform(pg);
+        }
+    }
+
+    /// 1-based step number and the number of steps.
+    pub fn position(&self) -> (usize, usize) {
+        (self.session.step_index() + 1, self.session.lesson().steps.len())
+    }
+
+    /// The lesson's id.
+    pub fn id(&self) -> &str {
+        &self.session.lesson().id
+    }
+
+    /// Performs the step's own run, reads the engine's answer and facts at its end, then seeks
+    /// the story back to where it began, for the page to play it forward.
+    fn perform(&mut self, pg: &mut Playground) {
+        let from = pg.now();
+        let performed = self.session.perform(pg.story());
+        self.errors = performed.errors;
+        self.answer = self.session.answer(pg.sim());
+        self.facts = self.session.goals(pg.sim());
+        self.play_back(pg, from);
+    }
+
+    /// Seeks back to `from` and lets the page play to where the story now stands.
+    fn play_back(&mut self, pg: &mut Playground, from: SimTime) {
+        let to = pg.now();
+        pg.seek(from);
+        self.until = Some(to);
+        self.phase = Phase::Playing;
+    }
+
+    /// The learner commits an answer to the prediction: the run is performed.
+    pub fn commit(&mut self, pg: &mut Playground, given: &str) {
+        if self.phase == Phase::Asking && !given.trim().is_empty() {
+            self.given = Some(given.trim().to_string());
+            self.perform(pg);
+        }
+    }
+
+    /// The verdict on the committed answer, once the run has played.
+    pub fn judgement(&self) -> Option<Judgement<'_>> {
+        let StepKind::Predict(p) = &self.session.step().kind else { return None };
+        let (answer, given) = (self.answer.as_ref()?, self.given.as_deref()?);
+        (self.phase == Phase::Shown).then(|| answer.judge(p, given))
+    }
+
+    /// "Show me": performs the checkpoint's recorded solution and plays it.
+    pub fn show_me(&mut self, pg: &mut Playground) {
+        if matches!(self.session.step().kind, StepKind::Checkpoint(_)) && self.phase == Phase::Ready {
+            let from = pg.now();
+            let performed = self.session.show_me(pg.story());
+            self.errors = performed.errors;
+            self.play_back(pg, from);
+        }
+    }
+
+    /// The run being played reaches its end now (the page's clock got there, or the learner
+    /// moved on): the story stands exactly where the run left it.
+    pub fn finish(&mut self, pg: &mut Playground) {
+        if let Some(t) = self.until.take() {
+            if pg.now() != t {
+                pg.seek(t);
+            }
+            self.phase = match self.session.step().kind {
+                StepKind::Checkpoint(_) => Phase::Ready,
+                _ => Phase::Shown,
+            };
+        }
+        self.check(pg);
+    }
+
+    /// Re-reads the checkpoint's goals; true when they have just been reached.
+    pub fn check(&mut self, pg: &Playground) -> bool {
+        let now = !self.reached && self.session.reached(pg.sim());
+        self.reached |= now;
+        now
+    }
+
+    /// Whether the learner may go on: a prediction once answered and played, a checkpoint once
+    /// reached, a run once played, never past the last screen.
+    pub fn can_continue(&self) -> bool {
+        !self.session.at_end()
+            && match self.session.step().kind {
+                StepKind::Predict(_) => self.phase == Phase::Shown,
+                StepKind::Checkpoint(_) => self.reached,
+                _ => true,
+            }
+    }
+
+    /// To the next step (finishing a run still playing). False when the learner may not go on.
+    pub fn next(&mut self, pg: &mut Playground) -> bool {
+        if self.phase == Phase::Playing {
+            self.finish(pg);
+        }
+        if !self.can_continue() {
+            return false;
+        }
+        let mut session = self.session.clone();
+        if !session.next(pg.sim()) {
+            return false;
+        }
+        pg.mark_step_start();
+        *self = Play::fresh(session);
+        self.enter(pg);
+        true
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+#[path = "play_tests.rs"]
+mod tests;

@@ -1,0 +1,98 @@
+//! The page's lesson player against the real lesson files: the engine judges, Back and resume
+//! rebuild the same story, a run's end is exactly the performed state.
+
+use super::{Phase, Play};
+use crate::playground::SCENARIOS;
+use engine::lesson::{Lesson, StepKind};
+
+fn lesson(id: &str) -> Lesson {
+    let path = format!("{}/../public/lessons/{id}.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Lesson::parse(&text, SCENARIOS).unwrap_or_else(|e| panic!("{id}: {e}"))
+}
+
+#[test]
+fn a_wrong_prediction_is_judged_wrong_and_names_the_right_choice() {
+    let (mut pg, mut play) = Play::open(lesson("poison-messages"), 1).unwrap();
+    assert_eq!(play.phase, Phase::Asking);
+    assert!(!play.can_continue(), "a prediction must be answered first");
+    let start = pg.now();
+    play.commit(&mut pg, "four");
+    assert_eq!((play.phase, pg.now()), (Phase::Playing, start), "the run plays from where it began");
+    assert!(play.judgement().is_none(), "no verdict before the run has played");
+    let end = play.until.expect("the run has an end");
+    assert!(end > start);
+    play.finish(&mut pg);
+    assert_eq!(pg.now(), end);
+    let verdict = play.judgement().expect("a verdict");
+    assert!(!verdict.correct);
+    assert_eq!(verdict.right.map(|c| c.id.as_str()), Some("five"), "the engine's count decides");
+    assert_eq!(verdict.picked.map(|c| c.id.as_str()), Some("four"));
+    assert!(play.can_continue());
+}
+
+#[test]
+fn a_played_run_ends_exactly_where_the_performed_one_did() {
+    let lesson = lesson("poison-messages");
+    let (mut pg, mut play) = Play::open(lesson.clone(), 1).unwrap();
+    play.commit(&mut pg, "five");
+    // Play it forward in small steps, as the page's clock does, past the end.
+    let end = play.until.unwrap();
+    while pg.now() < end {
+        pg.play_for(700);
+    }
+    play.finish(&mut pg);
+    let played = pg.snapshot();
+    assert!(play.next(&mut pg));
+    // The same step reached by resume (the lesson's own path, performed at once).
+    let (resumed, _) = Play::open(lesson, 2).unwrap();
+    assert_eq!(resumed.snapshot(), pg.snapshot());
+    assert_eq!(played.now, pg.snapshot().now);
+}
+
+#[test]
+fn a_checkpoint_waits_for_its_goals_and_show_me_reaches_them() {
+    let (mut pg, mut play) = Play::open(lesson("visibility-timeout"), 2).unwrap();
+    assert!(matches!(play.session.step().kind, StepKind::Checkpoint(_)));
+    assert!(!play.check(&pg) && !play.can_continue());
+    // By hand, as the page's Crash button does.
+    pg.worker("CrashWorker", "packing-w1").unwrap();
+    assert!(play.check(&pg), "the crash reaches the goals");
+    assert!(play.can_continue());
+    let (mut pg2, mut shown) = Play::open(lesson("visibility-timeout"), 2).unwrap();
+    shown.show_me(&mut pg2);
+    shown.finish(&mut pg2);
+    assert!(shown.reached);
+}
+
+#[test]
+fn a_lesson_played_to_its_end_by_show_me_and_right_answers_reaches_remember() {
+    for id in ["poison-messages", "three-designs", "ordering"] {
+        let (mut pg, mut play) = Play::open(lesson(id), 0).unwrap();
+        let mut guard = 0;
+        while !play.session.at_end() {
+            guard += 1;
+            assert!(guard < 50, "{id}: stuck at step {}", play.position().0);
+            if let StepKind::Predict(p) = &play.session.step().kind {
+                let first = p.choices[0].id.clone();
+                play.commit(&mut pg, &first);
+            }
+            play.show_me(&mut pg);
+            play.finish(&mut pg);
+            assert!(play.errors.is_empty(), "{id}: {:?}", play.errors);
+            assert!(play.next(&mut pg), "{id}: cannot leave step {}", play.position().0);
+        }
+        assert!(matches!(play.session.step().kind, StepKind::Remember { .. }), "{id}");
+    }
+}
+
+#[test]
+fn reset_in_a_lesson_goes_back_to_the_start_of_the_step() {
+    let (mut pg, play) = Play::open(lesson("visibility-timeout"), 2).unwrap();
+    let start = pg.snapshot();
+    pg.worker("CrashWorker", "packing-w1").unwrap();
+    pg.play_for(5_000);
+    pg.reset();
+    assert_eq!(pg.snapshot(), start);
+    assert_eq!(pg.lesson_id(), Some(play.id()));
+}

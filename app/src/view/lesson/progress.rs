@@ -1,0 +1,179 @@
+//! Saved lesson progress: per lesson, the step reached, the predictions answered and whether it
+//! was finished, kept in `localStorage` under [`KEY`] as
+//! `{"version": 1, "lessons": {"<id>": {"step": 3, "answered": [2], "done": false}}}` (steps
+//! 1-based, as the page shows them). A saved state that cannot be read is discarded with a
+//! one-line notice; storage that throws (blocked by the browser) is treated as empty and every
+//! lesson still runs, only nothing is kept.
+
+use serde_json::{json, Map, Value};
+
+/// The `localStorage` key.
+pub const KEY: &str = "fanout-playground.lessons";
+
+/// One lesson's progress.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Saved {
+    /// The step reached, 1-based (0: never opened).
+    pub step: usize,
+    /// The prediction steps answered (1-based), ascending.
+    pub answered: Vec<usize>,
+    /// Whether the learner reached the last screen.
+    pub done: bool,
+}
+
+/// Every lesson's progress, by id, in the order first saved.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub lessons: Vec<(String, Saved)>,
+}
+
+/// What the overview shows for a lesson.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Done,
+    InProgress,
+    NotStarted,
+}
+
+impl Status {
+    /// `done`, `in-progress` or `not-started`: the card's `data-status`.
+    pub fn attr(self) -> &'static str {
+        match self {
+            Status::Done => "done",
+            Status::InProgress => "in-progress",
+            Status::NotStarted => "not-started",
+        }
+    }
+}
+
+impl Progress {
+    /// Reads the saved text; an error says what is wrong with it.
+    pub fn parse(text: &str) -> Result<Progress, String> {
+        let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
+        if value.get("version").and_then(Value::as_u64) != Some(1) {
+            return Err("unknown version".into());
+        }
+        let Some(Value::Object(items)) = value.get("lessons") else { return Err("no lessons object".into()) };
+        let mut lessons = Vec::with_capacity(items.len());
+        for (id, item) in items {
+            lessons.push((id.clone(), saved(item).map_err(|e| format!("lesson \"{id}\": {e}"))?));
+        }
+        Ok(Progress { lessons })
+    }
+
+    /// The text to save.
+    pub fn to_text(&self) -> String {
+        let mut lessons = Map::new();
+        for (id, s) in &self.lessons {
+            lessons.insert(id.clone(), json!({"step": s.step, "answered": s.answered, "done": s.done}));
+        }
+        json!({"version": 1, "lessons": lessons}).to_string()
+    }
+
+    /// One lesson's progress (empty if never opened).
+    pub fn get(&self, id: &str) -> Saved {
+        self.lessons.iter().find(|(i, _)| i == id).map(|(_, s)| s.clone()).unwrap_or_default()
+    }
+
+    /// Changes one lesson's progress.
+    pub fn update(&mut self, id: &str, f: impl FnOnce(&mut Saved)) {
+        match self.lessons.iter_mut().find(|(i, _)| i == id) {
+            Some((_, s)) => f(s),
+            None => {
+                let mut s = Saved::default();
+                f(&mut s);
+                self.lessons.push((id.to_string(), s));
+            }
+        }
+    }
+
+    /// Done, in progress (a step past the first, or an answer) or not started.
+    pub fn status(&self, id: &str) -> Status {
+        let s = self.get(id);
+        if s.done {
+            Status::Done
+        } else if s.step > 1 || !s.answered.is_empty() {
+            Status::InProgress
+        } else {
+            Status::NotStarted
+        }
+    }
+}
+
+fn saved(item: &Value) -> Result<Saved, String> {
+    let step = item.get("step").and_then(Value::as_u64).ok_or("step: must be a whole number")?;
+    let answered = match item.get("answered") {
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|v| v.as_u64().map(|n| n as usize))
+            .collect::<Option<Vec<_>>>()
+            .ok_or("answered: must be numbers")?,
+        _ => return Err("answered: must be a list".into()),
+    };
+    let done = item.get("done").and_then(Value::as_bool).ok_or("done: must be true or false")?;
+    Ok(Saved { step: step as usize, answered, done })
+}
+
+/// The browser's `localStorage`, or `None` where it is blocked (access throws) or missing.
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// Loads the saved progress: `(progress, notice)`. A corrupt saved state is removed and named in
+/// the notice; blocked storage gives empty progress and no notice.
+pub fn load() -> (Progress, Option<String>) {
+    let Some(s) = storage() else { return (Progress::default(), None) };
+    match s.get_item(KEY) {
+        Ok(Some(text)) => match Progress::parse(&text) {
+            Ok(p) => (p, None),
+            Err(e) => {
+                let _ = s.remove_item(KEY);
+                (
+                    Progress::default(),
+                    Some(format!("Your saved lesson progress could not be read ({e}) and was discarded.")),
+                )
+            }
+        },
+        _ => (Progress::default(), None),
+    }
+}
+
+/// Saves the progress; does nothing where storage is blocked or full.
+pub fn save(progress: &Progress) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(KEY, &progress.to_text());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_round_trips_and_gives_each_lesson_its_status() {
+        let mut p = Progress::default();
+        p.update("poison-messages", |s| {
+            s.step = 3;
+            s.answered.push(2);
+        });
+        p.update("ordering", |s| s.done = true);
+        p.update("filter-policies", |s| s.step = 1);
+        let back = Progress::parse(&p.to_text()).unwrap();
+        assert_eq!(back.get("poison-messages"), p.get("poison-messages"));
+        assert_eq!(back.status("poison-messages"), Status::InProgress);
+        assert_eq!(back.status("ordering"), Status::Done);
+        assert_eq!(back.status("filter-policies"), Status::NotStarted, "opened, nothing done yet");
+        assert_eq!(back.status("three-designs"), Status::NotStarted);
+    }
+
+    #[test]
+    fn a_corrupt_saved_state_says_what_is_wrong() {
+        assert!(Progress::parse("{not json").unwrap_err().starts_with("not valid JSON"));
+        assert_eq!(Progress::parse(r#"{"version": 2, "lessons": {}}"#).unwrap_err(), "unknown version");
+        let e = Progress::parse(r#"{"version": 1, "lessons": {"ordering": {"step": "x"}}}"#).unwrap_err();
+        assert_eq!(e, "lesson \"ordering\": step: must be a whole number");
+        let e = Progress::parse(r#"{"version": 1, "lessons": {"ordering": {"step": 2, "answered": [1], "done": 1}}}"#)
+            .unwrap_err();
+        assert!(e.contains("done"), "{e}");
+    }
+}
