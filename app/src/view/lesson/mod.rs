@@ -44,6 +44,8 @@ pub struct Lessons {
     pub notice: RwSignal<Option<String>>,
     /// The choice picked (not yet committed) in the current prediction.
     pub picked: RwSignal<Option<String>>,
+    /// The number typed (not yet committed) in the current prediction.
+    pub typed: RwSignal<String>,
     /// The step (lesson id, index) whose hint is due.
     pub hint: RwSignal<Option<(String, usize)>>,
     /// Earlier steps as the learner left them: what Back restores.
@@ -73,10 +75,8 @@ pub fn LessonApp() -> impl IntoView {
                 </time>
             </header>
             <overview::Overview />
-            <Show when=loading>
-                <div class="boot" role="status">"Loading the lesson…"</div>
-            </Show>
-            <Show when=move || ls.active() && !ls.overview.get()>
+            <div class="boot" role="status" hidden=move || !loading()>"Loading the lesson…"</div>
+            <div class="lesson-stage" hidden=move || !ls.active() || ls.overview.get()>
                 <transport::Transport />
                 <main class="stage lesson-on">
                     <div class="main-col">
@@ -95,7 +95,7 @@ pub fn LessonApp() -> impl IntoView {
                         <log::EventLog />
                     </aside>
                 </main>
-            </Show>
+            </div>
             <p class="sr-only" role="status" aria-live="polite">{move || ctx.announce.get()}</p>
         </div>
     }
@@ -113,6 +113,7 @@ fn use_lessons(ctx: Ctx) -> Lessons {
         progress: RwSignal::new(saved),
         notice: RwSignal::new(notice),
         picked: RwSignal::new(None),
+        typed: RwSignal::new(String::new()),
         hint: RwSignal::new(None),
         trail: StoredValue::new(Vec::new()),
         ctx,
@@ -235,6 +236,7 @@ impl Lessons {
         ctx.error.set(None);
         ctx.pg.set(pg);
         self.picked.set(None);
+        self.typed.set(String::new());
         self.play.set(Some(play));
         self.entered();
     }
@@ -346,19 +348,28 @@ impl Lessons {
         });
     }
 
-    /// Enter: submits the picked answer, ends a run still playing, or goes on.
+    /// Enter: submits the answer given, ends a run still playing, or goes on.
     pub fn primary(&self) {
         let (phase, can) =
             self.play.with_untracked(|p| p.as_ref().map_or((Phase::Ready, false), |p| (p.phase, p.can_continue())));
         match phase {
-            Phase::Asking => {
-                if let Some(given) = self.picked.get_untracked() {
-                    self.commit(given);
-                }
-            }
+            Phase::Asking => self.submit(),
             Phase::Playing => self.finish(),
             _ if can => self.next(),
             _ => {}
+        }
+    }
+
+    /// Commits the prediction's answer as given so far: the choice picked, or the number typed.
+    pub fn submit(&self) {
+        let number = self.play.with_untracked(|p| {
+            p.as_ref().is_some_and(|p| {
+                matches!(&p.session.step().kind, engine::lesson::StepKind::Predict(pr) if pr.answer == engine::lesson::AnswerMode::Number)
+            })
+        });
+        let given = if number { Some(self.typed.get_untracked()) } else { self.picked.get_untracked() };
+        if let Some(given) = given.filter(|g| !g.trim().is_empty()) {
+            self.commit(given);
         }
     }
 
@@ -422,6 +433,7 @@ impl Lessons {
         });
         if moved {
             self.picked.set(None);
+            self.typed.set(String::new());
             self.entered();
             panel::focus_text();
         }

@@ -1,9 +1,12 @@
 //! The lesson overview (title, one line, minutes, status; start or continue, or open the final
-//! state in the sandbox) and the header's button that opens it.
+//! state in the sandbox), the notice line, and the header's button between a lesson and the
+//! list. The overview is markup written from the list and the saved progress; its buttons carry
+//! a `data-act` that one click handler reads.
 
-use super::panel::rich;
-use super::progress::Status;
+use super::panel::{act_of, rich};
+use super::progress::{Progress, Status};
 use super::use_lessons_ctx;
+use crate::view::esc;
 use engine::lesson::LessonListing;
 use leptos::prelude::*;
 
@@ -19,12 +22,50 @@ pub fn LessonsButton() -> impl IntoView {
         }
     };
     view! {
-        <Show when=move || ls.active()>
-            <button class="lessons-button" data-testid="lessons-button" aria-pressed=move || ls.overview.get().to_string() on:click=toggle>
-                {move || if ls.overview.get() { "Back to the lesson" } else { "All lessons" }}
-            </button>
-        </Show>
+        <button class="lessons-button" data-testid="lessons-button" hidden=move || !ls.active()
+            aria-pressed=move || ls.overview.get().to_string() on:click=toggle>
+            {move || if ls.overview.get() { "Back to the lesson" } else { "All lessons" }}
+        </button>
     }
+}
+
+/// The overview's markup: the list, or why it is not there yet.
+fn markup(list: Option<&Result<Vec<LessonListing>, String>>, progress: &Progress) -> String {
+    let body = match list {
+        None => "<p class=\"lesson-wait\" role=\"status\">Loading the lessons…</p>".to_string(),
+        Some(Err(e)) => format!("<p class=\"error\" role=\"alert\">The lesson list could not be loaded: {}</p>", esc(e)),
+        Some(Ok(list)) => {
+            let cards: String = list.iter().enumerate().map(|(i, l)| card(i + 1, l, progress)).collect();
+            format!("<ol class=\"lesson-cards\">{cards}</ol>")
+        }
+    };
+    format!(
+        "<div class=\"overview-head\"><h2 id=\"lessons-title\">Lessons</h2><p class=\"lede\">Short guided lessons on \
+         the same playground: predict what the engine will do, watch it happen on the diagram, then do it yourself. \
+         Your progress stays in this browser.</p></div>{body}"
+    )
+}
+
+fn card(n: usize, l: &LessonListing, progress: &Progress) -> String {
+    let status = progress.status(&l.id);
+    let (said, open) = match status {
+        Status::Done => ("✓ Done".to_string(), "Again"),
+        Status::InProgress => (format!("In progress · step {}", progress.get(&l.id).step), "Continue"),
+        Status::NotStarted => ("Not started".to_string(), "Start"),
+    };
+    format!(
+        "<li class=\"lesson-card\" data-testid=\"lesson-card-{id}\" data-status=\"{attr}\"><span class=\"num\" \
+         aria-hidden=\"true\">{n}</span><div class=\"card-text\"><h3 dir=\"auto\">{title}</h3><p dir=\"auto\">{summary}</p>\
+         <p class=\"meta\"><span>{minutes} min</span><span class=\"status\">{said}</span></p></div>\
+         <div class=\"card-actions\"><button class=\"primary\" data-testid=\"lesson-open-{id}\" data-act=\"open:{id}\">{open}</button>\
+         <button class=\"quiet\" data-testid=\"lesson-final-{id}\" data-act=\"final:{id}\" \
+         title=\"The lesson's last state, to explore freely\">Final state in the sandbox</button></div></li>",
+        id = esc(&l.id),
+        attr = status.attr(),
+        title = rich(&l.title),
+        summary = rich(&l.summary),
+        minutes = l.minutes,
+    )
 }
 
 /// The notice line (a discarded saved state, a bad link, a lesson that could not be loaded).
@@ -32,75 +73,32 @@ pub fn LessonsButton() -> impl IntoView {
 pub fn Notice() -> impl IntoView {
     let ls = use_lessons_ctx();
     view! {
-        <Show when=move || ls.notice.with(Option::is_some)>
-            <p class="lesson-notice" role="status" data-testid="lesson-notice">
-                <span dir="auto">{move || ls.notice.get()}</span>
-                <button class="quiet" aria-label="Dismiss" on:click=move |_| ls.notice.set(None)>"×"</button>
-            </p>
-        </Show>
+        <p class="lesson-notice" role="status" data-testid="lesson-notice" hidden=move || ls.notice.with(Option::is_none)>
+            <span dir="auto">{move || ls.notice.get()}</span>
+            <button class="quiet" aria-label="Dismiss" on:click=move |_| ls.notice.set(None)>"×"</button>
+        </p>
     }
 }
 
 #[component]
 pub fn Overview() -> impl IntoView {
     let ls = use_lessons_ctx();
+    let body = Memo::new(move |_| ls.index.with(|i| ls.progress.with(|p| markup(i.as_ref(), p))));
+    let click = move |ev: leptos::ev::MouseEvent| {
+        let Some(act) = act_of(&ev) else { return };
+        match act.split_once(':') {
+            Some(("open", id)) => {
+                let again = matches!(ls.progress.with_untracked(|p| p.status(id)), Status::Done);
+                ls.open(id.to_string(), again.then(|| "1".into()));
+            }
+            Some(("final", id)) => ls.open_final(id.to_string()),
+            _ => {}
+        }
+    };
     view! {
         <Notice />
-        <Show when=move || ls.overview.get()>
-            <section class="lesson-overview" data-testid="lesson-overview" aria-labelledby="lessons-title">
-                <div class="overview-head">
-                    <h2 id="lessons-title">"Lessons"</h2>
-                    <p class="lede">"Short guided lessons on the same playground: predict what the engine will do, watch it happen on the diagram, then do it yourself. Your progress stays in this browser."</p>
-                </div>
-                {move || match ls.index.get() {
-                    None => view! { <p class="lesson-wait" role="status">"Loading the lessons…"</p> }.into_any(),
-                    Some(Err(e)) => view! { <p class="error" role="alert">{format!("The lesson list could not be loaded: {e}")}</p> }.into_any(),
-                    Some(Ok(list)) => view! {
-                        <ol class="lesson-cards">
-                            {list.into_iter().enumerate().map(|(i, l)| card(i + 1, l)).collect_view()}
-                        </ol>
-                    }.into_any(),
-                }}
-            </section>
-        </Show>
-    }
-}
-
-fn card(n: usize, l: LessonListing) -> impl IntoView {
-    let ls = use_lessons_ctx();
-    let id = l.id.clone();
-    let status = {
-        let id = id.clone();
-        Memo::new(move |_| ls.progress.with(|p| p.status(&id)))
-    };
-    let step = {
-        let id = id.clone();
-        move || ls.progress.with(|p| p.get(&id).step)
-    };
-    let (open_id, final_id) = (id.clone(), id.clone());
-    view! {
-        <li class="lesson-card" data-testid=format!("lesson-card-{id}") data-status=move || status.get().attr()>
-            <span class="num" aria-hidden="true">{n}</span>
-            <div class="card-text">
-                <h3 dir="auto">{rich(&l.title)}</h3>
-                <p dir="auto">{rich(&l.summary)}</p>
-                <p class="meta">
-                    <span>{format!("{} min", l.minutes)}</span>
-                    <span class="status">{move || match status.get() {
-                        Status::Done => "✓ Done".to_string(),
-                        Status::InProgress => format!("In progress · step {}", step()),
-                        Status::NotStarted => "Not started".to_string(),
-                    }}</span>
-                </p>
-            </div>
-            <div class="card-actions">
-                <button class="primary" data-testid=format!("lesson-open-{id}")
-                    on:click=move |_| ls.open(open_id.clone(), matches!(status.get_untracked(), Status::Done).then(|| "1".into()))>
-                    {move || match status.get() { Status::Done => "Again", Status::InProgress => "Continue", Status::NotStarted => "Start" }}
-                </button>
-                <button class="quiet" data-testid=format!("lesson-final-{id}") title="The lesson's last state, to explore freely"
-                    on:click=move |_| ls.open_final(final_id.clone())>"Final state in the sandbox"</button>
-            </div>
-        </li>
+        <section class="lesson-overview" data-testid="lesson-overview" aria-labelledby="lessons-title"
+            hidden=move || !ls.overview.get() inner_html=move || body.get() on:click=click>
+        </section>
     }
 }

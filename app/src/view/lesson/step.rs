@@ -1,24 +1,27 @@
-//! A step's control: the prediction (choices or a number, then the engine's verdict), the live
-//! checklist of a checkpoint (hint, "show me", the done message), a run's facts, and the
-//! remember screen.
+//! A step's control, as markup: the prediction (choices or a number, then the engine's
+//! verdict), the live checklist of a checkpoint (hint, "show me", the done message), a run's
+//! facts, and the remember screen.
 
 use super::panel::rich;
-use super::play::Phase;
-use super::use_lessons_ctx;
+use super::play::{Phase, Play};
+use crate::playground::Playground;
+use crate::view::esc;
 use engine::lesson::{AnswerMode, Checkpoint, DocLink, GoalStatus, Prediction, StepKind};
-use leptos::prelude::*;
 use serde_json::Value;
 
-/// The control for a step of this kind, in this phase.
-pub fn control(kind: StepKind, phase: Phase) -> AnyView {
-    match kind {
-        StepKind::Narration => ().into_any(),
-        StepKind::Run { .. } => facts_or_wait(phase).into_any(),
-        StepKind::Predict(p) => predict(p, phase).into_any(),
-        StepKind::Checkpoint(c) => checkpoint(c, phase).into_any(),
-        StepKind::Remember { lines, read } => remember(lines, read).into_any(),
+/// The control for the current step, in its phase.
+pub fn control(p: &Play, pg: &Playground, picked: Option<&str>, typed: &str, hint_due: bool) -> String {
+    match &p.session.step().kind {
+        StepKind::Narration => String::new(),
+        StepKind::Run { .. } if p.phase == Phase::Playing => WAIT.into(),
+        StepKind::Run { .. } => facts(&p.facts),
+        StepKind::Predict(pr) => predict(p, pr, picked, typed),
+        StepKind::Checkpoint(c) => checkpoint(p, pg, c, hint_due),
+        StepKind::Remember { lines, read } => remember(lines, read),
     }
 }
+
+const WAIT: &str = "<p class=\"lesson-wait\" role=\"status\">Watch the diagram: the lesson plays it now.</p>";
 
 /// A value the engine read, as a learner reads it.
 fn shown(value: &Result<Value, String>) -> String {
@@ -30,166 +33,136 @@ fn shown(value: &Result<Value, String>) -> String {
     }
 }
 
-fn wait() -> impl IntoView {
-    view! { <p class="lesson-wait" role="status">"Watch the diagram: the lesson plays it now."</p> }
-}
-
-/// A run or prediction step's facts, as the engine read them at the end of the run.
-fn facts(list: Vec<GoalStatus>) -> impl IntoView {
-    let list: Vec<_> = list.into_iter().filter(|f| !f.label.is_empty()).collect();
-    (!list.is_empty()).then(|| {
-        view! {
-            <ul class="lesson-facts">
-                {list.into_iter().map(|f| view! {
-                    <li class:held=f.holds><span class="tick" aria-hidden="true">{if f.holds { "✓" } else { "✗" }}</span>
-                        <span dir="auto">{rich(&f.label)}</span></li>
-                }).collect_view()}
-            </ul>
-        }
-    })
-}
-
-fn facts_or_wait(phase: Phase) -> impl IntoView {
-    let ls = use_lessons_ctx();
-    match phase {
-        Phase::Playing => wait().into_any(),
-        _ => facts(ls.play.with_untracked(|p| p.as_ref().map(|p| p.facts.clone()).unwrap_or_default())).into_any(),
+/// A list of checks, ticked or not: a run or prediction step's facts (`✓`/`✗`), a checkpoint's
+/// goals (`✓`/`○`, with the state said for a screen reader).
+fn checks(list: &[GoalStatus], class: &str, open: &str, said: bool) -> String {
+    let items: String = list
+        .iter()
+        .filter(|f| !f.label.is_empty())
+        .map(|f| {
+            let (held, tick) = if f.holds { (" class=\"held\"", "✓") } else { ("", open) };
+            let state = match (said, f.holds) {
+                (false, _) => "",
+                (true, true) => "<span class=\"sr-only\"> (done)</span>",
+                (true, false) => "<span class=\"sr-only\"> (not yet)</span>",
+            };
+            format!(
+                "<li{held}><span class=\"tick\" aria-hidden=\"true\">{tick}</span><span dir=\"auto\">{}</span>{state}</li>",
+                rich(&f.label)
+            )
+        })
+        .collect();
+    if items.is_empty() {
+        return items;
     }
+    format!("<ul class=\"{class}\">{items}</ul>")
 }
 
-fn predict(p: Prediction, phase: Phase) -> impl IntoView {
-    let ls = use_lessons_ctx();
-    let number = p.answer == AnswerMode::Number;
-    let typed = RwSignal::new(String::new());
-    let given = ls.play.with_untracked(|pl| pl.as_ref().and_then(|pl| pl.given.clone()));
-    let asking = phase == Phase::Asking;
-    let submit = move || {
-        let answer = if number { Some(typed.get_untracked()) } else { ls.picked.get_untracked() };
-        if let Some(a) = answer.filter(|a| !a.trim().is_empty()) {
-            ls.commit(a);
-        }
+fn facts(list: &[GoalStatus]) -> String {
+    checks(list, "lesson-facts", "✗", false)
+}
+
+fn predict(p: &Play, pr: &Prediction, picked: Option<&str>, typed: &str) -> String {
+    let asking = p.phase == Phase::Asking;
+    let off = if asking { "" } else { " disabled" };
+    let given = p.given.as_deref();
+    let input = if pr.answer == AnswerMode::Number {
+        format!(
+            "<label class=\"field\"><span>Your answer (a whole number)</span><input type=\"number\" inputmode=\"numeric\" \
+             data-testid=\"predict-number\" value=\"{}\"{off}></label>",
+            esc(given.unwrap_or(typed))
+        )
+    } else {
+        let choices: String = pr
+            .choices
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let pressed = picked == Some(c.id.as_str()) || given == Some(c.id.as_str());
+                format!(
+                    "<button class=\"choice\" data-testid=\"predict-choice-{k}\" data-act=\"pick:{id}\" aria-pressed=\"{pressed}\"{off}>\
+                     <span class=\"key\" aria-hidden=\"true\">{k}</span><span dir=\"auto\">{label}</span></button>",
+                    k = i + 1,
+                    id = esc(&c.id),
+                    label = rich(&c.label),
+                )
+            })
+            .collect();
+        format!("<div class=\"choices\" role=\"group\" aria-label=\"Your prediction\">{choices}</div>")
     };
-    let choices = (!number).then(|| {
-        let given = given.clone();
-        view! {
-            <div class="choices" role="group" aria-label="Your prediction">
-                {p.choices.iter().enumerate().map(|(i, c)| {
-                    let id = c.id.clone();
-                    let (pick, is_given) = (id.clone(), given.as_deref() == Some(id.as_str()));
-                    view! {
-                        <button class="choice" data-testid=format!("predict-choice-{}", i + 1)
-                            aria-pressed=move || (ls.picked.get().as_deref() == Some(id.as_str()) || is_given).to_string()
-                            prop:disabled=!asking on:click=move |_| ls.picked.set(Some(pick.clone()))>
-                            <span class="key" aria-hidden="true">{i + 1}</span><span dir="auto">{rich(&c.label)}</span>
-                        </button>
-                    }
-                }).collect_view()}
-            </div>
-        }
-    });
-    let field = number.then(|| {
-        view! {
-            <label class="field"><span>"Your answer (a whole number)"</span>
-                <input type="number" inputmode="numeric" data-testid="predict-number" prop:disabled=!asking
-                    prop:value=given.clone().unwrap_or_default()
-                    on:input=move |ev| typed.set(event_target_value(&ev))
-                    on:keydown=move |ev| if ev.key() == "Enter" { ev.prevent_default(); submit(); } /></label>
-        }
-    });
-    let can_submit = move || if number { !typed.get().trim().is_empty() } else { ls.picked.get().is_some() };
-    view! {
-        <div class="predict">
-            <p class="question" dir="auto"><strong>{rich(&p.question)}</strong></p>
-            {choices}
-            {field}
-            {match phase {
-                Phase::Asking => view! {
-                    <button class="primary" data-testid="predict-submit" prop:disabled=move || !can_submit()
-                        on:click=move |_| submit()>"Commit and run it"</button>
-                }.into_any(),
-                Phase::Playing => wait().into_any(),
-                _ => verdict(p.clone()).into_any(),
-            }}
-        </div>
-    }
+    let after = match p.phase {
+        Phase::Asking => "<button class=\"primary\" data-testid=\"predict-submit\" data-act=\"submit\">Commit and run it</button>".into(),
+        Phase::Playing => WAIT.into(),
+        _ => verdict(p, pr),
+    };
+    format!("<div class=\"predict\"><p class=\"question\" dir=\"auto\"><strong>{}</strong></p>{input}{after}</div>", rich(&pr.question))
 }
 
 /// What the engine says after the run: right or not, the right choice and why, the learner's
 /// choice and why it was tempting, the reveal and the facts.
-fn verdict(p: Prediction) -> impl IntoView {
-    let ls = use_lessons_ctx();
-    let (judged, value, fact_list) = ls.play.with_untracked(|pl| {
-        let pl = pl.as_ref()?;
-        let j = pl.judgement()?;
-        let v = pl.answer.as_ref().map(|a| shown(&a.value)).unwrap_or_default();
-        Some(((j.correct, j.right.cloned(), j.picked.cloned()), v, pl.facts.clone()))
-    })?;
-    let (correct, right, picked) = judged;
-    let mine = picked.filter(|c| !correct && right.as_ref().is_none_or(|r| r.id != c.id));
-    Some(view! {
-        <div class="predict-result" class:right=correct data-testid="predict-result" role="status">
-            <p><strong>{if correct { "Right." } else { "Not quite." }}</strong>
-                {format!(" The engine read {value}.")}</p>
-            {right.map(|r| view! { <p><span class="label">"Right answer: "</span><em dir="auto">{rich(&r.label)}</em>" — "<span dir="auto">{rich(&r.why)}</span></p> })}
-            {mine.map(|c| view! { <p><span class="label">"Your answer: "</span><em dir="auto">{rich(&c.label)}</em>" — "<span dir="auto">{rich(&c.why)}</span></p> })}
-            {(!p.reveal.is_empty()).then(|| view! { <p dir="auto">{rich(&p.reveal)}</p> })}
-            {facts(fact_list)}
-        </div>
-    })
-}
-
-fn checkpoint(c: Checkpoint, phase: Phase) -> impl IntoView {
-    let ls = use_lessons_ctx();
-    let ctx = ls.ctx;
-    let goals = move || {
-        ctx.snapshot.track();
-        ctx.pg.with_untracked(|pg| {
-            ls.play.with_untracked(|p| p.as_ref().map(|p| p.session.goals(pg.sim())).unwrap_or_default())
-        })
+fn verdict(p: &Play, pr: &Prediction) -> String {
+    let Some(j) = p.judgement() else { return String::new() };
+    let value = p.answer.as_ref().map(|a| shown(&a.value)).unwrap_or_default();
+    let line = |label: &str, c: &engine::lesson::Choice| {
+        format!(
+            "<p><span class=\"label\">{label}</span><em dir=\"auto\">{}</em> — <span dir=\"auto\">{}</span></p>",
+            rich(&c.label),
+            rich(&c.why)
+        )
     };
-    let reached = ls.play.with_untracked(|p| p.as_ref().is_some_and(|p| p.reached));
-    let key = ls.play.with_untracked(|p| p.as_ref().map(|p| (p.id().to_string(), p.session.step_index())));
-    let hint_due = move || ls.hint.with(|h| h.is_some() && *h == key);
-    let hint = c.hint.clone();
-    view! {
-        <div class="checkpoint" data-testid="checkpoint" data-done=reached.to_string()>
-            <ul class="goals" aria-label="Goals">
-                {move || goals().into_iter().map(|g| view! {
-                    <li class:held=g.holds><span class="tick" aria-hidden="true">{if g.holds { "✓" } else { "○" }}</span>
-                        <span dir="auto">{rich(&g.label)}</span><span class="sr-only">{if g.holds { " (done)" } else { " (not yet)" }}</span></li>
-                }).collect_view()}
-            </ul>
-            {if reached {
-                view! { <p class="lesson-done" role="status" dir="auto">"✓ "{rich(&c.done)}</p> }.into_any()
-            } else if phase == Phase::Playing {
-                wait().into_any()
-            } else {
-                view! {
-                    <Show when=move || hint_due()>
-                        <p class="lesson-hint" dir="auto"><span class="label">"Hint: "</span>{rich(&hint)}</p>
-                    </Show>
-                    <button data-testid="checkpoint-show-me" title="Perform a recorded solution on the diagram"
-                        on:click=move |_| ls.show_me()>"Show me"</button>
-                }.into_any()
-            }}
-        </div>
-    }
+    let right = j.right.map(|r| line("Right answer: ", r)).unwrap_or_default();
+    let mine = j
+        .picked
+        .filter(|c| !j.correct && j.right.is_none_or(|r| r.id != c.id))
+        .map(|c| line("Your answer: ", c))
+        .unwrap_or_default();
+    let reveal = if pr.reveal.is_empty() { String::new() } else { format!("<p dir=\"auto\">{}</p>", rich(&pr.reveal)) };
+    format!(
+        "<div class=\"predict-result{class}\" data-testid=\"predict-result\" role=\"status\"><p><strong>{said}</strong> \
+         The engine read {value}.</p>{right}{mine}{reveal}{facts}</div>",
+        class = if j.correct { " right" } else { "" },
+        said = if j.correct { "Right." } else { "Not quite." },
+        value = esc(&value),
+        facts = facts(&p.facts),
+    )
 }
 
-fn remember(lines: Vec<String>, read: Vec<DocLink>) -> impl IntoView {
-    let ls = use_lessons_ctx();
-    view! {
-        <div class="remember" data-testid="lesson-remember">
-            <h3>"What to remember"</h3>
-            <ul>{lines.into_iter().map(|l| view! { <li dir="auto">{rich(&l)}</li> }).collect_view()}</ul>
-            <h3>"Read next"</h3>
-            <ul class="read">{read.into_iter().map(|d| view! {
-                <li><a href=d.url target="_blank" rel="noopener noreferrer" dir="auto">{rich(&d.title)}</a></li>
-            }).collect_view()}</ul>
-            <div class="row">
-                <button class="primary" data-testid="lesson-to-overview" on:click=move |_| ls.show_overview()>"All lessons"</button>
-                <button data-testid="lesson-to-sandbox" on:click=move |_| leptos::task::spawn_local(async move { ls.open_in_sandbox(None).await })>"Keep playing in the sandbox"</button>
-            </div>
-        </div>
-    }
+fn checkpoint(p: &Play, pg: &Playground, c: &Checkpoint, hint_due: bool) -> String {
+    let goals = checks(&p.session.goals(pg.sim()), "goals", "○", true);
+    let rest = if p.reached {
+        format!("<p class=\"lesson-done\" role=\"status\" dir=\"auto\">✓ {}</p>", rich(&c.done))
+    } else if p.phase == Phase::Playing {
+        WAIT.into()
+    } else {
+        let hint = if hint_due {
+            format!("<p class=\"lesson-hint\" dir=\"auto\"><span class=\"label\">Hint: </span>{}</p>", rich(&c.hint))
+        } else {
+            String::new()
+        };
+        format!(
+            "{hint}<button data-testid=\"checkpoint-show-me\" data-act=\"show-me\" \
+             title=\"Perform a recorded solution on the diagram\">Show me</button>"
+        )
+    };
+    format!("<div class=\"checkpoint\" data-testid=\"checkpoint\" data-done=\"{}\">{goals}{rest}</div>", p.reached)
+}
+
+fn remember(lines: &[String], read: &[DocLink]) -> String {
+    let lines: String = lines.iter().map(|l| format!("<li dir=\"auto\">{}</li>", rich(l))).collect();
+    let read: String = read
+        .iter()
+        .map(|d| {
+            format!(
+                "<li><a href=\"{}\" target=\"_blank\" rel=\"noopener noreferrer\" dir=\"auto\">{}</a></li>",
+                esc(&d.url),
+                rich(&d.title)
+            )
+        })
+        .collect();
+    format!(
+        "<div class=\"remember\" data-testid=\"lesson-remember\"><h3>What to remember</h3><ul>{lines}</ul>\
+         <h3>Read next</h3><ul class=\"read\">{read}</ul><div class=\"row\">\
+         <button class=\"primary\" data-testid=\"lesson-to-overview\" data-act=\"overview\">All lessons</button>\
+         <button data-testid=\"lesson-to-sandbox\" data-act=\"sandbox\">Keep playing in the sandbox</button></div></div>"
+    )
 }
