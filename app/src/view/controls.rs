@@ -2,10 +2,10 @@
 //! filter policies with live validation from the engine: the exact error inline, nothing applied
 //! until valid.
 
-use super::use_ctx;
+use super::{esc, use_ctx};
 use crate::playground::check_filter_policy;
-use engine::snapshot::SubscriptionView;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[component]
 pub fn Publish() -> impl IntoView {
@@ -81,56 +81,92 @@ pub fn Publish() -> impl IntoView {
     }
 }
 
+/// One editor's markup: the field, its status line and Apply (nothing to apply until changed).
+fn policy_editor(sub: &(String, String, Option<String>, String, bool)) -> String {
+    let (arn, queue, policy, scope, raw) = sub;
+    let id = format!("subscription-{}-policy", esc(queue));
+    format!(
+        "<div class=\"policy\"><label class=\"field wide\"><span>{} · {scope}{}</span><textarea data-testid=\"{id}\" \
+         data-arn=\"{arn}\" data-scope=\"{scope}\" data-current=\"{current}\" rows=\"2\" spellcheck=\"false\" \
+         placeholder=\"No filter: every message\" aria-invalid=\"false\">{current}</textarea></label>\
+         <p class=\"policy-status\" data-testid=\"{id}-error\" role=\"status\"></p>\
+         <button data-testid=\"{id}-apply\" data-act=\"apply\" disabled>Apply</button></div>",
+        esc(queue),
+        if *raw { "" } else { " · envelope" },
+        arn = esc(arn),
+        current = esc(policy.as_deref().unwrap_or_default()),
+    )
+}
+
+/// The editor around an element of it (the field, or its Apply button).
+fn editor_of(el: &web_sys::Element) -> Option<(web_sys::HtmlTextAreaElement, web_sys::Element, web_sys::Element)> {
+    let editor = el.closest(".policy").ok()??;
+    let field = editor.query_selector("textarea").ok()??.dyn_into::<web_sys::HtmlTextAreaElement>().ok()?;
+    Some((field, editor.query_selector(".policy-status").ok()??, editor.query_selector("button").ok()??))
+}
+
+/// Live validation as the learner types: the engine's exact error under the field, the field
+/// marked invalid, Apply enabled only for a valid change. Plain DOM writes: the field keeps its
+/// text and its caret.
+fn check_field(el: &web_sys::Element) {
+    let Some((field, status, apply)) = editor_of(el) else { return };
+    let (text, scope) = (field.value(), field.get_attribute("data-scope").unwrap_or_default());
+    let changed = field.get_attribute("data-current").unwrap_or_default() != text;
+    let check = check_filter_policy(&text, &scope);
+    let invalid = check.is_err();
+    let said = match check {
+        Err(e) => e,
+        Ok(()) if changed => "Valid. Apply to use it for the next publish.".into(),
+        Ok(()) => String::new(),
+    };
+    status.set_text_content(Some(&said));
+    field.set_attribute("aria-invalid", &invalid.to_string()).ok();
+    field.set_class_name(if invalid { "invalid" } else { "" });
+    if invalid || !changed {
+        apply.set_attribute("disabled", "").ok();
+    } else {
+        apply.remove_attribute("disabled").ok();
+    }
+}
+
+/// The subscriptions' filter policies, one editor each, drawn as markup when a subscription, its
+/// policy or its scope changes (a message flowing does not redraw them).
 #[component]
 pub fn Subscriptions() -> impl IntoView {
     let ctx = use_ctx();
     let subs = Memo::new(move |_| {
-        ctx.snapshot.with(|s| s.topics.iter().flat_map(|t| t.subscriptions.clone()).collect::<Vec<_>>())
+        ctx.snapshot.with(|s| {
+            s.topics
+                .iter()
+                .flat_map(|t| &t.subscriptions)
+                .map(|s| {
+                    let queue = s.queue.clone().unwrap_or_else(|| s.endpoint.clone());
+                    (s.arn.clone(), queue, s.filter_policy.clone(), s.filter_scope.to_string(), s.raw)
+                })
+                .collect::<Vec<_>>()
+        })
     });
-    view! {
-        <section class="subscriptions" aria-label="Subscription filter policies">
-            <h2>"Filter policies"</h2>
-            <For each=move || subs.get() key=|s| (s.arn.clone(), s.endpoint.clone(), s.filter_policy.clone(), s.filter_scope, s.raw) let:sub>
-                <PolicyEditor sub=sub />
-            </For>
-        </section>
-    }
-}
-
-#[component]
-fn PolicyEditor(sub: SubscriptionView) -> impl IntoView {
-    let ctx = use_ctx();
-    let queue = sub.queue.clone().unwrap_or_else(|| sub.endpoint.clone());
-    let text = RwSignal::new(sub.filter_policy.clone().unwrap_or_default());
-    let scope = sub.filter_scope;
-    let check = Memo::new(move |_| check_filter_policy(&text.get(), scope));
-    let current = sub.filter_policy.clone().unwrap_or_default();
-    let changed = Memo::new(move |_| text.get() != current);
-    let arn = sub.arn.clone();
-    let apply = move |_| {
-        if check.get_untracked().is_ok() {
-            let policy = text.get_untracked();
+    let element = |ev: &web_sys::Event| ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+    let on_input = move |ev: web_sys::Event| {
+        if let Some(el) = element(&ev) {
+            check_field(&el);
+        }
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some(el) = element(&ev) else { return };
+        if el.closest("[data-act=apply]").ok().flatten().is_none_or(|b| b.has_attribute("disabled")) {
+            return;
+        }
+        let Some((field, ..)) = editor_of(&el) else { return };
+        let (arn, policy) = (field.get_attribute("data-arn").unwrap_or_default(), field.value());
+        if check_filter_policy(&policy, &field.get_attribute("data-scope").unwrap_or_default()).is_ok() {
             ctx.act(|p| p.set_filter_policy(&arn, &policy));
         }
     };
-    let id = format!("subscription-{queue}-policy");
     view! {
-        <div class="policy">
-            <label class="field wide">
-                <span>{format!("{queue} · {scope}")}{(!sub.raw).then_some(" · envelope")}</span>
-                <textarea data-testid=id.clone() rows="2" spellcheck="false" placeholder="No filter: every message"
-                    class:invalid=move || check.get().is_err()
-                    aria-invalid=move || check.get().is_err().to_string()
-                    prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
-            </label>
-            <p class="policy-status" data-testid=format!("{id}-error") role="status">
-                {move || match check.get() {
-                    Err(e) => e,
-                    Ok(()) if changed.get() => "Valid. Apply to use it for the next publish.".into(),
-                    Ok(()) => String::new(),
-                }}
-            </p>
-            <button data-testid=format!("{id}-apply") prop:disabled=move || check.get().is_err() || !changed.get() on:click=apply>"Apply"</button>
-        </div>
+        <section class="subscriptions" aria-label="Subscription filter policies" on:input=on_input on:click=on_click>
+            <h2>"Filter policies"</h2>
+            <div class="part" inner_html=move || subs.with(|s| s.iter().map(policy_editor).collect::<String>())></div>
+        </section>
     }
 }
