@@ -13,8 +13,7 @@ pub fn Effects() -> impl IntoView {
     let ctx = use_ctx();
     let jobs = Memo::new(move |_| ctx.snapshot.with(|s| s.world.jobs.clone()));
     view! {
-        <Show when=move || jobs.with(|j| !j.is_empty())>
-            <section class="effects" aria-label="Side effects" data-testid="side-effects">
+        <section class="effects" aria-label="Side effects" data-testid="side-effects" hidden=move || jobs.with(Vec::is_empty)>
                 <h2>"Side effects"</h2>
                 // Read-only text, redrawn whole when a count changes: written as markup.
                 <ul inner_html=move || jobs.with(|jobs| jobs.iter().map(|j| {
@@ -32,8 +31,7 @@ pub fn Effects() -> impl IntoView {
                     }
                     li + "</li>"
                 }).collect::<String>())></ul>
-            </section>
-        </Show>
+        </section>
     }
 }
 
@@ -43,9 +41,8 @@ pub fn Queues() -> impl IntoView {
     let names = Memo::new(move |_| ctx.snapshot.with(|s| s.queues.iter().map(|q| q.name.clone()).collect::<Vec<_>>()));
     view! {
         <section class="queues" aria-label="Queues">
-            <For each=move || names.get() key=|n| n.clone() let:name>
-                <QueueCard name=name />
-            </For>
+            // Drawn anew when a queue comes or goes (rare); each card follows its own queue.
+            {move || names.get().into_iter().map(|name| view! { <QueueCard name=name /> }).collect_view()}
         </section>
     }
 }
