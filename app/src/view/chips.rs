@@ -260,9 +260,7 @@ pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
     let more = move || meta.with(|m| m.map_or(0, |m| m.1)).saturating_sub(messages.with(Vec::len));
     view! {
         <ul class="chips" id=id aria-label=label on:click=select></ul>
-        <Show when=move || more() != 0>
-            <p class="more">{move || format!("and {} more", more())}</p>
-        </Show>
+        <p class="more" hidden=move || more() == 0>{move || format!("and {} more", more())}</p>
     }
 }
 

@@ -59,13 +59,11 @@ pub fn Metrics() -> impl IntoView {
     view! {
         <section class="metrics" aria-label="Metrics">
             <h2>"Metrics"</h2>
-            <Show when=move || charts.with(|c| !c.is_empty())
-                fallback=|| view! { <p class="hint">"Datapoints appear once the world has a worker, a function or an alarm: one per period (60 s unless the scenario sets ConfigureMetrics)."</p> }>
-                // Read-only pictures, redrawn whole when the data changes: written as markup.
-                <div class="charts" inner_html=move || charts.with(|c| {
-                    c.iter().map(|(name, lines, age, alarms)| chart(name, lines, age, alarms)).collect::<String>()
-                })></div>
-            </Show>
+            <p class="hint" hidden=move || charts.with(|c| !c.is_empty())>"Datapoints appear once the world has a worker, a function or an alarm: one per period (60 s unless the scenario sets ConfigureMetrics)."</p>
+            // Read-only pictures, redrawn whole when the data changes: written as markup.
+            <div class="charts" hidden=move || charts.with(Vec::is_empty) inner_html=move || charts.with(|c| {
+                c.iter().map(|(name, lines, age, alarms)| chart(name, lines, age, alarms)).collect::<String>()
+            })></div>
         </section>
     }
 }

@@ -2,9 +2,9 @@
 //! queue's actions and settings; and the side effects per job.
 
 use super::topology::{state_glyph, ConsumerState};
-use super::{use_ctx, Selection};
+use super::{esc, use_ctx, Selection};
 use engine::snapshot::QueueView;
-use engine::world::{DurationMs, WorkerStatus};
+use engine::world::{DurationMs, WorkerStatus, WorkerView};
 use leptos::prelude::*;
 
 /// Side effects per job: what the learner sees of duplicates (two slips for one order).
@@ -13,8 +13,7 @@ pub fn Effects() -> impl IntoView {
     let ctx = use_ctx();
     let jobs = Memo::new(move |_| ctx.snapshot.with(|s| s.world.jobs.clone()));
     view! {
-        <Show when=move || jobs.with(|j| !j.is_empty())>
-            <section class="effects" aria-label="Side effects" data-testid="side-effects">
+        <section class="effects" aria-label="Side effects" data-testid="side-effects" hidden=move || jobs.with(Vec::is_empty)>
                 <h2>"Side effects"</h2>
                 // Read-only text, redrawn whole when a count changes: written as markup.
                 <ul inner_html=move || jobs.with(|jobs| jobs.iter().map(|j| {
@@ -32,8 +31,7 @@ pub fn Effects() -> impl IntoView {
                     }
                     li + "</li>"
                 }).collect::<String>())></ul>
-            </section>
-        </Show>
+        </section>
     }
 }
 
@@ -43,166 +41,208 @@ pub fn Queues() -> impl IntoView {
     let names = Memo::new(move |_| ctx.snapshot.with(|s| s.queues.iter().map(|q| q.name.clone()).collect::<Vec<_>>()));
     view! {
         <section class="queues" aria-label="Queues">
-            <For each=move || names.get() key=|n| n.clone() let:name>
-                <QueueCard name=name />
-            </For>
+            // Drawn anew when a queue comes or goes (rare); each card follows its own queue.
+            {move || names.get().into_iter().map(|name| view! { <QueueCard name=name /> }).collect_view()}
         </section>
     }
 }
 
-#[component]
-fn QueueCard(name: String) -> impl IntoView {
-    let ctx = use_ctx();
-    let n = name.clone();
-    let q = Memo::new(move |_| ctx.snapshot.with(|s| s.queues.iter().find(|q| q.name == n).map(without_messages)));
-    let id = format!("queue-{name}");
-    let is_dlq = move || q.with(|q| q.as_ref().is_some_and(|q| !q.dead_letter_sources.is_empty()));
-    let count = move |f: fn(&QueueView) -> usize| move || q.with(|q| q.as_ref().map_or(0, f));
-    let receive = {
-        let name = name.clone();
-        move |_| {
-            ctx.act(|p| p.receive(&name));
+/// What a queue card's buttons ask for, from their `data-act` (one click handler per card).
+fn act(ctx: super::Ctx, queue: &str, what: &str) {
+    // A worker's name comes last: it may hold any character but never starts the act.
+    let (kind, rest) = what.split_once(':').unwrap_or((what, ""));
+    let (action, me) = rest.split_once(':').unwrap_or(("", rest));
+    match kind {
+        "queue" => ctx.selected.set(Some(Selection::Queue(queue.to_string()))),
+        "add-worker" => drop(ctx.act(|p| p.add_worker(queue))),
+        "receive" => drop(ctx.act(|p| p.receive(queue))),
+        "purge" => drop(ctx.act(|p| p.purge(queue))),
+        "redrive" => {
+            let dlq = ctx.snapshot.with_untracked(|s| s.queues.iter().find(|q| q.name == queue).map(without_messages));
+            if let Some(dlq) = dlq {
+                ctx.act(|p| p.redrive(&dlq));
+            }
         }
-    };
-    let purge = {
-        let name = name.clone();
-        move |_| {
-            ctx.act(|p| p.purge(&name));
+        "who" => ctx.selected.set(Some(Selection::Worker(rest.to_string()))),
+        "slow" => {
+            let w = rest;
+            let slow = ctx.snapshot.with_untracked(|s| {
+                s.world.workers.iter().any(|x| x.name == w && x.processing_time == DurationMs::fixed(20_000))
+            });
+            if ctx.act(|p| p.set_worker_slow(w, !slow)).is_some() {
+                refocus(vec![format!("worker-{w}-slow")]);
+            }
         }
-    };
-    let redrive = move |_| {
-        if let Some(dlq) = q.get_untracked() {
-            ctx.act(|p| p.redrive(&dlq));
-        }
-    };
-    let select = {
-        let name = name.clone();
-        move |_| ctx.selected.set(Some(Selection::Queue(name.clone())))
-    };
-    view! {
-        <article class="queue-card" class:dlq=is_dlq data-testid=id.clone()>
-            <header>
-                <h2><button class="link" on:click=select>{name.clone()}</button></h2>
-                <small>{move || if is_dlq() { "dead-letter queue" } else if q.with(|q| q.as_ref().is_some_and(|q| q.fifo)) { "FIFO queue" } else { "queue" }}</small>
-            </header>
-            <dl class="counts">
-                <div class="count visible"><dt>"visible"</dt><dd data-testid=format!("{id}-visible")>{count(|q| q.visible)}</dd></div>
-                <div class="count inflight"><dt>"in flight"</dt><dd data-testid=format!("{id}-inflight")>{count(|q| q.in_flight)}</dd></div>
-                <div class="count delayed"><dt>"delayed"</dt><dd data-testid=format!("{id}-delayed")>{count(|q| q.delayed)}</dd></div>
-            </dl>
-            <super::chips::Chips q=q queue=name.clone() />
-            <p class="meta">
-                {move || q.with(|q| q.as_ref().map(|q| {
-                    let mut parts = vec![format!("visibility {}", crate::format::duration(u64::from(q.visibility_timeout) * 1_000))];
-                    if let (Some(n), Some(d)) = (q.max_receive_count, &q.dead_letter_queue) {
-                        parts.push(format!("to {d} after {}", crate::format::count(n, "receive", "receives")));
-                    }
-                    if q.oldest_age_ms > 0 {
-                        parts.push(format!("oldest message {} old", crate::format::duration(q.oldest_age_ms)));
-                    }
-                    parts.join(" · ")
-                }))}
-            </p>
-            <Workers queue=name.clone() />
-            <div class="actions">
-                <button data-testid=format!("{id}-add-worker") on:click={
-                    let name = name.clone();
-                    move |_| { ctx.act(|p| p.add_worker(&name)); }
-                } title="CreateWorker: a competing consumer that long-polls, works 2 s a message and deletes">"+ Worker"</button>
-                <button data-testid=format!("{id}-receive") on:click=receive title="ReceiveMessage, up to 10, without deleting">"Receive"</button>
-                <Show when=is_dlq>
-                    <button data-testid=format!("queue-{name}-redrive") on:click=redrive title="StartMessageMoveTask back to the source queues">"Redrive"</button>
-                </Show>
-                <button class="quiet" data-testid=format!("{id}-purge") on:click=purge title="PurgeQueue">"Purge"</button>
-            </div>
-        </article>
-    }
-}
-
-/// The workers consuming from one queue, with their controls.
-#[component]
-fn Workers(queue: String) -> impl IntoView {
-    let ctx = use_ctx();
-    let workers = Memo::new(move |_| {
-        ctx.snapshot.with(|s| s.world.workers.iter().filter(|w| w.queue == queue).cloned().collect::<Vec<_>>())
-    });
-    view! {
-        <ul class="workers">
-            <For each=move || workers.get() key=|w| (w.name.clone(), w.state, w.held.clone(), w.processing_time, w.succeeded, w.failed) let:w>
-                <WorkerRow w=w />
-            </For>
-        </ul>
-    }
-}
-
-#[component]
-fn WorkerRow(w: engine::world::WorkerView) -> impl IntoView {
-    let ctx = use_ctx();
-    let id = format!("worker-{}", w.name);
-    let name = w.name.clone();
-    // The control that takes the pressed one's place gets the focus: Crash ↔ Restart,
-    // Pause ↔ Resume; after × the next worker's ×, else the queue's "+ Worker".
-    let (queue, me) = (w.queue.clone(), w.name.clone());
-    let act = move |action: &'static str| {
-        let (name, queue, me) = (name.clone(), queue.clone(), me.clone());
-        move |_| {
+        "w" => {
+            // The control that takes the pressed one's place gets the focus: Crash ↔ Restart,
+            // Pause ↔ Resume; after × the next worker's ×, else the queue's "+ Worker".
             let next = match action {
                 "CrashWorker" => vec![format!("worker-{me}-restart")],
                 "RestartWorker" => vec![format!("worker-{me}-crash")],
                 "PauseWorker" => vec![format!("worker-{me}-resume")],
                 "ResumeWorker" => vec![format!("worker-{me}-pause")],
-                _ => {
-                    let after = next_worker(&ctx, &me);
-                    after
-                        .map(|n| format!("worker-{n}-remove"))
-                        .into_iter()
-                        .chain([format!("queue-{queue}-add-worker")])
-                        .collect()
-                }
+                _ => next_worker(&ctx, me)
+                    .map(|n| format!("worker-{n}-remove"))
+                    .into_iter()
+                    .chain([format!("queue-{queue}-add-worker")])
+                    .collect(),
             };
-            if ctx.act(|p| p.worker(action, &name)).is_some() {
+            if ctx.act(|p| p.worker(action, me)).is_some() {
                 refocus(next);
             }
         }
+        _ => {}
+    }
+}
+
+/// The card's header and counts, as markup.
+fn head(id: &str, q: &QueueView) -> String {
+    let kind = if !q.dead_letter_sources.is_empty() {
+        "dead-letter queue"
+    } else if q.fifo {
+        "FIFO queue"
+    } else {
+        "queue"
     };
-    let who = w.name.clone();
-    let select = move |_| ctx.selected.set(Some(Selection::Worker(who.clone())));
-    let crashed = w.state == WorkerStatus::Crashed;
-    let paused = w.state == WorkerStatus::Paused;
+    let count = |class: &str, label: &str, test: &str, n: usize| {
+        format!("<div class=\"count {class}\"><dt>{label}</dt><dd data-testid=\"{id}-{test}\">{n}</dd></div>")
+    };
+    format!(
+        "<header><h2><button class=\"link\" data-act=\"queue\" data-testid=\"{id}-name\">{}</button></h2><small>{kind}</small></header>\
+         <dl class=\"counts\">{}{}{}</dl>",
+        esc(&q.name),
+        count("visible", "visible", "visible", q.visible),
+        count("inflight", "in flight", "inflight", q.in_flight),
+        count("delayed", "delayed", "delayed", q.delayed),
+    )
+}
+
+/// The card below its chips: the settings line, the workers and the queue's actions, as markup.
+fn rest(id: &str, q: &QueueView, workers: &[WorkerView]) -> String {
+    let mut meta = vec![format!("visibility {}", crate::format::duration(u64::from(q.visibility_timeout) * 1_000))];
+    if let (Some(n), Some(d)) = (q.max_receive_count, &q.dead_letter_queue) {
+        meta.push(format!("to {} after {}", esc(d), crate::format::count(n, "receive", "receives")));
+    }
+    if q.oldest_age_ms > 0 {
+        meta.push(format!("oldest message {} old", crate::format::duration(q.oldest_age_ms)));
+    }
+    let redrive = if q.dead_letter_sources.is_empty() {
+        String::new()
+    } else {
+        format!("<button data-testid=\"{id}-redrive\" data-act=\"redrive\" title=\"StartMessageMoveTask back to the source queues\">Redrive</button>")
+    };
+    format!(
+        "<p class=\"meta\">{meta}</p><ul class=\"workers\">{workers}</ul><div class=\"actions\">\
+         <button data-testid=\"{id}-add-worker\" data-act=\"add-worker\" title=\"CreateWorker: a competing consumer that long-polls, works 2 s a message and deletes\">+ Worker</button>\
+         <button data-testid=\"{id}-receive\" data-act=\"receive\" title=\"ReceiveMessage, up to 10, without deleting\">Receive</button>{redrive}\
+         <button class=\"quiet\" data-testid=\"{id}-purge\" data-act=\"purge\" title=\"PurgeQueue\">Purge</button></div>",
+        meta = meta.join(" · "),
+        workers = workers.iter().map(worker_row).collect::<String>(),
+    )
+}
+
+/// One worker with its controls, as markup.
+fn worker_row(w: &WorkerView) -> String {
+    let (crashed, paused) = (w.state == WorkerStatus::Crashed, w.state == WorkerStatus::Paused);
     let slow = w.processing_time == DurationMs::fixed(20_000);
-    let slow_name = w.name.clone();
-    let slow_id = format!("{id}-slow");
-    let toggle_slow = move |_| {
-        if ctx.act(|p| p.set_worker_slow(&slow_name, !slow)).is_some() {
-            refocus(vec![slow_id.clone()]);
-        }
-    };
+    let name = esc(&w.name);
+    let id = format!("worker-{name}");
+    let off = if crashed { " disabled" } else { "" };
     let held = if w.held.is_empty() {
         String::new()
     } else {
         format!(" holding {}", w.held.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", "))
     };
+    let life = if crashed {
+        format!("<button data-testid=\"{id}-restart\" data-act=\"w:RestartWorker:{name}\">Restart</button>")
+    } else {
+        format!("<button data-testid=\"{id}-crash\" class=\"danger\" data-act=\"w:CrashWorker:{name}\" title=\"The worker dies holding its messages\">Crash</button>")
+    };
+    let pause = if paused {
+        format!("<button data-testid=\"{id}-resume\" data-act=\"w:ResumeWorker:{name}\">Resume</button>")
+    } else {
+        format!("<button data-testid=\"{id}-pause\" data-act=\"w:PauseWorker:{name}\"{off}>Pause</button>")
+    };
+    format!(
+        "<li class=\"worker{}{}\" data-testid=\"{id}\"><span class=\"state\" title=\"{state}\">{glyph}</span>\
+         <button class=\"who link\" data-act=\"who:{name}\" aria-label=\"Inspect worker {name}\">{name}</button>\
+         <span class=\"what\">{what}</span><span class=\"buttons\">{life}{pause}\
+         <button data-testid=\"{id}-slow\" data-act=\"slow:{name}\" aria-pressed=\"{slow}\" title=\"Slow down: 20 s a message instead of 2 s\"{off}>{speed}</button>\
+         <button data-testid=\"{id}-remove\" class=\"quiet\" data-act=\"w:DeleteWorker:{name}\" aria-label=\"Remove {name}\">×</button></span></li>",
+        if crashed { " crashed" } else { "" },
+        if paused { " paused" } else { "" },
+        state = w.state.as_str(),
+        glyph = state_glyph(ConsumerState::Worker(w.state)),
+        what = esc(&format!("{}{held} · {} ok, {} failed", w.state.as_str().to_lowercase(), w.succeeded, w.failed)),
+        speed = if slow { "Speed up" } else { "Slow" },
+    )
+}
+
+/// Writes `html` into `el` unless it is already there; a control that had the focus and is
+/// drawn again (the same test id) gets it back, so a tick of the clock never drops it.
+fn draw(el: &web_sys::Element, html: &str, last: &mut String) {
+    if *last == html {
+        return;
+    }
+    html.clone_into(last);
+    let doc = document();
+    let focused = doc.active_element().filter(|a| el.contains(Some(a))).and_then(|a| a.get_attribute("data-testid"));
+    el.set_inner_html(html);
+    if let Some(t) = focused {
+        let again = el.query_selector(&format!("[data-testid=\"{t}\"]")).ok().flatten();
+        if let Some(again) = again.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
+            again.focus().ok();
+        }
+    }
+}
+
+/// A queue card: its header and counts, its chips, its settings line, workers and actions. The
+/// parts around the chips are markup, redrawn when their text changes; one click handler
+/// reads the buttons' `data-act`.
+#[component]
+fn QueueCard(name: String) -> impl IntoView {
+    let ctx = use_ctx();
+    let n = name.clone();
+    let q = Memo::new(move |_| ctx.snapshot.with(|s| s.queues.iter().find(|q| q.name == n).map(without_messages)));
+    let n = name.clone();
+    let workers = Memo::new(move |_| {
+        ctx.snapshot.with(|s| s.world.workers.iter().filter(|w| w.queue == n).cloned().collect::<Vec<_>>())
+    });
+    let id = format!("queue-{}", esc(&name));
+    let (head_el, rest_el) = (NodeRef::<leptos::html::Div>::new(), NodeRef::<leptos::html::Div>::new());
+    let (i, j) = (id.clone(), id.clone());
+    let (mut head_last, mut rest_last) = (String::new(), String::new());
+    Effect::new(move |_| {
+        let html = q.with(|q| q.as_ref().map(|q| head(&i, q)).unwrap_or_default());
+        if let Some(el) = head_el.get() {
+            draw(&el, &html, &mut head_last);
+        }
+    });
+    Effect::new(move |_| {
+        let html = q.with(|q| workers.with(|w| q.as_ref().map(|q| rest(&j, q, w)).unwrap_or_default()));
+        if let Some(el) = rest_el.get() {
+            draw(&el, &html, &mut rest_last);
+        }
+    });
+    let is_dlq = move || q.with(|q| q.as_ref().is_some_and(|q| !q.dead_letter_sources.is_empty()));
+    let on_click = {
+        let name = name.clone();
+        move |ev: leptos::ev::MouseEvent| {
+            let target = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+            let button = target.and_then(|t| t.closest("[data-act]").ok().flatten());
+            if let Some(what) =
+                button.filter(|b| !b.has_attribute("disabled")).and_then(|b| b.get_attribute("data-act"))
+            {
+                act(ctx, &name, &what);
+            }
+        }
+    };
     view! {
-        <li class="worker" class:crashed=crashed class:paused=paused data-testid=id.clone()>
-            <span class="state" title=w.state.as_str()>{state_glyph(ConsumerState::Worker(w.state))}</span>
-            <button class="who link" on:click=select aria-label=format!("Inspect worker {}", w.name)>{w.name.clone()}</button>
-            <span class="what">{format!("{}{held} · {} ok, {} failed", w.state.as_str().to_lowercase(), w.succeeded, w.failed)}</span>
-            <span class="buttons">
-                {if crashed {
-                    view! { <button data-testid=format!("{id}-restart") on:click=act("RestartWorker")>"Restart"</button> }.into_any()
-                } else {
-                    view! { <button data-testid=format!("{id}-crash") class="danger" on:click=act("CrashWorker") title="The worker dies holding its messages">"Crash"</button> }.into_any()
-                }}
-                {if paused {
-                    view! { <button data-testid=format!("{id}-resume") on:click=act("ResumeWorker")>"Resume"</button> }.into_any()
-                } else {
-                    view! { <button data-testid=format!("{id}-pause") on:click=act("PauseWorker") disabled=crashed>"Pause"</button> }.into_any()
-                }}
-                <button data-testid=format!("{id}-slow") aria-pressed=slow.to_string() on:click=toggle_slow disabled=crashed
-                    title="Slow down: 20 s a message instead of 2 s">{if slow { "Speed up" } else { "Slow" }}</button>
-                <button data-testid=format!("{id}-remove") class="quiet" on:click=act("DeleteWorker") aria-label=format!("Remove {}", w.name)>"×"</button>
-            </span>
-        </li>
+        <article class="queue-card" class:dlq=is_dlq data-testid=id on:click=on_click>
+            <div class="part" node_ref=head_el></div>
+            <super::chips::Chips q=q queue=name />
+            <div class="part" node_ref=rest_el></div>
+        </article>
     }
 }
 

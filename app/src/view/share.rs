@@ -243,9 +243,8 @@ pub fn ShareBar() -> impl IntoView {
             </label>
             <button data-testid="export-open" on:click=to_aws title="This topology, your edits included, as CloudFormation, a boto3 script or AWS CLI calls, in a new tab">"To AWS ↗"</button>
             <p class="share-status" data-testid="share-status" role="status">{move || status.get()}</p>
-            <Show when=move || !link.with(String::is_empty)>
-                <input class="share-link" data-testid="share-link" readonly aria-label="The share link" prop:value=move || link.get() />
-            </Show>
+            <input class="share-link" data-testid="share-link" readonly aria-label="The share link"
+                hidden=move || link.with(String::is_empty) prop:value=move || link.get() />
         </div>
     }
 }
