@@ -2,7 +2,7 @@
 //! queue's actions and settings; and the side effects per job.
 
 use super::topology::{state_glyph, ConsumerState};
-use super::{esc, use_ctx, Selection};
+use super::{draw, esc, use_ctx, Selection};
 use engine::snapshot::QueueView;
 use engine::world::{DurationMs, WorkerStatus, WorkerView};
 use leptos::prelude::*;
@@ -176,24 +176,6 @@ fn worker_row(w: &WorkerView) -> String {
         what = esc(&format!("{}{held} · {} ok, {} failed", w.state.as_str().to_lowercase(), w.succeeded, w.failed)),
         speed = if slow { "Speed up" } else { "Slow" },
     )
-}
-
-/// Writes `html` into `el` unless it is already there; a control that had the focus and is
-/// drawn again (the same test id) gets it back, so a tick of the clock never drops it.
-fn draw(el: &web_sys::Element, html: &str, last: &mut String) {
-    if *last == html {
-        return;
-    }
-    html.clone_into(last);
-    let doc = document();
-    let focused = doc.active_element().filter(|a| el.contains(Some(a))).and_then(|a| a.get_attribute("data-testid"));
-    el.set_inner_html(html);
-    if let Some(t) = focused {
-        let again = el.query_selector(&format!("[data-testid=\"{t}\"]")).ok().flatten();
-        if let Some(again) = again.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
-            again.focus().ok();
-        }
-    }
 }
 
 /// A queue card: its header and counts, its chips, its settings line, workers and actions. The
