@@ -169,9 +169,15 @@ pub fn Inspector() -> impl IntoView {
     };
     view! {
         // Not a live region: its countdown ticks; events are announced by the page's one live region.
+        // On a phone it opens as a sheet over the bottom of the screen while something is
+        // selected (see style.css); Close (or Escape) puts it away.
         <section class="inspector" data-testid="inspector" aria-label="Inspector" on:copy=copy_whole
-            on:click=on_click on:change=move |ev| editor::changed(ctx, &ev)>
+            class:open=move || ctx.selected.with(Option::is_some)
+            on:click=on_click on:change=move |ev| editor::changed(ctx, &ev)
+            on:keydown=move |ev| if ev.key() == "Escape" { ctx.selected.set(None) }>
             <h2>"Inspector"</h2>
+            <button class="quiet close" data-testid="inspector-close" aria-label="Close the inspector"
+                hidden=move || ctx.selected.with(Option::is_none) on:click=move |_| ctx.selected.set(None)>"Close"</button>
             <div class="part" node_ref=el></div>
         </section>
     }
