@@ -178,3 +178,19 @@ test('the workers scenario draws metrics, and an event explains the AWS rule beh
   assert.match(await textOf(page, 'inspector'), /visibility timeout/);
   assert.deepEqual(await finish(page, problems, 'metrics-and-fidelity'), []);
 });
+
+test('a copy SNS could not deliver goes to the subscription DLQ, drawn apart from the queue DLQ', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  // The sms queue is deleted under its subscription; the subscription's RedrivePolicy names
+  // sms-undeliverable (SNS docs: a client-side error goes to the subscription's DLQ).
+  const file = new URL('../../engine/tests/scenarios/sns-deleted-queue.json', import.meta.url).pathname;
+  await page.getByTestId('scenario-import').setInputFiles(file);
+  const node = page.getByTestId('diagram-sub-dlq-sms-undeliverable');
+  await node.waitFor();
+  assert.match(await node.textContent(), /sms-undeliverable · 1/);
+  assert.match(await node.getAttribute('aria-label'), /copies SNS could not deliver to sms/);
+  assert.match(await page.locator('#diagram').textContent(), /delivery failures/);
+  // It is drawn under the subscription, not as a queue of its own on the diagram.
+  assert.equal(await page.locator('#diagram [data-select="queue:sms-undeliverable"]').count(), 1);
+  assert.deepEqual(await finish(page, problems, 'subscription-dlq'), []);
+});
