@@ -193,15 +193,19 @@ fn QueueCard(name: String) -> impl IntoView {
     let id = format!("queue-{}", esc(&name));
     let (head_el, rest_el) = (NodeRef::<leptos::html::Div>::new(), NodeRef::<leptos::html::Div>::new());
     let (i, j) = (id.clone(), id.clone());
-    let (mut head_last, mut rest_last) = (String::new(), String::new());
+    let head_html = move || q.with(|q| q.as_ref().map(|q| head(&i, q)).unwrap_or_default());
+    let rest_html = move || q.with(|q| workers.with(|w| q.as_ref().map(|q| rest(&j, q, w)).unwrap_or_default()));
+    // Drawn with the card at once, then again only where its text changes.
+    let (first_head, first_rest) = (untrack(head_html.clone()), untrack(rest_html.clone()));
+    let (mut head_last, mut rest_last) = (first_head.clone(), first_rest.clone());
     Effect::new(move |_| {
-        let html = q.with(|q| q.as_ref().map(|q| head(&i, q)).unwrap_or_default());
+        let html = head_html();
         if let Some(el) = head_el.get() {
             draw(&el, &html, &mut head_last);
         }
     });
     Effect::new(move |_| {
-        let html = q.with(|q| workers.with(|w| q.as_ref().map(|q| rest(&j, q, w)).unwrap_or_default()));
+        let html = rest_html();
         if let Some(el) = rest_el.get() {
             draw(&el, &html, &mut rest_last);
         }
@@ -221,9 +225,9 @@ fn QueueCard(name: String) -> impl IntoView {
     };
     view! {
         <article class="queue-card" class:dlq=is_dlq data-testid=id on:click=on_click>
-            <div class="part" node_ref=head_el></div>
+            <div class="part" node_ref=head_el inner_html=first_head></div>
             <super::chips::Chips q=q queue=name />
-            <div class="part" node_ref=rest_el></div>
+            <div class="part" node_ref=rest_el inner_html=first_rest></div>
         </article>
     }
 }
