@@ -1,6 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPlayground, finish, textOf } from './harness.js';
+import { join } from 'node:path';
+import { startServer, launchBrowser, openPlayground, finish, textOf, screenshotDir } from './harness.js';
 
 let server;
 let browser;
@@ -115,8 +116,23 @@ test('the phone-size layout fits 375 px and still publishes', async () => {
   const { page, problems } = await openPlayground(browser, server.url, { width: 375, height: 812 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(overflow <= 375, `the page is ${overflow}px wide`);
+  // The first screen holds the diagram and the Publish button.
+  const onFirstScreen = (id) => page.getByTestId(id).evaluate((el) => el.getBoundingClientRect().bottom <= innerHeight);
+  assert.ok(await page.locator('#diagram').evaluate((el) => el.getBoundingClientRect().top < innerHeight), 'the diagram starts on the first screen');
+  assert.ok(await onFirstScreen('publish'), 'Publish is on the first screen');
   await page.getByTestId('publish').click();
   await waitText(page, 'queue-packing-visible', '1');
+  // Tapping a message opens the inspector as a sheet over the bottom of the screen.
+  await page.locator('[data-testid="queue-packing"] .chip').first().click();
+  const sheet = page.getByTestId('inspector');
+  await page.waitForFunction(() => /in packing/.test(document.querySelector('[data-testid="inspector"]').textContent));
+  const box = await sheet.boundingBox();
+  assert.ok(Math.abs(box.y + box.height - 812) <= 1 && box.width >= 374, `the sheet sits on the bottom edge: ${JSON.stringify(box)}`);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 375, 'still no sideways scrolling');
+  await page.screenshot({ path: join(screenshotDir, 'phone-sheet.png') });
+  // Close (a button, so the keyboard reaches it) puts the sheet away.
+  await page.getByTestId('inspector-close').click();
+  assert.notEqual(await sheet.evaluate((el) => getComputedStyle(el).position), 'fixed', 'the sheet is put away');
   assert.deepEqual(await finish(page, problems, 'phone-layout'), []);
 });
 
@@ -161,4 +177,20 @@ test('the workers scenario draws metrics, and an event explains the AWS rule beh
   await page.waitForFunction(() => document.querySelector('[data-testid="inspector"] .fidelity a')?.href.startsWith('https://docs.aws.amazon.com/'));
   assert.match(await textOf(page, 'inspector'), /visibility timeout/);
   assert.deepEqual(await finish(page, problems, 'metrics-and-fidelity'), []);
+});
+
+test('a copy SNS could not deliver goes to the subscription DLQ, drawn apart from the queue DLQ', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  // The sms queue is deleted under its subscription; the subscription's RedrivePolicy names
+  // sms-undeliverable (SNS docs: a client-side error goes to the subscription's DLQ).
+  const file = new URL('../../engine/tests/scenarios/sns-deleted-queue.json', import.meta.url).pathname;
+  await page.getByTestId('scenario-import').setInputFiles(file);
+  const node = page.getByTestId('diagram-sub-dlq-sms-undeliverable');
+  await node.waitFor();
+  assert.match(await node.textContent(), /sms-undeliverable · 1/);
+  assert.match(await node.getAttribute('aria-label'), /copies SNS could not deliver to sms/);
+  assert.match(await page.locator('#diagram').textContent(), /delivery failures/);
+  // It is drawn under the subscription, not as a queue of its own on the diagram.
+  assert.equal(await page.locator('#diagram [data-select="queue:sms-undeliverable"]').count(), 1);
+  assert.deepEqual(await finish(page, problems, 'subscription-dlq'), []);
 });

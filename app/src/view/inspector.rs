@@ -3,14 +3,12 @@
 //! the playground models it exactly.
 
 use super::bidi::isolated;
-use super::editor::number_setting;
+use super::editor::{self, number_setting};
 use super::{esc, use_ctx, Selection};
 use crate::format::duration;
-use crate::playground::Playground;
 use engine::snapshot::{MessageView, QueueView, SubscriptionView};
 use engine::sqs::MsgState;
 use engine::world::{JobView, WorkerView};
-use engine::ApiError;
 use engine::{EventKind, SimTime};
 use leptos::prelude::*;
 use serde_json::Value;
@@ -101,13 +99,13 @@ fn copy_whole(e: web_sys::ClipboardEvent) {
 /// far less code in the bundle than a typed view per element.
 struct Parts {
     top: String,
-    controls: Option<AnyView>,
+    controls: String,
     bottom: String,
 }
 
 impl Parts {
     fn text(top: String) -> Self {
-        Parts { top, controls: None, bottom: String::new() }
+        Parts { top, controls: String::new(), bottom: String::new() }
     }
 }
 
@@ -152,20 +150,40 @@ pub fn Inspector() -> impl IntoView {
             Selection::Event(seq) => Parts::text(event(seq)),
         })
     };
+    // Drawn only when its text changes, keeping the focus and what is typed in a setting.
+    let el = NodeRef::<leptos::html::Div>::new();
+    let mut last = String::new();
+    Effect::new(move |_| {
+        let Parts { top, controls, bottom } = body();
+        if let Some(el) = el.get() {
+            super::draw(&el, &(top + &controls + &bottom), &mut last);
+        }
+    });
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let target = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+        let Some(button) = target.and_then(|t| t.closest("[data-act=delete]").ok().flatten()) else { return };
+        let (queue, handle) = (button.get_attribute("data-queue"), button.get_attribute("data-handle"));
+        if let (Some(queue), Some(handle)) = (queue, handle) {
+            ctx.act(|p| p.delete(&queue, &handle));
+        }
+    };
     view! {
         // Not a live region: its countdown ticks; events are announced by the page's one live region.
-        <section class="inspector" data-testid="inspector" aria-label="Inspector" on:copy=copy_whole>
+        // On a phone it opens as a sheet over the bottom of the screen while something is
+        // selected (see style.css); Close (or Escape) puts it away.
+        <section class="inspector" data-testid="inspector" aria-label="Inspector" on:copy=copy_whole
+            class:open=move || ctx.selected.with(Option::is_some)
+            on:click=on_click on:change=move |ev| editor::changed(ctx, &ev)
+            on:keydown=move |ev| if ev.key() == "Escape" { ctx.selected.set(None) }>
             <h2>"Inspector"</h2>
-            {move || {
-                let Parts { top, controls, bottom } = body();
-                view! { <div inner_html=top></div> {controls} <div inner_html=bottom></div> }
-            }}
+            <button class="quiet close" data-testid="inspector-close" aria-label="Close the inspector"
+                hidden=move || ctx.selected.with(Option::is_none) on:click=move |_| ctx.selected.set(None)>"Close"</button>
+            <div class="part" node_ref=el></div>
         </section>
     }
 }
 
 fn message(q: &QueueView, m: &MessageView, now: SimTime) -> Parts {
-    let ctx = use_ctx();
     let (state, timer) = match m.state {
         MsgState::Visible => match &m.blocked_by {
             Some(b) => (
@@ -211,14 +229,15 @@ fn message(q: &QueueView, m: &MessageView, now: SimTime) -> Parts {
             m.dead_letter_source.clone().map(|d| ("dead-letter source", d)),
             m.duplicate.then(|| ("copy", "a duplicate delivery of the same message id".into())),
         ]);
-    let controls = matches!(m.state, MsgState::InFlight { .. }).then(|| {
-        let handle = m.receipt_handle.clone().unwrap_or_default();
-        let queue_name = q.name.clone();
-        let delete = move |_| {
-            ctx.act(|p| p.delete(&queue_name, &handle));
-        };
-        view! { <button data-testid="inspector-delete" on:click=delete>"Delete (the work is done)"</button> }.into_any()
-    });
+    let controls = match (&m.state, &m.receipt_handle) {
+        (MsgState::InFlight { .. }, Some(handle)) => format!(
+            "<button data-testid=\"inspector-delete\" data-act=\"delete\" data-queue=\"{}\" data-handle=\"{}\">\
+             Delete (the work is done)</button>",
+            esc(&q.name),
+            esc(handle)
+        ),
+        _ => String::new(),
+    };
     let mut bottom = heading(4, "Body") + &code(&body);
     if !m.attributes.is_empty() {
         bottom += &(heading(4, "Message attributes")
@@ -228,17 +247,6 @@ fn message(q: &QueueView, m: &MessageView, now: SimTime) -> Parts {
 }
 
 fn queue(q: &QueueView) -> Parts {
-    fn set_visibility(p: &mut Playground, queue: &str, v: &str) -> Result<Value, ApiError> {
-        p.set_queue_attribute(queue, "VisibilityTimeout", v)
-    }
-    fn set_retention(p: &mut Playground, queue: &str, v: &str) -> Result<Value, ApiError> {
-        p.set_queue_attribute(queue, "MessageRetentionPeriod", v)
-    }
-    /// `target` is "queue dlq" (names have no spaces).
-    fn set_max(p: &mut Playground, target: &str, v: &str) -> Result<Value, ApiError> {
-        let (queue, dlq) = target.split_once(' ').unwrap_or((target, ""));
-        p.set_redrive(queue, dlq, v)
-    }
     let name = q.name.clone();
     let top = heading(3, &format!("Queue {}", q.name))
         + &facts(&[
@@ -259,17 +267,37 @@ fn queue(q: &QueueView) -> Parts {
             Some(("moved to DLQ / expired", format!("{} / {}", q.stats.moved_to_dead_letter_queue, q.stats.expired))),
             (!q.dead_letter_sources.is_empty()).then(|| ("dead-letter queue of", q.dead_letter_sources.join(", "))),
         ]);
-    let controls = view! {
-        <div class="settings">
-            {number_setting("Visibility timeout (s)", format!("queue-{name}-visibility"), (0, 43_200),
-                q.visibility_timeout.to_string(), name.clone(), set_visibility)}
-            {number_setting("Retention (s)", format!("queue-{name}-retention"), (60, 1_209_600),
-                q.retention_period.to_string(), name.clone(), set_retention)}
-            {q.max_receive_count.zip(q.dead_letter_queue.clone()).map(|(n, dlq)| number_setting("maxReceiveCount",
-                format!("queue-{name}-max-receive"), (1, 1_000), n.to_string(), format!("{name} {dlq}"), set_max))}
-        </div>
+    let max = match (q.max_receive_count, &q.dead_letter_queue) {
+        (Some(n), Some(dlq)) => number_setting(
+            "maxReceiveCount",
+            &format!("queue-{name}-max-receive"),
+            (1, 1_000),
+            &n.to_string(),
+            "max-receive",
+            &format!("{name} {dlq}"),
+        ),
+        _ => String::new(),
     };
-    Parts { top, controls: Some(controls.into_any()), bottom: String::new() }
+    let controls = format!(
+        "<div class=\"settings\">{}{}{max}</div>",
+        number_setting(
+            "Visibility timeout (s)",
+            &format!("queue-{name}-visibility"),
+            (0, 43_200),
+            &q.visibility_timeout.to_string(),
+            "visibility",
+            &name
+        ),
+        number_setting(
+            "Retention (s)",
+            &format!("queue-{name}-retention"),
+            (60, 1_209_600),
+            &q.retention_period.to_string(),
+            "retention",
+            &name
+        ),
+    );
+    Parts { top, controls, bottom: String::new() }
 }
 
 fn subscription(sub: &SubscriptionView) -> String {

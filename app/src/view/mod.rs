@@ -252,6 +252,29 @@ pub(crate) fn esc(text: &str) -> String {
     out
 }
 
+/// Writes `html` into `el` unless it is already there (`last` is what was written). A control
+/// that had the focus and is drawn again (the same test id) gets it back, with what was typed
+/// into it, so a tick of the clock never drops the keyboard's place.
+pub(crate) fn draw(el: &web_sys::Element, html: &str, last: &mut String) {
+    use wasm_bindgen::JsCast;
+    if *last == html {
+        return;
+    }
+    html.clone_into(last);
+    let focused = document().active_element().filter(|a| el.contains(Some(a)));
+    let testid = focused.as_ref().and_then(|a| a.get_attribute("data-testid"));
+    let typed = focused.and_then(|a| a.dyn_into::<web_sys::HtmlInputElement>().ok()).map(|i| i.value());
+    el.set_inner_html(html);
+    let Some(t) = testid else { return };
+    let again = el.query_selector(&format!("[data-testid=\"{t}\"]")).ok().flatten();
+    if let Some(again) = again.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        if let (Some(v), Some(input)) = (typed, again.dyn_ref::<web_sys::HtmlInputElement>()) {
+            input.set_value(&v);
+        }
+        again.focus().ok();
+    }
+}
+
 /// How a list on the page (`old`, in ascending order of its keys) becomes `new`: for each new
 /// item, the old one it keeps, if any (old items not kept go). Items only come and go, they
 /// never move, so a scrub back in time (older items back at the front) inserts the few that

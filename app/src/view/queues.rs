@@ -2,7 +2,7 @@
 //! queue's actions and settings; and the side effects per job.
 
 use super::topology::{state_glyph, ConsumerState};
-use super::{esc, use_ctx, Selection};
+use super::{draw, esc, use_ctx, Selection};
 use engine::snapshot::QueueView;
 use engine::world::{DurationMs, WorkerStatus, WorkerView};
 use leptos::prelude::*;
@@ -178,24 +178,6 @@ fn worker_row(w: &WorkerView) -> String {
     )
 }
 
-/// Writes `html` into `el` unless it is already there; a control that had the focus and is
-/// drawn again (the same test id) gets it back, so a tick of the clock never drops it.
-fn draw(el: &web_sys::Element, html: &str, last: &mut String) {
-    if *last == html {
-        return;
-    }
-    html.clone_into(last);
-    let doc = document();
-    let focused = doc.active_element().filter(|a| el.contains(Some(a))).and_then(|a| a.get_attribute("data-testid"));
-    el.set_inner_html(html);
-    if let Some(t) = focused {
-        let again = el.query_selector(&format!("[data-testid=\"{t}\"]")).ok().flatten();
-        if let Some(again) = again.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
-            again.focus().ok();
-        }
-    }
-}
-
 /// A queue card: its header and counts, its chips, its settings line, workers and actions. The
 /// parts around the chips are markup, redrawn when their text changes; one click handler
 /// reads the buttons' `data-act`.
@@ -211,15 +193,19 @@ fn QueueCard(name: String) -> impl IntoView {
     let id = format!("queue-{}", esc(&name));
     let (head_el, rest_el) = (NodeRef::<leptos::html::Div>::new(), NodeRef::<leptos::html::Div>::new());
     let (i, j) = (id.clone(), id.clone());
-    let (mut head_last, mut rest_last) = (String::new(), String::new());
+    let head_html = move || q.with(|q| q.as_ref().map(|q| head(&i, q)).unwrap_or_default());
+    let rest_html = move || q.with(|q| workers.with(|w| q.as_ref().map(|q| rest(&j, q, w)).unwrap_or_default()));
+    // Drawn with the card at once, then again only where its text changes.
+    let (first_head, first_rest) = (untrack(head_html.clone()), untrack(rest_html.clone()));
+    let (mut head_last, mut rest_last) = (first_head.clone(), first_rest.clone());
     Effect::new(move |_| {
-        let html = q.with(|q| q.as_ref().map(|q| head(&i, q)).unwrap_or_default());
+        let html = head_html();
         if let Some(el) = head_el.get() {
             draw(&el, &html, &mut head_last);
         }
     });
     Effect::new(move |_| {
-        let html = q.with(|q| workers.with(|w| q.as_ref().map(|q| rest(&j, q, w)).unwrap_or_default()));
+        let html = rest_html();
         if let Some(el) = rest_el.get() {
             draw(&el, &html, &mut rest_last);
         }
@@ -239,9 +225,9 @@ fn QueueCard(name: String) -> impl IntoView {
     };
     view! {
         <article class="queue-card" class:dlq=is_dlq data-testid=id on:click=on_click>
-            <div class="part" node_ref=head_el></div>
+            <div class="part" node_ref=head_el inner_html=first_head></div>
             <super::chips::Chips q=q queue=name />
-            <div class="part" node_ref=rest_el></div>
+            <div class="part" node_ref=rest_el inner_html=first_rest></div>
         </article>
     }
 }

@@ -51,8 +51,12 @@ pub(super) struct Row {
     queue: String,
     visible: usize,
     inflight: usize,
-    /// The queue's dead-letter queue and how many messages it holds.
+    /// The queue's dead-letter queue and how many messages it holds: what its consumers never
+    /// deleted (its redrive policy).
     dlq: Option<(String, usize)>,
+    /// The subscription's own dead-letter queue and how many messages it holds: the copies SNS
+    /// could not deliver (its `RedrivePolicy`). Drawn under the subscription, beside the other.
+    sub_dlq: Option<(String, usize)>,
     /// Who consumes the queue: workers and Lambda functions.
     consumers: Vec<Consumer>,
     /// Why the subscription's filter dropped its latest message, when nothing has been
@@ -60,6 +64,17 @@ pub(super) struct Row {
     drop: Option<String>,
     /// The queue's centre line.
     pub(super) y: i64,
+}
+
+impl Row {
+    /// The room under the row: for its dead-letter queues, if it has any.
+    fn under(&self) -> i64 {
+        if self.dlq.is_some() || self.sub_dlq.is_some() {
+            DLQ_ROW
+        } else {
+            0
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -74,7 +89,11 @@ struct Consumer {
 impl Layout {
     fn of(s: &Snapshot) -> Layout {
         let find = |name: &str| s.queues.iter().find(|q| q.name == name);
-        let is_dlq = |name: &str| s.queues.iter().any(|q| q.dead_letter_queue.as_deref() == Some(name));
+        let held = |name: &str| find(name).map_or(0, |q| q.visible + q.in_flight + q.delayed);
+        let is_dlq = |name: &str| {
+            s.queues.iter().any(|q| q.dead_letter_queue.as_deref() == Some(name))
+                || s.topics.iter().flat_map(|t| &t.subscriptions).any(|x| x.dead_letter_queue.as_deref() == Some(name))
+        };
         let subscribed = s
             .topics
             .iter()
@@ -94,7 +113,11 @@ impl Layout {
             .map(|(sub, name)| {
                 let queue = find(&name);
                 let dlq = queue.and_then(|q| q.dead_letter_queue.clone()).map(|d| {
-                    let n = find(&d).map_or(0, |q| q.visible + q.in_flight + q.delayed);
+                    let n = held(&d);
+                    (d, n)
+                });
+                let sub_dlq = sub.as_ref().and_then(|x| x.dead_letter_queue.clone()).map(|d| {
+                    let n = held(&d);
                     (d, n)
                 });
                 let workers = s.world.workers.iter().filter(|w| w.queue == name).map(|w| Consumer {
@@ -116,8 +139,9 @@ impl Layout {
                     drop: None,
                     queue: name,
                     dlq,
+                    sub_dlq,
                 };
-                top += ROW + if row.dlq.is_some() { DLQ_ROW } else { 0 };
+                top += ROW + row.under();
                 row
             })
             .collect();
@@ -149,7 +173,7 @@ impl Layout {
             if let Some(sub) = &mut row.sub {
                 (sub.delivered, sub.filtered_out, sub.failed) = (0, 0, 0);
             }
-            if let Some((_, n)) = &mut row.dlq {
+            for (_, n) in row.dlq.iter_mut().chain(row.sub_dlq.iter_mut()) {
                 *n = 0;
             }
             for c in &mut row.consumers {
@@ -167,7 +191,7 @@ impl Layout {
         if self.rows.is_empty() && !self.calls.is_empty() {
             return self.calls.len() as i64 * ROW;
         }
-        self.rows.last().map_or(ROW, |r| r.y - ROW_CENTRE + ROW + if r.dlq.is_some() { DLQ_ROW } else { 0 })
+        self.rows.last().map_or(ROW, |r| r.y - ROW_CENTRE + ROW + r.under())
     }
 
     /// As wide as what is drawn: the consumers' column only when a queue has a consumer.
@@ -367,7 +391,8 @@ fn diagram_markup(layout: &Layout) -> String {
             y + 13,
         );
     }
-    for Row { sub, queue, visible, inflight, dlq, consumers, y, drop } in &layout.rows {
+    let mut over = String::new();
+    for Row { sub, queue, visible, inflight, dlq, sub_dlq, consumers, y, drop } in &layout.rows {
         let (y, q) = (*y, esc(queue));
         if let Some(sub) = sub {
             let _ = write!(
@@ -449,21 +474,44 @@ fn diagram_markup(layout: &Layout) -> String {
             let _ = write!(
                 m,
                 "<g class=\"edge dlq\"><path d=\"M 510 {} L 510 {}\"/></g>\
-                 <g class=\"node dlq\" tabindex=\"0\" role=\"button\" data-live=\"{}\" data-select=\"queue:{d}\" aria-label=\"Dead-letter queue {d}: {n} messages\">\
+                 <g class=\"node dlq\" tabindex=\"0\" role=\"button\" data-live=\"{}\" data-select=\"queue:{d}\" aria-label=\"Dead-letter queue {d}: {n} messages, what {q}'s consumers never deleted\">\
+                 <title>{q}'s dead-letter queue: the messages its consumers received too often without deleting them</title>\
                  <rect x=\"430\" y=\"{}\" width=\"160\" height=\"32\" rx=\"8\"/>\
-                 <text class=\"name\" x=\"444\" y=\"{}\">{d} · {n}</text></g>",
+                 <text class=\"name\" x=\"444\" y=\"{}\">{d} · {n}</text></g>\
+                 <text class=\"caption\" x=\"510\" y=\"{}\" text-anchor=\"middle\">processing failures</text>",
                 y + 24,
                 y + 44,
                 live.next().unwrap_or_default(),
                 y + 44,
-                y + 65
+                y + 65,
+                y + 88
+            );
+        }
+        // Drawn after every row: the edges to the rows below cross its place.
+        if let Some((name, n)) = sub_dlq {
+            let d = esc(name);
+            let _ = write!(
+                over,
+                "<g class=\"edge dlq\"><path d=\"M 376 {} L 376 {}\"/></g>\
+                 <g class=\"node dlq sub-dlq\" tabindex=\"0\" role=\"button\" data-live=\"{}\" data-select=\"queue:{d}\" data-testid=\"diagram-sub-dlq-{d}\" aria-label=\"Subscription dead-letter queue {d}: {n} messages, the copies SNS could not deliver to {q}\">\
+                 <title>The subscription's dead-letter queue: the copies SNS could not deliver to {q}</title>\
+                 <rect x=\"256\" y=\"{}\" width=\"150\" height=\"32\" rx=\"8\"/>\
+                 <text class=\"name small\" x=\"331\" y=\"{}\" text-anchor=\"middle\">{} · {n}</text></g>\
+                 <text class=\"caption\" x=\"331\" y=\"{}\" text-anchor=\"middle\">delivery failures</text>",
+                y + 9,
+                y + 44,
+                live.next().unwrap_or_default(),
+                y + 44,
+                y + 64,
+                esc(&cut(name, 18)),
+                y + 88
             );
         }
         if let Some(sub) = sub.as_ref().filter(|s| s.filter_policy.is_some()) {
             filter_stats(&mut m, live.next().unwrap_or_default(), &q, sub.filtered_out, drop.as_deref(), y);
         }
     }
-    m
+    m + &over
 }
 
 /// Under a filter badge: how many messages it has dropped, and why it dropped the latest one
@@ -612,6 +660,31 @@ mod tests {
         assert_eq!(layout.topic_y(), (layout.rows[0].y + layout.rows[2].y) / 2);
         assert_eq!(layout.height(), layout.rows[3].y - super::ROW_CENTRE + ROW);
         assert_eq!(layout.row_with_dlq("sms-dlq").map(|r| r.queue.as_str()), Some("sms"));
+    }
+
+    #[test]
+    fn the_two_dead_letter_queues_are_drawn_apart_each_named_by_what_it_catches() {
+        // SNS docs: a copy SNS cannot deliver (here: its queue was deleted) goes to the
+        // subscription's dead-letter queue, not to any queue's redrive DLQ.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/tests/scenarios/sns-deleted-queue.json");
+        let text = std::fs::read_to_string(path).expect("the scenario file");
+        let pg = Playground::from_scenario(&text).expect("the scenario loads");
+        let layout = Layout::of(&pg.snapshot());
+        let names: Vec<&str> = layout.rows.iter().map(|r| r.queue.as_str()).collect();
+        assert_eq!(names, ["sms", "billing"], "the subscription's DLQ is not a row of its own");
+        assert_eq!(layout.rows[0].sub_dlq, Some(("sms-undeliverable".to_string(), 1)));
+        assert_eq!(layout.rows[0].dlq, None);
+        assert_eq!(layout.rows[1].y - layout.rows[0].y, ROW + DLQ_ROW, "room under sms for its subscription's DLQ");
+        let markup = diagram_markup(&layout);
+        assert!(markup.contains(r#"data-testid="diagram-sub-dlq-sms-undeliverable""#));
+        assert!(markup.contains("sms-undeliverable · 1") && markup.contains("delivery failures"));
+        // The quilt store's sms-dlq is the queue's own: it catches processing failures.
+        let quilt = diagram_markup(&Layout::of(&Playground::from_scenario(DEFAULT_SCENARIO).unwrap().snapshot()));
+        assert!(
+            quilt.contains("sms-dlq · 0")
+                && quilt.contains("processing failures")
+                && !quilt.contains("delivery failures")
+        );
     }
 
     /// The quilt store's SMS subscription (the one with a filter policy), by ARN.
