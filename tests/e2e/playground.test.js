@@ -194,3 +194,25 @@ test('a copy SNS could not deliver goes to the subscription DLQ, drawn apart fro
   assert.equal(await page.locator('#diagram [data-select="queue:sms-undeliverable"]').count(), 1);
   assert.deepEqual(await finish(page, problems, 'subscription-dlq'), []);
 });
+
+test('a queue\'s messages are drawn inside its node: colour by state, the timer\'s seconds, a tap inspects', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  await page.getByTestId('publish').click();
+  await page.getByTestId('queue-sms-receive').click();
+  const dot = page.locator('#diagram [data-testid^="diagram-msg-sms-"]');
+  await dot.first().waitFor();
+  assert.equal(await dot.count(), 1);
+  // sms's visibility timeout is 60 s: the received message is in flight, its seconds written.
+  assert.match(await dot.getAttribute('class'), /inflight/);
+  assert.equal((await dot.locator('text').textContent()).trim(), '60s');
+  assert.match(await dot.locator('title').textContent(), /in flight, received 1 of 5 times before the DLQ/);
+  await dot.click();
+  await page.waitForFunction(() => /in sms/.test(document.querySelector('[data-testid="inspector"]').textContent));
+  // When its timeout runs out it is visible again, its receive count against the maximum.
+  await page.getByTestId('speed').selectOption({ label: '64×' });
+  await page.getByTestId('play-pause').click();
+  await page.waitForFunction(() => document.querySelector('#diagram [data-testid^="diagram-msg-sms-"]')?.classList.contains('visible'), null, { timeout: 10_000 });
+  await page.getByTestId('play-pause').click();
+  assert.equal((await dot.locator('text').textContent()).trim(), '1/5');
+  assert.deepEqual(await finish(page, problems, 'diagram-messages'), []);
+});

@@ -5,7 +5,9 @@
 
 use super::{esc, use_ctx, Selection};
 use engine::snapshot::{Snapshot, SubscriptionView};
+use engine::sqs::MsgState;
 use engine::world::{MappingState, WorkerStatus};
+use engine::SimTime;
 use leptos::prelude::*;
 
 /// Vertical room for one queue, and the extra room a queue with a dead-letter queue takes (the
@@ -59,6 +61,10 @@ pub(super) struct Row {
     sub_dlq: Option<(String, usize)>,
     /// Who consumes the queue: workers and Lambda functions.
     consumers: Vec<Consumer>,
+    /// Its first messages, drawn inside its node (waiting ones first, those a consumer holds
+    /// last), and how many more it holds.
+    dots: Vec<Dot>,
+    more: usize,
     /// Why the subscription's filter dropped its latest message, when nothing has been
     /// delivered to it since.
     drop: Option<String>,
@@ -74,6 +80,52 @@ impl Row {
         } else {
             0
         }
+    }
+}
+
+/// How many of a queue's messages its node draws.
+const DOTS: usize = 5;
+
+/// One message inside a queue's node: its state's colour, a ring for the time left on its
+/// visibility timeout (or delay) with the seconds written, its receive count.
+#[derive(Clone, Debug, PartialEq)]
+struct Dot {
+    copy: u64,
+    /// `visible`, `visible blocked` (a FIFO group's message held back), `inflight` or `delayed`.
+    class: &'static str,
+    /// Seconds left for an in-flight or delayed message, else its receives against the
+    /// maximum ("2/5") once received.
+    label: String,
+    /// The ring's dash out of 100 (the timer's share left), for a timed message.
+    ring: Option<u64>,
+    title: String,
+}
+
+impl Dot {
+    fn of(m: &engine::snapshot::MessageView, max: Option<u32>, now: SimTime) -> Dot {
+        let received = match max {
+            Some(n) => format!("received {} of {n} times before the DLQ", m.receive_count),
+            None => format!("received {} times", m.receive_count),
+        };
+        let (class, timer) = match m.state {
+            MsgState::Visible if m.blocked_by.is_some() => ("visible blocked", None),
+            MsgState::Visible => ("visible", None),
+            MsgState::InFlight { since, until } => ("inflight", Some((since, until))),
+            MsgState::Delayed { since, until } => ("delayed", Some((since, until))),
+        };
+        let (label, ring) = match timer {
+            Some((since, until)) => {
+                let left = until.ms().saturating_sub(now.ms());
+                let total = until.ms().saturating_sub(since.ms()).max(1);
+                (format!("{}s", left.div_ceil(1000)), Some((left * 100 / total).min(100)))
+            }
+            None if m.receive_count > 0 => {
+                (max.map_or_else(|| format!("×{}", m.receive_count), |n| format!("{}/{n}", m.receive_count)), None)
+            }
+            None => (String::new(), None),
+        };
+        let state = class.replace("inflight", "in flight").replace("visible blocked", "held back by its group");
+        Dot { copy: m.copy, class, ring, title: format!("{}: {state}, {received}", m.message_id), label }
     }
 }
 
@@ -130,7 +182,33 @@ impl Layout {
                     state: ConsumerState::Mapping(m.state),
                     worker: None,
                 });
+                // Waiting messages first, then delayed ones, then those a consumer holds: a message
+                // whose timeout runs out moves back to the front.
+                let (mut dots, mut held) = (Vec::new(), 0);
+                if let Some(q) = queue {
+                    let rank = |m: &engine::snapshot::MessageView| match m.state {
+                        MsgState::Visible => 0,
+                        MsgState::Delayed { .. } => 1,
+                        MsgState::InFlight { .. } => 2,
+                    };
+                    // Which to draw: those with a timer first (a consumer holds them, or a delay
+                    // runs), then waiting ones; drawn waiting first.
+                    let mut chosen = [0usize; 3];
+                    let mut room = DOTS;
+                    for r in [2, 1, 0] {
+                        chosen[r] = q.messages.iter().filter(|m| rank(m) == r).count().min(room);
+                        room -= chosen[r];
+                    }
+                    for (r, n) in chosen.into_iter().enumerate() {
+                        let next = q.messages.iter().filter(|m| rank(m) == r);
+                        dots.extend(next.take(n).map(|m| Dot::of(m, q.max_receive_count, s.now)));
+                    }
+                    held = q.visible + q.in_flight + q.delayed;
+                }
+                let more = held.saturating_sub(dots.len());
                 let row = Row {
+                    dots,
+                    more,
                     sub,
                     visible: queue.map_or(0, |q| q.visible),
                     inflight: queue.map_or(0, |q| q.in_flight),
@@ -169,7 +247,8 @@ impl Layout {
     fn shape(&self) -> Layout {
         let mut shape = self.clone();
         for row in &mut shape.rows {
-            (row.visible, row.inflight) = (0, 0);
+            (row.visible, row.inflight, row.more) = (0, 0, 0);
+            row.dots.clear();
             if let Some(sub) = &mut row.sub {
                 (sub.delivered, sub.filtered_out, sub.failed) = (0, 0, 0);
             }
@@ -332,6 +411,41 @@ fn topic_lines(name: &str, y: i64) -> String {
     }
 }
 
+/// A queue's first messages inside its node, on the line at `y`: a dot each in its state's
+/// colour, a ring for a timer with its seconds, the receive count; "+N" for the rest. A dot
+/// selects its message.
+fn dots_markup(queue: &str, dots: &[Dot], more: usize, y: i64) -> String {
+    use std::fmt::Write;
+    let mut m = String::new();
+    for (i, d) in dots.iter().enumerate() {
+        let x = 430 + i as i64 * 34;
+        let ring = d.ring.map_or_else(String::new, |left| {
+            format!(
+                "<circle class=\"ring\" cx=\"{x}\" cy=\"{y}\" r=\"7\" pathLength=\"100\" stroke-dasharray=\"{left} 100\" \
+                 transform=\"rotate(-90 {x} {y})\"/>"
+            )
+        });
+        let _ = write!(
+            m,
+            "<g class=\"msg {}\" data-select=\"msg:{}:{}\" data-testid=\"diagram-msg-{}-{}\"><title>{}</title>\
+             <circle cx=\"{x}\" cy=\"{y}\" r=\"4.5\"/>{ring}<text x=\"{}\" y=\"{}\">{}</text></g>",
+            d.class,
+            d.copy,
+            esc(queue),
+            esc(queue),
+            d.copy,
+            esc(&d.title),
+            x + 9,
+            y + 3,
+            esc(&d.label)
+        );
+    }
+    if more > 0 {
+        let _ = write!(m, "<text class=\"more\" x=\"604\" y=\"{}\" text-anchor=\"end\">+{more}</text>", y + 3);
+    }
+    m
+}
+
 /// The diagram's markup, written as one string: much less code in the bundle than a typed
 /// view per node. The nodes whose look follows the counts and states (queues, DLQs, consumers)
 /// carry `data-live="i"`, numbered in order, so that [`Topology`] can update them in place when
@@ -392,7 +506,7 @@ fn diagram_markup(layout: &Layout) -> String {
         );
     }
     let mut over = String::new();
-    for Row { sub, queue, visible, inflight, dlq, sub_dlq, consumers, y, drop } in &layout.rows {
+    for Row { sub, queue, visible, inflight, dlq, sub_dlq, consumers, dots, more, y, drop } in &layout.rows {
         let (y, q) = (*y, esc(queue));
         if let Some(sub) = sub {
             let _ = write!(
@@ -430,13 +544,14 @@ fn diagram_markup(layout: &Layout) -> String {
         let _ = write!(
             m,
             "<g class=\"node queue\" tabindex=\"0\" role=\"button\" data-live=\"{}\" data-select=\"queue:{q}\" aria-label=\"Queue {q}: {visible} visible, {inflight} in flight\">\
-             <rect x=\"410\" y=\"{}\" width=\"200\" height=\"48\" rx=\"10\"/>\
+             <rect x=\"410\" y=\"{}\" width=\"200\" height=\"60\" rx=\"10\"/>\
              <text class=\"name\" x=\"424\" y=\"{}\">{q}</text>\
-             <text class=\"stat\" x=\"424\" y=\"{}\">{visible} visible · {inflight} in flight</text></g>",
+             <text class=\"stat\" x=\"424\" y=\"{}\">{visible} visible · {inflight} in flight</text>{}</g>",
             live.next().unwrap_or_default(),
-            y - 24,
-            y - 4,
-            y + 14
+            y - 30,
+            y - 10,
+            y + 6,
+            dots_markup(queue, dots, *more, y + 19),
         );
         let shown = consumers.len().min(MAX_CONSUMERS);
         let first_y = y - (shown.max(1) as i64 - 1) * 12;
@@ -479,7 +594,7 @@ fn diagram_markup(layout: &Layout) -> String {
                  <rect x=\"430\" y=\"{}\" width=\"160\" height=\"32\" rx=\"8\"/>\
                  <text class=\"name\" x=\"444\" y=\"{}\">{d} · {n}</text></g>\
                  <text class=\"caption\" x=\"510\" y=\"{}\" text-anchor=\"middle\">processing failures</text>",
-                y + 24,
+                y + 30,
                 y + 44,
                 live.next().unwrap_or_default(),
                 y + 44,
@@ -568,6 +683,10 @@ fn selection_of(value: &str) -> Option<Selection> {
         "queue" => Some(Selection::Queue(name)),
         "sub" => Some(Selection::Subscription(name)),
         "worker" => Some(Selection::Worker(name)),
+        "msg" => {
+            let (copy, queue) = name.split_once(':')?;
+            Some(Selection::Message { queue: queue.to_string(), copy: copy.parse().ok()? })
+        }
         _ => None,
     }
 }
@@ -660,6 +779,53 @@ mod tests {
         assert_eq!(layout.topic_y(), (layout.rows[0].y + layout.rows[2].y) / 2);
         assert_eq!(layout.height(), layout.rows[3].y - super::ROW_CENTRE + ROW);
         assert_eq!(layout.row_with_dlq("sms-dlq").map(|r| r.queue.as_str()), Some("sms"));
+    }
+
+    #[test]
+    fn a_queues_first_messages_are_drawn_inside_its_node_waiting_ones_first() {
+        let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
+        pg.publish("OrderPlaced").expect("publish");
+        pg.publish("OrderPlaced").expect("publish");
+        pg.apply("ReceiveMessage", &json!({"QueueUrl": "sms", "MaxNumberOfMessages": 1})).expect("receive");
+        let layout = Layout::of(&pg.snapshot());
+        let sms = layout.row_of("sms").expect("the sms row");
+        // sms's visibility timeout is 60 s and its maxReceiveCount 5: the waiting message
+        // comes first, the received one last with its timer's seconds and a full ring.
+        let shown: Vec<(&str, &str, Option<u64>)> =
+            sms.dots.iter().map(|d| (d.class, d.label.as_str(), d.ring)).collect();
+        assert_eq!(shown, [("visible", "", None), ("inflight", "60s", Some(100))]);
+        assert!(sms.dots[1].title.contains("in flight, received 1 of 5 times before the DLQ"), "{}", sms.dots[1].title);
+        assert_eq!(sms.more, 0);
+        let markup = diagram_markup(&layout);
+        let id = format!(r#"data-testid="diagram-msg-sms-{}""#, sms.dots[1].copy);
+        assert!(markup.contains(&id) && markup.contains(">60s</text>"));
+        assert_eq!(
+            selection_of(&format!("msg:{}:sms", sms.dots[1].copy)),
+            Some(Selection::Message { queue: "sms".into(), copy: sms.dots[1].copy })
+        );
+        // Half the timeout later the ring is half full; when it runs out the message is back
+        // with the waiting ones, its receive count against the maximum written.
+        pg.play_for(30_000);
+        let half = Layout::of(&pg.snapshot());
+        assert_eq!(half.row_of("sms").unwrap().dots[1].ring, Some(50));
+        pg.play_for(31_000);
+        let back = Layout::of(&pg.snapshot());
+        let labels: Vec<&str> = back.row_of("sms").unwrap().dots.iter().map(|d| d.label.as_str()).collect();
+        assert_eq!(labels.len(), 2);
+        assert!(labels.contains(&"1/5") && back.row_of("sms").unwrap().dots.iter().all(|d| d.class == "visible"));
+        // Counts and dots never change the diagram's shape: its nodes are updated in place.
+        assert_eq!(back.shape(), layout.shape());
+        // With more messages than dots, the one a consumer holds is still drawn (last).
+        for _ in 0..5 {
+            pg.publish("OrderPlaced").expect("publish");
+        }
+        pg.apply("ReceiveMessage", &json!({"QueueUrl": "sms", "MaxNumberOfMessages": 1})).expect("receive");
+        let full = Layout::of(&pg.snapshot());
+        let sms = full.row_of("sms").unwrap();
+        let classes: Vec<&str> = sms.dots.iter().map(|d| d.class).collect();
+        assert_eq!(classes, ["visible", "visible", "visible", "visible", "inflight"]);
+        assert_eq!(sms.more, 2, "7 messages, 5 drawn");
+        assert!(diagram_markup(&full).contains(">+2</text>"));
     }
 
     #[test]
