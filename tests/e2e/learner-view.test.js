@@ -97,7 +97,8 @@ test('durations read as durations, plurals agree, the FIFO topic name fits', asy
   // code once.
   const fifo = await openPlayground(browser, server.url);
   await pick(fifo.page, 'fifo-groups');
-  await fifo.page.waitForFunction(() => /order-events/.test(document.querySelector('.topology .topic')?.textContent ?? ''));
+  // Wait for the FIFO scenario's own topic: the quilt store's order-events is drawn until it loads.
+  await fifo.page.waitForFunction(() => /order-events\.fifo/.test(document.querySelector('.topology .topic')?.textContent ?? ''));
   const fit = await fifo.page.evaluate(() => {
     const node = document.querySelector('.topology .topic');
     const rect = node.querySelector('rect').getBBox();

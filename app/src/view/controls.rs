@@ -35,19 +35,10 @@ fn publish_form(description: &str, presets: &[(String, String)], topic: Option<&
     )
 }
 
-/// The value of the form field with this test id inside `form`.
+/// The value of the form field (an input, a textarea or a select) with this test id inside `form`.
 fn field(form: &web_sys::Element, testid: &str) -> String {
     let el = form.query_selector(&format!("[data-testid=\"{testid}\"]")).ok().flatten();
-    match el {
-        Some(el) => match el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
-            Some(t) => t.value(),
-            None => el
-                .dyn_ref::<web_sys::HtmlInputElement>()
-                .map(|i| i.value())
-                .unwrap_or_else(|| el.dyn_ref::<web_sys::HtmlSelectElement>().map(|s| s.value()).unwrap_or_default()),
-        },
-        None => String::new(),
-    }
+    el.and_then(|el| js_sys::Reflect::get(&el, &"value".into()).ok()).and_then(|v| v.as_string()).unwrap_or_default()
 }
 
 #[component]

@@ -57,12 +57,9 @@ pub fn changed(ctx: Ctx, ev: &web_sys::Event) {
     };
     input.set_class_name(if error.is_some() { "invalid" } else { "" });
     input.set_attribute("aria-invalid", if error.is_some() { "true" } else { "false" }).ok();
-    let line = input.get_attribute("aria-describedby").and_then(|id| document_element(&id));
+    let line =
+        input.get_attribute("aria-describedby").and_then(|id| leptos::prelude::document().get_element_by_id(&id));
     if let Some(line) = line {
         line.set_text_content(error.as_deref());
     }
-}
-
-fn document_element(id: &str) -> Option<web_sys::Element> {
-    web_sys::window()?.document()?.get_element_by_id(id)
 }

@@ -446,6 +446,74 @@ fn dots_markup(queue: &str, dots: &[Dot], more: usize, y: i64) -> String {
     m
 }
 
+/// A box on the queues' column (a queue, or a service called directly): its name, a line of
+/// counts under it, then `inner`. `attrs` are the node's own attributes; `(top, height)` its box.
+#[allow(clippy::too_many_arguments)]
+fn box_node(
+    m: &mut String,
+    class: &str,
+    attrs: &str,
+    live: usize,
+    (top, height): (i64, i64),
+    name: &str,
+    stat: &str,
+    inner: &str,
+) {
+    use std::fmt::Write;
+    let _ = write!(
+        m,
+        "<g class=\"node {class}\" data-live=\"{live}\" {attrs}><rect x=\"410\" y=\"{top}\" width=\"200\" height=\"{height}\" rx=\"10\"/>\
+         <text class=\"name\" x=\"424\" y=\"{}\">{name}</text><text class=\"stat\" x=\"424\" y=\"{}\">{stat}</text>{inner}</g>",
+        top + 20,
+        top + 36
+    );
+}
+
+/// A dead-letter queue drawn under what feeds it (a queue, or a subscription): a dashed edge
+/// down to it, the node with its count, and a caption saying what it catches.
+struct DeadLetter<'a> {
+    name: &'a str,
+    count: usize,
+    /// The node's centre line, and the edge's.
+    centre: i64,
+    width: i64,
+    /// Where the dashed edge starts (the bottom of what feeds it).
+    edge_from: i64,
+    /// More classes (a leading space each).
+    class: &'static str,
+    /// Whether the node carries `data-testid="diagram-sub-dlq-<name>"`.
+    testid: bool,
+}
+
+impl DeadLetter<'_> {
+    /// Writes the node for the row whose centre line is `y`. Label, title and caption are text.
+    fn write(&self, m: &mut String, live: usize, y: i64, label: &str, title: &str, caption: &str) {
+        use std::fmt::Write;
+        let (d, c) = (esc(self.name), self.centre);
+        let testid = if self.testid { format!(" data-testid=\"diagram-sub-dlq-{d}\"") } else { String::new() };
+        let _ = write!(
+            m,
+            "<g class=\"edge dlq\"><path d=\"M {c} {} L {c} {}\"/></g>\
+             <g class=\"node dlq{}\" tabindex=\"0\" role=\"button\" data-live=\"{live}\" data-select=\"queue:{d}\"{testid} aria-label=\"{}\">\
+             <title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"32\" rx=\"8\"/>\
+             <text class=\"name small\" x=\"{c}\" y=\"{}\" text-anchor=\"middle\">{} · {}</text></g>\
+             <text class=\"caption\" x=\"{c}\" y=\"{}\" text-anchor=\"middle\">{caption}</text>",
+            self.edge_from,
+            y + 44,
+            self.class,
+            esc(label),
+            esc(title),
+            c - self.width / 2,
+            y + 44,
+            self.width,
+            y + 64,
+            esc(&cut(self.name, 18)),
+            self.count,
+            y + 88
+        );
+    }
+}
+
 /// The diagram's markup, written as one string: much less code in the bundle than a typed
 /// view per node. The nodes whose look follows the counts and states (queues, DLQs, consumers)
 /// carry `data-live="i"`, numbered in order, so that [`Topology`] can update them in place when
@@ -492,17 +560,20 @@ fn diagram_markup(layout: &Layout) -> String {
     for (i, Call { name, latency, calls, errors, down }) in layout.calls.iter().enumerate() {
         let (y, n) = (ROW_CENTRE + i as i64 * ROW, esc(name));
         let (class, state) = if *down { (" down", ", down") } else { ("", "") };
-        let _ = write!(
-            m,
-            "<g class=\"edge\"><path d=\"M 130 {topic_y} C 270 {topic_y}, 270 {y}, 410 {y}\"/></g>\
-             <g class=\"node queue call{class}\" data-live=\"{}\" data-testid=\"diagram-call-{n}\" aria-label=\"Service {n}: answers in {latency}{state}; {calls} calls, {errors} failed\">\
-             <rect x=\"410\" y=\"{}\" width=\"200\" height=\"48\" rx=\"10\"/>\
-             <text class=\"name\" x=\"424\" y=\"{}\">{n}</text>\
-             <text class=\"stat\" x=\"424\" y=\"{}\">{latency}{state} · {calls} calls · {errors} failed</text></g>",
+        let _ = write!(m, "<g class=\"edge\"><path d=\"M 130 {topic_y} C 270 {topic_y}, 270 {y}, 410 {y}\"/></g>");
+        let attrs = format!(
+            "data-testid=\"diagram-call-{n}\" aria-label=\"Service {n}: answers in {latency}{state}; {calls} calls, {errors} failed\""
+        );
+        let stat = format!("{latency}{state} · {calls} calls · {errors} failed");
+        box_node(
+            &mut m,
+            &format!("queue call{class}"),
+            &attrs,
             live.next().unwrap_or_default(),
-            y - 24,
-            y - 4,
-            y + 13,
+            (y - 24, 48),
+            &n,
+            &stat,
+            "",
         );
     }
     let mut over = String::new();
@@ -541,17 +612,17 @@ fn diagram_markup(layout: &Layout) -> String {
                 y + 4
             );
         }
-        let _ = write!(
-            m,
-            "<g class=\"node queue\" tabindex=\"0\" role=\"button\" data-live=\"{}\" data-select=\"queue:{q}\" aria-label=\"Queue {q}: {visible} visible, {inflight} in flight\">\
-             <rect x=\"410\" y=\"{}\" width=\"200\" height=\"60\" rx=\"10\"/>\
-             <text class=\"name\" x=\"424\" y=\"{}\">{q}</text>\
-             <text class=\"stat\" x=\"424\" y=\"{}\">{visible} visible · {inflight} in flight</text>{}</g>",
+        box_node(
+            &mut m,
+            "queue",
+            &format!(
+                "tabindex=\"0\" role=\"button\" data-select=\"queue:{q}\" aria-label=\"Queue {q}: {visible} visible, {inflight} in flight\""
+            ),
             live.next().unwrap_or_default(),
-            y - 30,
-            y - 10,
-            y + 6,
-            dots_markup(queue, dots, *more, y + 19),
+            (y - 30, 60),
+            &q,
+            &format!("{visible} visible · {inflight} in flight"),
+            &dots_markup(queue, dots, *more, y + 19),
         );
         let shown = consumers.len().min(MAX_CONSUMERS);
         let first_y = y - (shown.max(1) as i64 - 1) * 12;
@@ -585,42 +656,30 @@ fn diagram_markup(layout: &Layout) -> String {
             );
         }
         if let Some((d, n)) = dlq {
-            let d = esc(d);
-            let _ = write!(
-                m,
-                "<g class=\"edge dlq\"><path d=\"M 510 {} L 510 {}\"/></g>\
-                 <g class=\"node dlq\" tabindex=\"0\" role=\"button\" data-live=\"{}\" data-select=\"queue:{d}\" aria-label=\"Dead-letter queue {d}: {n} messages, what {q}'s consumers never deleted\">\
-                 <title>{q}'s dead-letter queue: the messages its consumers received too often without deleting them</title>\
-                 <rect x=\"430\" y=\"{}\" width=\"160\" height=\"32\" rx=\"8\"/>\
-                 <text class=\"name\" x=\"444\" y=\"{}\">{d} · {n}</text></g>\
-                 <text class=\"caption\" x=\"510\" y=\"{}\" text-anchor=\"middle\">processing failures</text>",
-                y + 30,
-                y + 44,
-                live.next().unwrap_or_default(),
-                y + 44,
-                y + 65,
-                y + 88
+            let label = format!("Dead-letter queue {d}: {n} messages, what {queue}'s consumers never deleted");
+            let title = format!(
+                "{queue}'s dead-letter queue: the messages its consumers received too often without deleting them"
             );
+            let node =
+                DeadLetter { name: d, count: *n, centre: 510, width: 160, edge_from: y + 30, class: "", testid: false };
+            node.write(&mut m, live.next().unwrap_or_default(), y, &label, &title, "processing failures");
         }
         // Drawn after every row: the edges to the rows below cross its place.
-        if let Some((name, n)) = sub_dlq {
-            let d = esc(name);
-            let _ = write!(
-                over,
-                "<g class=\"edge dlq\"><path d=\"M 376 {} L 376 {}\"/></g>\
-                 <g class=\"node dlq sub-dlq\" tabindex=\"0\" role=\"button\" data-live=\"{}\" data-select=\"queue:{d}\" data-testid=\"diagram-sub-dlq-{d}\" aria-label=\"Subscription dead-letter queue {d}: {n} messages, the copies SNS could not deliver to {q}\">\
-                 <title>The subscription's dead-letter queue: the copies SNS could not deliver to {q}</title>\
-                 <rect x=\"256\" y=\"{}\" width=\"150\" height=\"32\" rx=\"8\"/>\
-                 <text class=\"name small\" x=\"331\" y=\"{}\" text-anchor=\"middle\">{} · {n}</text></g>\
-                 <text class=\"caption\" x=\"331\" y=\"{}\" text-anchor=\"middle\">delivery failures</text>",
-                y + 9,
-                y + 44,
-                live.next().unwrap_or_default(),
-                y + 44,
-                y + 64,
-                esc(&cut(name, 18)),
-                y + 88
+        if let Some((d, n)) = sub_dlq {
+            let label = format!(
+                "Subscription dead-letter queue {d}: {n} messages, the copies SNS could not deliver to {queue}"
             );
+            let title = format!("The subscription's dead-letter queue: the copies SNS could not deliver to {queue}");
+            let node = DeadLetter {
+                name: d,
+                count: *n,
+                centre: 331,
+                width: 150,
+                edge_from: y + 9,
+                class: " sub-dlq",
+                testid: true,
+            };
+            node.write(&mut over, live.next().unwrap_or_default(), y, &label, &title, "delivery failures");
         }
         if let Some(sub) = sub.as_ref().filter(|s| s.filter_policy.is_some()) {
             filter_stats(&mut m, live.next().unwrap_or_default(), &q, sub.filtered_out, drop.as_deref(), y);
@@ -752,233 +811,5 @@ pub fn Topology() -> impl IntoView {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{diagram_markup, selection_of, ConsumerState, Layout, WorkerStatus, DLQ_ROW, ROW};
-    use crate::playground::{Playground, DEFAULT_SCENARIO};
-    use crate::view::Selection;
-    use serde_json::json;
-
-    #[test]
-    fn every_queue_is_drawn_once_with_its_dlq_under_it_and_its_consumers_beside_it() {
-        let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
-        // A plain work queue that no topic feeds, with a worker; the quilt store's sms-dlq is
-        // drawn under sms, not as a row of its own.
-        pg.apply("CreateQueue", &json!({"QueueName": "reports"})).expect("queue");
-        pg.add_worker("reports").expect("worker");
-        let layout = Layout::of(&pg.snapshot());
-        let names: Vec<&str> = layout.rows.iter().map(|r| r.queue.as_str()).collect();
-        assert_eq!(names, ["billing", "packing", "sms", "reports"]);
-        assert!(layout.rows[3].sub.is_none(), "no topic feeds the work queue");
-        assert_eq!(layout.rows[2].dlq, Some(("sms-dlq".to_string(), 0)));
-        assert_eq!(layout.rows[3].consumers.len(), 1);
-        assert_eq!(layout.rows[3].consumers[0].state, ConsumerState::Worker(WorkerStatus::Waiting));
-        // Rows stack without overlap; the DLQ's row is taller; the topic sits level with the
-        // middle of the queues it feeds.
-        assert_eq!(layout.rows[3].y - layout.rows[2].y, ROW + DLQ_ROW);
-        assert_eq!(layout.rows[1].y - layout.rows[0].y, ROW);
-        assert_eq!(layout.topic_y(), (layout.rows[0].y + layout.rows[2].y) / 2);
-        assert_eq!(layout.height(), layout.rows[3].y - super::ROW_CENTRE + ROW);
-        assert_eq!(layout.row_with_dlq("sms-dlq").map(|r| r.queue.as_str()), Some("sms"));
-    }
-
-    #[test]
-    fn a_queues_first_messages_are_drawn_inside_its_node_waiting_ones_first() {
-        let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
-        pg.publish("OrderPlaced").expect("publish");
-        pg.publish("OrderPlaced").expect("publish");
-        pg.apply("ReceiveMessage", &json!({"QueueUrl": "sms", "MaxNumberOfMessages": 1})).expect("receive");
-        let layout = Layout::of(&pg.snapshot());
-        let sms = layout.row_of("sms").expect("the sms row");
-        // sms's visibility timeout is 60 s and its maxReceiveCount 5: the waiting message
-        // comes first, the received one last with its timer's seconds and a full ring.
-        let shown: Vec<(&str, &str, Option<u64>)> =
-            sms.dots.iter().map(|d| (d.class, d.label.as_str(), d.ring)).collect();
-        assert_eq!(shown, [("visible", "", None), ("inflight", "60s", Some(100))]);
-        assert!(sms.dots[1].title.contains("in flight, received 1 of 5 times before the DLQ"), "{}", sms.dots[1].title);
-        assert_eq!(sms.more, 0);
-        let markup = diagram_markup(&layout);
-        let id = format!(r#"data-testid="diagram-msg-sms-{}""#, sms.dots[1].copy);
-        assert!(markup.contains(&id) && markup.contains(">60s</text>"));
-        assert_eq!(
-            selection_of(&format!("msg:{}:sms", sms.dots[1].copy)),
-            Some(Selection::Message { queue: "sms".into(), copy: sms.dots[1].copy })
-        );
-        // Half the timeout later the ring is half full; when it runs out the message is back
-        // with the waiting ones, its receive count against the maximum written.
-        pg.play_for(30_000);
-        let half = Layout::of(&pg.snapshot());
-        assert_eq!(half.row_of("sms").unwrap().dots[1].ring, Some(50));
-        pg.play_for(31_000);
-        let back = Layout::of(&pg.snapshot());
-        let labels: Vec<&str> = back.row_of("sms").unwrap().dots.iter().map(|d| d.label.as_str()).collect();
-        assert_eq!(labels.len(), 2);
-        assert!(labels.contains(&"1/5") && back.row_of("sms").unwrap().dots.iter().all(|d| d.class == "visible"));
-        // Counts and dots never change the diagram's shape: its nodes are updated in place.
-        assert_eq!(back.shape(), layout.shape());
-        // With more messages than dots, the one a consumer holds is still drawn (last).
-        for _ in 0..5 {
-            pg.publish("OrderPlaced").expect("publish");
-        }
-        pg.apply("ReceiveMessage", &json!({"QueueUrl": "sms", "MaxNumberOfMessages": 1})).expect("receive");
-        let full = Layout::of(&pg.snapshot());
-        let sms = full.row_of("sms").unwrap();
-        let classes: Vec<&str> = sms.dots.iter().map(|d| d.class).collect();
-        assert_eq!(classes, ["visible", "visible", "visible", "visible", "inflight"]);
-        assert_eq!(sms.more, 2, "7 messages, 5 drawn");
-        assert!(diagram_markup(&full).contains(">+2</text>"));
-    }
-
-    #[test]
-    fn the_two_dead_letter_queues_are_drawn_apart_each_named_by_what_it_catches() {
-        // SNS docs: a copy SNS cannot deliver (here: its queue was deleted) goes to the
-        // subscription's dead-letter queue, not to any queue's redrive DLQ.
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/tests/scenarios/sns-deleted-queue.json");
-        let text = std::fs::read_to_string(path).expect("the scenario file");
-        let pg = Playground::from_scenario(&text).expect("the scenario loads");
-        let layout = Layout::of(&pg.snapshot());
-        let names: Vec<&str> = layout.rows.iter().map(|r| r.queue.as_str()).collect();
-        assert_eq!(names, ["sms", "billing"], "the subscription's DLQ is not a row of its own");
-        assert_eq!(layout.rows[0].sub_dlq, Some(("sms-undeliverable".to_string(), 1)));
-        assert_eq!(layout.rows[0].dlq, None);
-        assert_eq!(layout.rows[1].y - layout.rows[0].y, ROW + DLQ_ROW, "room under sms for its subscription's DLQ");
-        let markup = diagram_markup(&layout);
-        assert!(markup.contains(r#"data-testid="diagram-sub-dlq-sms-undeliverable""#));
-        assert!(markup.contains("sms-undeliverable · 1") && markup.contains("delivery failures"));
-        // The quilt store's sms-dlq is the queue's own: it catches processing failures.
-        let quilt = diagram_markup(&Layout::of(&Playground::from_scenario(DEFAULT_SCENARIO).unwrap().snapshot()));
-        assert!(
-            quilt.contains("sms-dlq · 0")
-                && quilt.contains("processing failures")
-                && !quilt.contains("delivery failures")
-        );
-    }
-
-    /// The quilt store's SMS subscription (the one with a filter policy), by ARN.
-    fn sms_subscription(pg: &Playground) -> String {
-        let snapshot = pg.snapshot();
-        let sub = snapshot.topics[0].subscriptions.iter().find(|s| s.queue.as_deref() == Some("sms"));
-        sub.expect("the quilt store subscribes sms").arn.clone()
-    }
-
-    #[test]
-    fn the_markup_names_every_node_and_escapes_what_learners_typed() {
-        let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
-        pg.add_worker("packing").expect("worker");
-        let sms = sms_subscription(&pg);
-        pg.set_filter_policy(&sms, r#"{"note": ["<b>&\"quoted\"</b>"]}"#).expect("a valid policy");
-        let markup = diagram_markup(&Layout::of(&pg.snapshot()));
-        for needle in [
-            r#"data-select="queue:billing""#,
-            r#"data-select="queue:sms-dlq""#,
-            r#"data-select="worker:packing-w1""#,
-            r#"data-testid="diagram-consumer-packing-w1""#,
-            &format!(r#"data-select="sub:{sms}""#),
-            "&lt;b&gt;&amp;\\&quot;quoted\\&quot;&lt;/b&gt;",
-        ] {
-            assert!(markup.contains(needle), "{needle} missing from {markup}");
-        }
-        assert!(!markup.contains("<b>"), "learner text must not become markup");
-        // The three queues, sms's DLQ and the worker are live nodes, numbered in order.
-        for (i, node) in [
-            r#"data-select="queue:billing""#,
-            "queue:packing",
-            "diagram-consumer-packing-w1",
-            "queue:sms\"",
-            "queue:sms-dlq",
-        ]
-        .iter()
-        .enumerate()
-        {
-            let at = markup.find(&format!(r#"data-live="{i}""#)).unwrap_or_else(|| panic!("no live node {i}"));
-            let tag = &markup[at..at + markup[at..].find('>').unwrap()];
-            assert!(tag.contains(node), "live node {i} is {tag}, not {node}");
-        }
-        // sms's filter, counting its drops, after its row's nodes.
-        let at = markup.find(r#"data-live="5""#).expect("the filter's live node");
-        assert!(
-            markup[at..].starts_with(r#"data-live="5" data-testid="filter-sms-dropped""#),
-            "{}",
-            &markup[at..at + 80]
-        );
-        assert!(!markup.contains(r#"data-live="6""#));
-    }
-
-    #[test]
-    fn a_count_change_keeps_the_shape_and_a_topology_change_does_not() {
-        let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
-        pg.add_worker("packing").expect("worker");
-        let before = Layout::of(&pg.snapshot());
-        pg.publish("OrderPlaced").expect("publish");
-        pg.play_for(1_000);
-        let after = Layout::of(&pg.snapshot());
-        assert_ne!(after, before, "the counts and the worker's state changed");
-        assert_eq!(after.shape(), before.shape(), "messages arriving change no node");
-        let markup = diagram_markup(&after);
-        for text in ["Queue packing: 0 visible, 1 in flight", "node consumer processing", "1 visible · 0 in flight"] {
-            assert!(markup.contains(text), "{text} missing from {markup}");
-        }
-        pg.add_worker("billing").expect("a second worker");
-        assert_ne!(Layout::of(&pg.snapshot()).shape(), after.shape(), "a new node is a new shape");
-        let sms = pg.snapshot().topics[0].subscriptions[2].arn.clone();
-        let shape = Layout::of(&pg.snapshot()).shape();
-        pg.set_filter_policy(&sms, r#"{"event_type": ["OrderShipped"]}"#).expect("a valid policy");
-        assert_ne!(Layout::of(&pg.snapshot()).shape(), shape, "a new filter is a new shape");
-    }
-
-    #[test]
-    fn a_filter_keeps_its_latest_drop_until_the_next_delivery() {
-        let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
-        let sms = sms_subscription(&pg);
-        pg.publish("RefundIssued").expect("publish");
-        let filtered = Layout::of(&pg.snapshot()).filtered();
-        assert_eq!(filtered, std::slice::from_ref(&sms), "only sms filters");
-        let drops = super::last_drops(pg.events(), &filtered);
-        assert_eq!(drops.len(), 1, "{drops:?}");
-        assert_eq!(drops[0].0, sms);
-        assert!(drops[0].1.contains("RefundIssued"), "the reason names what was dropped: {}", drops[0].1);
-        let markup = diagram_markup(&Layout::of(&pg.snapshot()).with_drops(&drops));
-        assert!(markup.contains(">1 filtered out<") && markup.contains("class=\"why\""), "{markup}");
-        pg.publish("OrderPlaced").expect("publish");
-        assert_eq!(super::last_drops(pg.events(), &filtered), [], "delivered since: the reason goes");
-        let markup = diagram_markup(&Layout::of(&pg.snapshot()));
-        assert!(markup.contains(">1 filtered out<") && !markup.contains("class=\"why\""), "the count stays");
-    }
-
-    #[test]
-    fn a_selection_reads_back_from_its_attribute() {
-        assert_eq!(selection_of("queue:billing"), Some(Selection::Queue("billing".into())));
-        assert_eq!(selection_of("worker:packing-w1"), Some(Selection::Worker("packing-w1".into())));
-        let arn = "arn:aws:sns:us-east-1:000000000000:order-events:1";
-        assert_eq!(selection_of(&format!("sub:{arn}")), Some(Selection::Subscription(arn.into())));
-        assert_eq!(selection_of("nothing"), None);
-        assert_eq!(selection_of("planet:mars"), None);
-    }
-
-    #[test]
-    fn a_design_without_a_topic_draws_the_producer_sending_to_its_queue_or_calling_its_services() {
-        // The work queue: checkout sends to one queue itself; no topic node, one edge to it.
-        let wq = Playground::from_scenario(include_str!("../../../public/designs/workqueue.json")).unwrap();
-        let layout = Layout::of(&wq.snapshot());
-        assert_eq!(layout.topic, None);
-        let markup = diagram_markup(&layout);
-        assert!(!markup.contains("SNS topic"), "no topic is drawn");
-        assert_eq!(markup.matches("M 130 ").count(), 1, "one edge, from checkout to the orders queue");
-        assert!(markup.contains("data-select=\"queue:orders\""));
-        // Direct calls: no queue at all; the three services checkout waits on, each with its
-        // latency now, and the counts follow without a new shape.
-        let mut dc = Playground::from_scenario(include_str!("../../../public/designs/directcalls.json")).unwrap();
-        let before = Layout::of(&dc.snapshot());
-        assert!(before.rows.is_empty());
-        let names: Vec<&str> = before.calls.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(names, ["billing-api", "packing-api", "sms-api"]);
-        let markup = diagram_markup(&before);
-        assert_eq!(markup.matches("M 130 ").count(), 3, "an edge to each service");
-        assert!(markup.contains("data-testid=\"diagram-call-sms-api\""));
-        assert_eq!(before.height(), 3 * ROW);
-        dc.apply("Produce", &json!({"ProducerName": "checkout"})).unwrap();
-        dc.play_for(20_000);
-        let after = Layout::of(&dc.snapshot());
-        assert!(after.calls.iter().all(|c| c.calls == 1), "{:?}", after.calls);
-        assert_eq!(after.shape(), before.shape(), "counts change no node");
-    }
-}
+#[path = "topology_tests.rs"]
+mod tests;

@@ -247,25 +247,19 @@ impl Script<'_> {
             _ => None,
         };
         let Some(arn) = arn else {
-            let why =
-                if target.scripted() { "is not in the simulation now" } else { "is in the CloudFormation export only" };
-            self.comment(&format!("{}: target {} ({}) {why}; not made", r.name, target.id, target.dest.describe()));
+            self.comment(&target.not_made(&r.name));
             return None;
         };
         let mut fields = vec![("Id".to_string(), lit(&target.id)), ("Arn".to_string(), arn)];
         fields.extend(target.plain_fields().into_iter().map(|(k, v)| (k.to_string(), J::Lit(v))));
-        match &target.dead_letter {
-            Some(Dest::Queue(dlq)) if self.queue_var(dlq).is_some() => {
-                let dlq_var = self.queue_var(dlq).unwrap_or_default();
-                fields.push(("DeadLetterConfig".into(), obj(vec![("Arn", J::Var(format!("{dlq_var}_ARN")))])));
-            }
-            Some(d) => self.comment(&format!(
-                "{}: target {}: its dead-letter queue ({}) is not in the simulation now",
-                r.name,
-                target.id,
-                d.describe()
-            )),
-            None => {}
+        let dlq_var = match &target.dead_letter {
+            Some(Dest::Queue(dlq)) => self.queue_var(dlq),
+            _ => None,
+        };
+        match (&target.dead_letter, dlq_var) {
+            (_, Some(v)) => fields.push(("DeadLetterConfig".into(), obj(vec![("Arn", J::Var(format!("{v}_ARN")))]))),
+            (Some(d), None) => self.comment(&target.dead_letter_not_made(&r.name, d)),
+            (None, None) => {}
         }
         Some(J::Obj(fields))
     }

@@ -357,13 +357,8 @@ impl Body {
         let arn = match &target.dest {
             Dest::Queue(n) if t.has_queue(n) => format!("queue_arn[{}]", py_str(n)),
             Dest::Topic(n) if t.has_topic(n) => format!("topic[{}]", py_str(n)),
-            d => {
-                let why = if target.scripted() {
-                    "is not in the simulation now"
-                } else {
-                    "is in the CloudFormation export only"
-                };
-                self.comment(&format!("{}: target {} ({}) {why}; not made", r.name, target.id, d.describe()));
+            _ => {
+                self.comment(&target.not_made(&r.name));
                 return None;
             }
         };
@@ -373,12 +368,7 @@ impl Body {
             Some(Dest::Queue(dlq)) if t.has_queue(dlq) => {
                 fields.push(format!("\"DeadLetterConfig\": {{\"Arn\": queue_arn[{}]}}", py_str(dlq)))
             }
-            Some(d) => self.comment(&format!(
-                "{}: target {}: its dead-letter queue ({}) is not in the simulation now",
-                r.name,
-                target.id,
-                d.describe()
-            )),
+            Some(d) => self.comment(&target.dead_letter_not_made(&r.name, d)),
             None => {}
         }
         Some(format!("{{{}}}", fields.join(", ")))

@@ -97,6 +97,18 @@ impl TargetSpec {
         matches!(self.dest, Dest::Queue(_) | Dest::Topic(_))
     }
 
+    /// What the scripts (boto3 and AWS CLI alike) say of a target of rule `rule` they cannot
+    /// make: its destination is not in the simulation now, or is the template's only.
+    pub fn not_made(&self, rule: &str) -> String {
+        let why = if self.scripted() { "is not in the simulation now" } else { "is in the CloudFormation export only" };
+        format!("{rule}: target {} ({}) {why}; not made", self.id, self.dest.describe())
+    }
+
+    /// What the scripts say of a target whose dead-letter queue is not one they make.
+    pub fn dead_letter_not_made(&self, rule: &str, dlq: &Dest) -> String {
+        format!("{rule}: target {}: its dead-letter queue ({}) is not in the simulation now", self.id, dlq.describe())
+    }
+
     /// The target's optional fields that hold no ARN, as `PutTargets` takes them.
     pub fn plain_fields(&self) -> Vec<(&'static str, Value)> {
         let mut out = Vec::new();
