@@ -4,12 +4,12 @@
 //! virtual seconds. Only calls that succeed count.
 
 use crate::time::{SimTime, SECOND};
-use std::collections::BTreeMap;
+use crate::vecmap::VecMap;
 
 #[derive(Clone, Debug, Default)]
 pub struct RateWindows {
     /// key → (virtual second, calls in it)
-    windows: BTreeMap<String, (u64, u32)>,
+    windows: VecMap<String, (u64, u32)>,
 }
 
 impl RateWindows {

@@ -4,8 +4,10 @@
 //! browser bundle: every distinct `BTreeMap<K, V>` instantiates its own node machinery (insert,
 //! split, merge, steal, clone — about 3–4 KB of wasm each), while a sorted `Vec` needs a binary
 //! search and a `memmove`. Lookups are O(log n), inserts and removes O(n): right for tens to a
-//! few thousand entries. Maps that grow with traffic (messages, timers, dedup windows) stay
-//! `BTreeMap`.
+//! few thousand entries — FIFO message groups, deduplication ids of the last five minutes, side
+//! effects by event id. The maps that grow with traffic and lose entries from the front or the
+//! middle at every step (a queue's messages and its visible and in-flight sets, the timers)
+//! stay `BTreeMap`.
 
 use std::borrow::Borrow;
 use std::fmt;

@@ -98,54 +98,121 @@ pub fn ScenarioPicker() -> impl IntoView {
     }
 }
 
+/// The time controls' markup, written once; what changes (the play button, the speed, the
+/// timeline, undo and redo) is set on its elements as the story moves.
+fn transport_markup() -> String {
+    let speeds: String =
+        SPEEDS.iter().enumerate().map(|(i, s)| format!("<option value=\"{i}\">{}</option>", s.0)).collect();
+    format!(
+        "<button class=\"icon\" data-testid=\"step-back\" data-act=\"back\" title=\"Step back (←)\" aria-label=\"Step back to the previous event\">\
+         <svg viewBox=\"0 0 24 24\" aria-hidden=\"true\"><path d=\"M6 5v14M19 5l-10 7 10 7z\"/></svg></button>\
+         <button class=\"icon play\" data-testid=\"play-pause\" data-act=\"play\" title=\"Play or pause (Space)\" aria-label=\"Play\" aria-pressed=\"false\">\
+         <svg class=\"paused\" viewBox=\"0 0 24 24\" aria-hidden=\"true\"><path class=\"fill\" d=\"M7 4l13 8-13 8z\"/></svg>\
+         <svg class=\"playing\" viewBox=\"0 0 24 24\" aria-hidden=\"true\" hidden><path d=\"M8 5v14M16 5v14\"/></svg></button>\
+         <button class=\"icon\" data-testid=\"step\" data-act=\"step\" title=\"Step to the next event (→)\" aria-label=\"Step to the next event\">\
+         <svg viewBox=\"0 0 24 24\" aria-hidden=\"true\"><path d=\"M18 5v14M5 5l10 7-10 7z\"/></svg></button>\
+         <label class=\"speed\"><span class=\"sr-only\">Speed</span><select data-testid=\"speed\" aria-label=\"Playback speed\">{speeds}</select></label>\
+         <input type=\"range\" class=\"timeline\" data-testid=\"timeline\" aria-label=\"Timeline: drag to travel in virtual time\" min=\"0\" max=\"0\" step=\"50\">\
+         <span class=\"end\" aria-hidden=\"true\"></span>\
+         <div class=\"history-buttons\"><button data-testid=\"undo\" data-act=\"undo\">Undo</button>\
+         <button data-testid=\"redo\" data-act=\"redo\">Redo</button><button data-testid=\"reset\" data-act=\"reset\">Reset</button></div>"
+    )
+}
+
+/// The element with this test id inside `root`.
+fn part(root: &web_sys::Element, testid: &str) -> Option<web_sys::Element> {
+    root.query_selector(&format!("[data-testid=\"{testid}\"]")).ok().flatten()
+}
+
+/// Sets a DOM property (a field's `value`, a range's `max`).
+fn set_prop(el: &web_sys::Element, name: &str, value: &str) {
+    let _ = js_sys::Reflect::set(el, &name.into(), &value.into());
+}
+
 #[component]
 pub fn Transport() -> impl IntoView {
     let ctx = use_ctx();
-    let end = move || ctx.pg.with(|p| p.end().ms());
-    let scrub = move |ev| {
-        if let Ok(t) = event_target_value(&ev).parse::<u64>() {
-            ctx.pause();
-            ctx.pg.update(|p| p.seek(SimTime(t)));
+    let root = NodeRef::<leptos::html::Section>::new();
+    Effect::new(move |_| {
+        let Some(root) = root.get() else { return };
+        let playing = ctx.playing.get();
+        let (end, undo, redo) = ctx.pg.with(|p| (p.end(), p.can_undo(), p.can_redo()));
+        let now = ctx.snapshot.with(|s| s.now);
+        if let Some(play) = part(&root, "play-pause") {
+            let _ = play.set_attribute("aria-label", if playing { "Pause" } else { "Play" });
+            let _ = play.set_attribute("aria-pressed", if playing { "true" } else { "false" });
+            for (class, shown) in [("paused", !playing), ("playing", playing)] {
+                if let Ok(Some(icon)) = play.query_selector(&format!(".{class}")) {
+                    let _ = icon.toggle_attribute_with_force("hidden", !shown);
+                }
+            }
+        }
+        if let Some(speed) = part(&root, "speed") {
+            set_prop(&speed, "value", &ctx.speed.get().to_string());
+        }
+        if let Some(timeline) = part(&root, "timeline") {
+            set_prop(&timeline, "max", &end.ms().to_string());
+            set_prop(&timeline, "value", &now.ms().to_string());
+        }
+        if let Ok(Some(shown)) = root.query_selector(".end") {
+            shown.set_text_content(Some(&end.to_string()));
+        }
+        for (testid, can) in [("undo", undo), ("redo", redo)] {
+            if let Some(b) = part(&root, testid) {
+                let _ = b.toggle_attribute_with_force("disabled", !can);
+            }
+        }
+    });
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let target = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+        let button =
+            target.and_then(|t| t.closest("[data-act]").ok().flatten()).filter(|b| !b.has_attribute("disabled"));
+        match button.and_then(|b| b.get_attribute("data-act")).as_deref() {
+            Some("back") => step_back(ctx),
+            Some("play") => ctx.playing.update(|p| *p = !*p),
+            Some("step") => step(ctx),
+            Some("undo") => {
+                ctx.pause();
+                ctx.pg.update(|p| {
+                    p.undo();
+                });
+            }
+            Some("redo") => ctx.pg.update(|p| {
+                p.redo();
+            }),
+            Some("reset") => {
+                ctx.pause();
+                ctx.selected.set(None);
+                ctx.pg.update(Playground::reset);
+            }
+            _ => {}
         }
     };
-    let can_undo = move || ctx.pg.with(Playground::can_undo);
-    let can_redo = move || ctx.pg.with(Playground::can_redo);
+    // The timeline travels in time as it is dragged (input); the speed list sets the speed
+    // (change).
+    let on_input = move |ev: leptos::ev::Event| {
+        let value = event_target_value(&ev);
+        let testid = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|el| el.get_attribute("data-testid"));
+        match (ev.type_().as_str(), testid.as_deref()) {
+            ("input", Some("timeline")) => {
+                if let Ok(t) = value.parse::<u64>() {
+                    ctx.pause();
+                    ctx.pg.update(|p| p.seek(SimTime(t)));
+                }
+            }
+            ("change", Some("speed")) => {
+                if let Ok(i) = value.parse::<usize>() {
+                    ctx.speed.set(i);
+                }
+            }
+            _ => {}
+        }
+    };
     view! {
-        <section class="transport" aria-label="Time controls">
-            <button class="icon" data-testid="step-back" title="Step back (←)" aria-label="Step back to the previous event" on:click=move |_| step_back(ctx)>
-                <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5v14M19 5l-10 7 10 7z" /></svg>
-            </button>
-            <button class="icon play" data-testid="play-pause" title="Play or pause (Space)"
-                aria-label=move || if ctx.playing.get() { "Pause" } else { "Play" }
-                aria-pressed=move || ctx.playing.get().to_string()
-                on:click=move |_| ctx.playing.update(|p| *p = !*p)>
-                {move || if ctx.playing.get() {
-                    view! { <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M8 5v14M16 5v14" /></svg> }.into_any()
-                } else {
-                    view! { <svg viewBox="0 0 24 24" aria-hidden="true"><path class="fill" d="M7 4l13 8-13 8z" /></svg> }.into_any()
-                }}
-            </button>
-            <button class="icon" data-testid="step" title="Step to the next event (→)" aria-label="Step to the next event" on:click=move |_| step(ctx)>
-                <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M18 5v14M5 5l10 7-10 7z" /></svg>
-            </button>
-            <label class="speed">
-                <span class="sr-only">"Speed"</span>
-                <select data-testid="speed" aria-label="Playback speed"
-                    on:change=move |ev| { if let Ok(i) = event_target_value(&ev).parse::<usize>() { ctx.speed.set(i) } }
-                    prop:value=move || ctx.speed.get().to_string()>
-                    {SPEEDS.iter().enumerate().map(|(i, s)| view! { <option value=i.to_string()>{s.0}</option> }).collect_view()}
-                </select>
-            </label>
-            <input type="range" class="timeline" data-testid="timeline" aria-label="Timeline: drag to travel in virtual time"
-                min="0" prop:max=move || end().to_string() step="50"
-                prop:value=move || ctx.snapshot.with(|s| s.now.ms().to_string())
-                on:input=scrub />
-            <span class="end" aria-hidden="true">{move || SimTime(end()).to_string()}</span>
-            <div class="history-buttons">
-                <button data-testid="undo" disabled=move || !can_undo() on:click=move |_| { ctx.pause(); ctx.pg.update(|p| { p.undo(); }); }>"Undo"</button>
-                <button data-testid="redo" disabled=move || !can_redo() on:click=move |_| { ctx.pg.update(|p| { p.redo(); }); }>"Redo"</button>
-                <button data-testid="reset" on:click=move |_| { ctx.pause(); ctx.selected.set(None); ctx.pg.update(Playground::reset); }>"Reset"</button>
-            </div>
-        </section>
+        <section class="transport" aria-label="Time controls" node_ref=root inner_html=transport_markup()
+            on:click=on_click on:input=on_input on:change=on_input></section>
     }
 }

@@ -6,7 +6,8 @@ use super::queue::MsgState;
 use crate::event::Name;
 use crate::ids::MsgId;
 use crate::time::{SimTime, MINUTE};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::vecmap::{VecMap, VecSet};
+use std::collections::{BTreeSet, VecDeque};
 
 /// Messages with the same deduplication id within this interval are accepted and dropped.
 pub const DEDUPLICATION_INTERVAL_MS: u64 = 5 * MINUTE;
@@ -43,16 +44,16 @@ impl GroupState {
 /// The FIFO bookkeeping of one queue.
 #[derive(Clone, Debug, Default)]
 pub struct FifoState {
-    pub groups: BTreeMap<Name, GroupState>,
+    pub groups: VecMap<Name, GroupState>,
     /// Groups a receive may take from: a visible message with no earlier message of the group in
     /// flight, as (order of the group's first visible message, group). The first entry is
     /// served first.
-    pub heads: BTreeSet<(u64, Name)>,
+    pub heads: VecSet<(u64, Name)>,
     pub dedup: Dedup,
     /// The last `SequenceNumber` given out.
     pub sequence: u64,
     /// Recent ReceiveMessage calls by ReceiveRequestAttemptId: (when, copies and their receive counts).
-    pub attempts: BTreeMap<String, (SimTime, Vec<(u64, u32)>)>,
+    pub attempts: VecMap<String, (SimTime, Vec<(u64, u32)>)>,
 }
 
 impl FifoState {
@@ -114,8 +115,10 @@ impl FifoState {
 /// message group), with the message id they were first accepted as.
 #[derive(Clone, Debug, Default)]
 pub struct Dedup {
-    entries: BTreeMap<(String, String), (SimTime, MsgIdOrSns)>,
-    expiry: BTreeSet<(SimTime, String, String)>,
+    entries: VecMap<(String, String), (SimTime, MsgIdOrSns)>,
+    /// When each recorded id's interval ends, in recording order: the clock never goes back,
+    /// so that is also the order of the ends.
+    expiry: VecDeque<(SimTime, String, String)>,
 }
 
 /// The id a deduplicated send or publish answers with: the first message's.
@@ -133,18 +136,18 @@ impl Dedup {
 
     /// Records a newly accepted message; forgets ids whose interval has passed.
     pub fn record(&mut self, now: SimTime, scope: &str, id: &str, message: MsgIdOrSns) {
-        while let Some((at, s, i)) = self.expiry.first().cloned() {
+        while let Some((at, s, i)) = self.expiry.front().cloned() {
             if at > now {
                 break;
             }
-            self.expiry.pop_first();
+            self.expiry.pop_front();
             if self.entries.get(&(s.clone(), i.clone())).is_some_and(|(e, _)| *e == at) {
                 self.entries.remove(&(s, i));
             }
         }
         let expires = now.plus_ms(DEDUPLICATION_INTERVAL_MS);
         self.entries.insert((scope.to_string(), id.to_string()), (expires, message));
-        self.expiry.insert((expires, scope.to_string(), id.to_string()));
+        self.expiry.push_back((expires, scope.to_string(), id.to_string()));
     }
 }
 

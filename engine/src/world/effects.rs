@@ -9,8 +9,8 @@ use crate::event::{EventKind, Name};
 use crate::params::Params;
 use crate::sim::Sim;
 use crate::time::SimTime;
+use crate::vecmap::VecMap;
 use serde_json::{json, Map, Value};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 const PAGE: usize = 4096;
@@ -20,8 +20,8 @@ const PAGE: usize = 4096;
 /// counts there stop at 255. Other ids are kept by name.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct IdCounter {
-    pages: BTreeMap<u64, Arc<[u8; PAGE]>>,
-    text: BTreeMap<Arc<str>, u32>,
+    pages: VecMap<u64, Arc<[u8; PAGE]>>,
+    text: VecMap<Arc<str>, u32>,
 }
 
 fn numeric(id: &str) -> Option<u64> {
@@ -129,7 +129,7 @@ pub(crate) struct JobLedger {
     /// The consumer's own record of processed ids (check-then-act and atomic modes).
     pub recorded: IdCounter,
     /// Latest version applied per entity (latest-version-wins mode).
-    pub versions: BTreeMap<Box<str>, u64>,
+    pub versions: VecMap<Box<str>, u64>,
     pub effects: u64,
     pub events: u64,
     pub duplicates: u64,
@@ -144,7 +144,7 @@ impl JobLedger {
             effect,
             counts: IdCounter::default(),
             recorded: IdCounter::default(),
-            versions: BTreeMap::new(),
+            versions: VecMap::new(),
             effects: 0,
             events: 0,
             duplicates: 0,
