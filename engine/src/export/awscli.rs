@@ -431,7 +431,9 @@ fn integers(key: &str, v: &Value) -> Value {
     match v {
         Value::String(s) if is_integer_param(key) => s.trim().parse::<i64>().map(Value::from).unwrap_or(v.clone()),
         Value::Array(items) => Value::Array(items.iter().map(|i| integers("", i)).collect()),
-        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), integers(k, v))).collect()),
+        Value::Object(map) => {
+            Value::Object(crate::vecmap::json_object(map.iter().map(|(k, v)| (k.clone(), integers(k, v)))))
+        }
         other => other.clone(),
     }
 }

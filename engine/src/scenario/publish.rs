@@ -14,6 +14,7 @@
 
 use crate::sns::parse_publish_attributes;
 use crate::time::SimTime;
+use crate::vecmap::json_object;
 use serde_json::{json, Map, Value};
 
 /// What the page's publish buttons send.
@@ -107,7 +108,7 @@ impl Fill {
                 _ => Value::String(self.text(s)),
             },
             Value::Array(items) => Value::Array(items.iter().map(|v| self.json(v)).collect()),
-            Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), self.json(v))).collect()),
+            Value::Object(map) => Value::Object(json_object(map.iter().map(|(k, v)| (k.clone(), self.json(v))))),
             other => other.clone(),
         }
     }
@@ -117,7 +118,7 @@ impl Fill {
         match value {
             Value::String(s) => Value::String(self.text(s)),
             Value::Array(items) => Value::Array(items.iter().map(|v| self.strings(v)).collect()),
-            Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), self.strings(v))).collect()),
+            Value::Object(map) => Value::Object(json_object(map.iter().map(|(k, v)| (k.clone(), self.strings(v))))),
             other => other.clone(),
         }
     }

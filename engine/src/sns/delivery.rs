@@ -33,14 +33,7 @@ use std::sync::Arc;
 /// order AWS sends them (Lambda developer guide, "Using Lambda with Amazon SNS").
 fn lambda_event(d: &Delivery, subscription: &str) -> String {
     let q = |v: &str| serde_json::Value::String(v.to_string()).to_string();
-    let attributes: serde_json::Map<String, serde_json::Value> = d
-        .attributes
-        .iter()
-        .map(|(k, v)| {
-            let value = v.string_value.clone().or_else(|| v.binary_value.clone()).unwrap_or_default();
-            (k.clone(), serde_json::json!({ "Type": v.data_type, "Value": value }))
-        })
-        .collect();
+    let attributes = super::publish::notification_attributes(d);
     let topic_arn = ids::topic_arn(&d.topic);
     format!(
         "{{\"Records\":[{{\"EventSource\":\"aws:sns\",\"EventVersion\":\"1.0\",\"EventSubscriptionArn\":{},\"Sns\":{{\"Type\":\"Notification\",\"MessageId\":{},\"TopicArn\":{},\"Subject\":{},\"Message\":{},\"Timestamp\":{},\"SignatureVersion\":\"1\",\"Signature\":\"EXAMPLE-not-signed-by-the-playground\",\"MessageAttributes\":{}}}}}]}}",
@@ -50,7 +43,7 @@ fn lambda_event(d: &Delivery, subscription: &str) -> String {
         d.subject.as_deref().map_or("null".to_string(), q),
         q(&d.message),
         q(&d.published_at.iso8601()),
-        serde_json::Value::Object(attributes)
+        attributes
     )
 }
 

@@ -380,6 +380,15 @@ fn per_protocol_message(message: &str) -> ApiResult<String> {
 
 /// The JSON envelope SNS wraps a message in for a subscription without raw delivery, fields in
 /// the order AWS sends them. Simplified: the signature is a placeholder, never a real one.
+/// The message attributes as an SNS notification shows them (the envelope, a function's
+/// event): `{"name": {"Type": …, "Value": …}}`.
+pub(super) fn notification_attributes(d: &Delivery) -> Value {
+    Value::Object(crate::vecmap::json_object(d.attributes.iter().map(|(k, v)| {
+        let value = v.string_value.clone().or_else(|| v.binary_value.clone()).unwrap_or_default();
+        (k.clone(), json!({ "Type": v.data_type, "Value": value }))
+    })))
+}
+
 pub(super) fn envelope(d: &Delivery) -> String {
     let q = |v: &str| Value::String(v.to_string()).to_string();
     let mut out = String::from("{");
@@ -411,15 +420,7 @@ pub(super) fn envelope(d: &Delivery) -> String {
         q(&format!("https://sns.{}.amazonaws.com/?Action=Unsubscribe&SubscriptionArn={}", ids::REGION, d.subscription)),
     );
     if !d.attributes.is_empty() {
-        let attrs: serde_json::Map<String, Value> = d
-            .attributes
-            .iter()
-            .map(|(k, v)| {
-                let value = v.string_value.clone().or_else(|| v.binary_value.clone()).unwrap_or_default();
-                (k.clone(), json!({ "Type": v.data_type, "Value": value }))
-            })
-            .collect();
-        field("MessageAttributes", Value::Object(attrs).to_string());
+        field("MessageAttributes", notification_attributes(d).to_string());
     }
     out.push('}');
     out

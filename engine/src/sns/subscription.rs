@@ -223,9 +223,8 @@ impl Sim {
             retrying: 0,
         };
         // The scope first, so that the policy is compiled for it whatever the key order.
-        let mut ordered: Vec<(&String, &String)> = attributes.iter().collect();
-        ordered.sort_by_key(|(k, _)| *k != "FilterPolicyScope");
-        for (k, v) in ordered {
+        let (scope, rest): (Vec<_>, Vec<_>) = attributes.iter().partition(|(k, _)| *k == "FilterPolicyScope");
+        for (k, v) in scope.into_iter().chain(rest) {
             self.apply_subscription_attribute(&mut sub, k, v)?;
         }
         self.counters.subscription = number;

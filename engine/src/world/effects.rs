@@ -10,7 +10,7 @@ use crate::params::Params;
 use crate::sim::Sim;
 use crate::time::SimTime;
 use crate::vecmap::VecMap;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::sync::Arc;
 
 const PAGE: usize = 4096;
@@ -255,8 +255,7 @@ impl Sim {
         if ids.len() > 100 {
             return Err(spec::invalid("EventIds takes at most 100 ids"));
         }
-        let by_event: Map<String, Value> =
-            ids.iter().map(|id| (id.to_string(), json!(ledger.counts.get(id)))).collect();
+        let by_event = crate::vecmap::json_object(ids.iter().map(|id| (id.to_string(), json!(ledger.counts.get(id)))));
         Ok(json!({
             "Job": name,
             "Effect": &*ledger.effect,

@@ -74,7 +74,7 @@ pub(crate) fn to_value(tree: &Tree, id: usize) -> Value {
         Some(Node::Null) | None => Value::Null,
         Some(Node::Arr(items)) => Value::Array(items.iter().map(|&i| to_value(tree, i)).collect()),
         Some(Node::Obj(entries)) => {
-            Value::Object(entries.iter().map(|(k, i)| (k.clone(), to_value(tree, *i))).collect())
+            Value::Object(crate::vecmap::json_object(entries.iter().map(|(k, i)| (k.clone(), to_value(tree, *i)))))
         }
     }
 }
