@@ -33,7 +33,9 @@ pub fn LessonsButton() -> impl IntoView {
 fn markup(list: Option<&Result<Vec<LessonListing>, String>>, progress: &Progress) -> String {
     let body = match list {
         None => "<p class=\"lesson-wait\" role=\"status\">Loading the lessons…</p>".to_string(),
-        Some(Err(e)) => format!("<p class=\"error\" role=\"alert\">The lesson list could not be loaded: {}</p>", esc(e)),
+        Some(Err(e)) => {
+            format!("<p class=\"error\" role=\"alert\">The lesson list could not be loaded: {}</p>", esc(e))
+        }
         Some(Ok(list)) => {
             let cards: String = list.iter().enumerate().map(|(i, l)| card(i + 1, l, progress)).collect();
             format!("<ol class=\"lesson-cards\">{cards}</ol>")

@@ -110,6 +110,9 @@ fn saved(item: &Value) -> Result<Saved, String> {
             .ok_or("answered: must be numbers")?,
         _ => return Err("answered: must be a list".into()),
     };
+    if answered.windows(2).any(|w| w[0] >= w[1]) {
+        return Err("answered: must be ascending step numbers".into());
+    }
     let done = item.get("done").and_then(Value::as_bool).ok_or("done: must be true or false")?;
     Ok(Saved { step: step as usize, answered, done })
 }
@@ -175,5 +178,10 @@ mod tests {
         let e = Progress::parse(r#"{"version": 1, "lessons": {"ordering": {"step": 2, "answered": [1], "done": 1}}}"#)
             .unwrap_err();
         assert!(e.contains("done"), "{e}");
+        let e = Progress::parse(
+            r#"{"version": 1, "lessons": {"ordering": {"step": 4, "answered": [3, 2], "done": false}}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e, "lesson \"ordering\": answered: must be ascending step numbers");
     }
 }

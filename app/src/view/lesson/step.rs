@@ -91,11 +91,17 @@ fn predict(p: &Play, pr: &Prediction, picked: Option<&str>, typed: &str) -> Stri
         format!("<div class=\"choices\" role=\"group\" aria-label=\"Your prediction\">{choices}</div>")
     };
     let after = match p.phase {
-        Phase::Asking => "<button class=\"primary\" data-testid=\"predict-submit\" data-act=\"submit\">Commit and run it</button>".into(),
+        Phase::Asking => {
+            "<button class=\"primary\" data-testid=\"predict-submit\" data-act=\"submit\">Commit and run it</button>"
+                .into()
+        }
         Phase::Playing => WAIT.into(),
         _ => verdict(p, pr),
     };
-    format!("<div class=\"predict\"><p class=\"question\" dir=\"auto\"><strong>{}</strong></p>{input}{after}</div>", rich(&pr.question))
+    format!(
+        "<div class=\"predict\"><p class=\"question\" dir=\"auto\"><strong>{}</strong></p>{input}{after}</div>",
+        rich(&pr.question)
+    )
 }
 
 /// What the engine says after the run: right or not, the right choice and why, the learner's
