@@ -28,7 +28,7 @@ pub fn Tokens(layout: Memo<Layout>) -> impl IntoView {
     let tokens = Memo::new(move |_| {
         ctx.snapshot.track();
         let layout = layout.get();
-        let (view_box, topic_y) = (layout.view_box(), layout.topic_y());
+        let view_box = layout.view_box();
         let found = ctx.pg.with(|p| {
             let events = p.events();
             let now = p.now().ms();
@@ -49,26 +49,26 @@ pub fn Tokens(layout: Memo<Layout>) -> impl IntoView {
                         }
                         _ => return None,
                     };
-                    // Only a queue the topic feeds has an edge for a delivery or a drop to travel.
+                    // Only a queue a topic feeds has an edge for a delivery or a drop to travel.
                     if matches!(token, Token::Delivered | Token::Dropped(_)) && row.sub.is_none() {
                         return None;
                     }
-                    Some((e.seq, row.y, token))
+                    Some((e.seq, layout.topic_y_of(row), row.y, row.dlq_place().2, token))
                 })
                 .collect::<Vec<_>>()
         });
         // Newest first, keyed in ascending order by how far back an event is (see `keep_list`).
         let tokens: Vec<(u64, String)> = found
             .into_iter()
-            .map(|(seq, y, token)| {
+            .map(|(seq, topic_y, y, dlq_x, token)| {
                 let (class, path, title) = match token {
                     Token::Delivered => ("token", edge_path(topic_y, y), None),
                     Token::Dropped(reason) => {
                         ("token dropped", format!("M 250 {topic_y} C 290 {topic_y}, 300 {y}, 324 {y}"), Some(reason))
                     }
                     // From the queue's bottom edge down into its DLQ, and back up for a redrive.
-                    Token::ToDlq => ("token dlq", format!("M 510 {} L 510 {}", y + 24, y + 60), None),
-                    Token::Redriven => ("token redriven", format!("M 510 {} L 510 {}", y + 60, y + 24), None),
+                    Token::ToDlq => ("token dlq", format!("M {dlq_x} {} L {dlq_x} {}", y + 24, y + 60), None),
+                    Token::Redriven => ("token redriven", format!("M {dlq_x} {} L {dlq_x} {}", y + 60, y + 24), None),
                 };
                 let title = title.map(|r| format!("<title>Filtered out: {}</title>", esc(&r))).unwrap_or_default();
                 (u64::MAX - seq, format!("<circle class=\"{class}\" r=\"6\" data-seq=\"{seq}\" style=\"offset-path: path('{path}')\">{title}</circle>"))

@@ -29,11 +29,16 @@ pub(super) fn edge_path(topic_y: i64, y: i64) -> String {
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Layout {
     producer: String,
-    /// The topic, if the design has one; without one the producer sends to the queues itself.
-    topic: Option<String>,
+    /// The topics, in the order they were made, each with its centre line: level with the
+    /// middle of the queues it feeds (a topic that feeds none sits on a row of its own under
+    /// the queues). The producer publishes to the first. Without a topic the producer sends to
+    /// the queues itself.
+    topics: Vec<(String, i64)>,
     rows: Vec<Row>,
     /// With no queue at all (direct calls), the services the producer calls in turn.
     calls: Vec<Call>,
+    /// Where the rows (and the topics on rows of their own) end.
+    bottom: i64,
 }
 
 /// A downstream service the producer calls itself (a dependency), drawn where queues would be.
@@ -50,6 +55,8 @@ pub(super) struct Call {
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Row {
     pub(super) sub: Option<SubscriptionView>,
+    /// The topic that feeds it (an index into the layout's topics).
+    topic: Option<usize>,
     queue: String,
     visible: usize,
     inflight: usize,
@@ -73,6 +80,17 @@ pub(super) struct Row {
 }
 
 impl Row {
+    /// Where the queue's dead-letter queue sits (its centre, its width) and the x of its edge
+    /// down from the queue: centred under the queue, or to the right when the subscription's
+    /// dead-letter queue takes the left (out of the edges fanning out from the topic).
+    pub(super) fn dlq_place(&self) -> (i64, i64, i64) {
+        if self.sub_dlq.is_some() {
+            (620, 140, 600)
+        } else {
+            (510, 160, 510)
+        }
+    }
+
     /// The room under the row: for its dead-letter queues, if it has any.
     fn under(&self) -> i64 {
         if self.dlq.is_some() || self.sub_dlq.is_some() {
@@ -146,11 +164,11 @@ impl Layout {
             s.queues.iter().any(|q| q.dead_letter_queue.as_deref() == Some(name))
                 || s.topics.iter().flat_map(|t| &t.subscriptions).any(|x| x.dead_letter_queue.as_deref() == Some(name))
         };
-        let subscribed = s
-            .topics
-            .iter()
-            .flat_map(|t| t.subscriptions.iter())
-            .map(|sub| (Some(sub.clone()), sub.queue.clone().unwrap_or_else(|| sub.endpoint.clone())));
+        let subscribed = s.topics.iter().enumerate().flat_map(|(i, t)| {
+            t.subscriptions
+                .iter()
+                .map(move |sub| (Some(i), Some(sub.clone()), sub.queue.clone().unwrap_or_else(|| sub.endpoint.clone())))
+        });
         // Queues no topic feeds (work queues), unless they are some queue's DLQ: drawn under it.
         let fed: Vec<&str> =
             s.topics.iter().flat_map(|t| t.subscriptions.iter()).filter_map(|x| x.queue.as_deref()).collect();
@@ -158,11 +176,11 @@ impl Layout {
             .queues
             .iter()
             .filter(|q| !fed.contains(&q.name.as_str()) && !is_dlq(&q.name))
-            .map(|q| (None, q.name.clone()));
+            .map(|q| (None, None, q.name.clone()));
         let mut top = 0;
         let rows: Vec<Row> = subscribed
             .chain(unfed)
-            .map(|(sub, name)| {
+            .map(|(topic, sub, name)| {
                 let queue = find(&name);
                 let dlq = queue.and_then(|q| q.dead_letter_queue.clone()).map(|d| {
                     let n = held(&d);
@@ -210,6 +228,7 @@ impl Layout {
                     dots,
                     more,
                     sub,
+                    topic,
                     visible: queue.map_or(0, |q| q.visible),
                     inflight: queue.map_or(0, |q| q.in_flight),
                     consumers: workers.chain(functions).collect(),
@@ -239,7 +258,26 @@ impl Layout {
         } else {
             Vec::new()
         };
-        Layout { producer, topic: s.topics.first().map(|t| t.name.clone()), rows, calls }
+        let topics = s
+            .topics
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let mut fed = rows.iter().filter(|r| r.topic == Some(i)).map(|r| r.y);
+                let y = match (fed.next(), fed.next_back()) {
+                    (Some(first), Some(last)) => (first + last) / 2,
+                    (Some(only), None) => only,
+                    // The first topic, with nothing subscribed yet, faces the top row.
+                    (None, _) if i == 0 => ROW_CENTRE,
+                    (None, _) => {
+                        top += ROW;
+                        top - ROW + ROW_CENTRE
+                    }
+                };
+                (t.name.clone(), y)
+            })
+            .collect();
+        Layout { producer, topics, rows, calls, bottom: top }
     }
 
     /// The topology alone: the layout with its counts and states left out. Two layouts of one
@@ -270,7 +308,7 @@ impl Layout {
         if self.rows.is_empty() && !self.calls.is_empty() {
             return self.calls.len() as i64 * ROW;
         }
-        self.rows.last().map_or(ROW, |r| r.y - ROW_CENTRE + ROW + r.under())
+        self.bottom.max(ROW)
     }
 
     /// As wide as what is drawn: the consumers' column only when a queue has a consumer.
@@ -284,14 +322,16 @@ impl Layout {
         format!("0 0 {} {}", self.width(), self.height())
     }
 
-    /// Level with the middle of the queues the topic feeds.
+    /// The producer's centre line: level with the first topic, or without a topic with the
+    /// middle of the queues (or services) it sends to.
     pub(super) fn topic_y(&self) -> i64 {
-        // Without a topic, the producer faces the queues it sends to.
-        let has_topic = self.topic.is_some();
+        if let Some((_, y)) = self.topics.first() {
+            return *y;
+        }
         if self.rows.is_empty() && !self.calls.is_empty() {
             return ROW_CENTRE + (self.calls.len() as i64 - 1) * ROW / 2;
         }
-        let mut fed = self.rows.iter().filter(|r| r.sub.is_some() || !has_topic).map(|r| r.y);
+        let mut fed = self.rows.iter().map(|r| r.y);
         match (fed.next(), fed.next_back()) {
             (Some(first), Some(last)) => (first + last) / 2,
             (Some(only), None) => only,
@@ -312,6 +352,11 @@ impl Layout {
             row.drop = drops.iter().find(|(a, _)| Some(a.as_str()) == arn).map(|(_, r)| r.clone());
         }
         self
+    }
+
+    /// The centre line of the topic that feeds a row (the first topic's for a row no topic feeds).
+    pub(super) fn topic_y_of(&self, row: &Row) -> i64 {
+        row.topic.and_then(|i| self.topics.get(i)).map_or_else(|| self.topic_y(), |(_, y)| *y)
     }
 
     pub(super) fn row_of(&self, queue: &str) -> Option<&Row> {
@@ -474,9 +519,11 @@ fn box_node(
 struct DeadLetter<'a> {
     name: &'a str,
     count: usize,
-    /// The node's centre line, and the edge's.
+    /// The node's centre line.
     centre: i64,
     width: i64,
+    /// Where the dashed edge comes down.
+    edge_x: i64,
     /// Where the dashed edge starts (the bottom of what feeds it).
     edge_from: i64,
     /// More classes (a leading space each).
@@ -489,11 +536,11 @@ impl DeadLetter<'_> {
     /// Writes the node for the row whose centre line is `y`. Label, title and caption are text.
     fn write(&self, m: &mut String, live: usize, y: i64, label: &str, title: &str, caption: &str) {
         use std::fmt::Write;
-        let (d, c) = (esc(self.name), self.centre);
+        let (d, c, x) = (esc(self.name), self.centre, self.edge_x);
         let testid = if self.testid { format!(" data-testid=\"diagram-sub-dlq-{d}\"") } else { String::new() };
         let _ = write!(
             m,
-            "<g class=\"edge dlq\"><path d=\"M {c} {} L {c} {}\"/></g>\
+            "<g class=\"edge dlq\"><path d=\"M {x} {} L {x} {}\"/></g>\
              <g class=\"node dlq{}\" tabindex=\"0\" role=\"button\" data-live=\"{live}\" data-select=\"queue:{d}\"{testid} aria-label=\"{}\">\
              <title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"32\" rx=\"8\"/>\
              <text class=\"name small\" x=\"{c}\" y=\"{}\" text-anchor=\"middle\">{} · {}</text></g>\
@@ -531,29 +578,32 @@ fn diagram_markup(layout: &Layout) -> String {
         topic_y + 5,
         esc(&layout.producer),
     );
-    match &layout.topic {
-        Some(topic) => {
+    if !layout.topics.is_empty() {
+        // The producer publishes to the first topic; the others are fed by what publishes to
+        // them (an alarm's action, say).
+        let _ = write!(m, "<g class=\"edge\"><path d=\"M 130 {topic_y} L 170 {topic_y}\"/></g>");
+    }
+    for (topic, y) in &layout.topics {
+        let _ = write!(
+            m,
+            "<g class=\"node topic\" data-testid=\"diagram-topic-{t}\"><rect x=\"170\" y=\"{}\" width=\"80\" height=\"60\" rx=\"12\"/>\
+             <text class=\"kind\" x=\"210\" y=\"{}\" text-anchor=\"middle\">SNS topic</text>\
+             <text class=\"name small\" x=\"210\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
+            y - 30,
+            y - 10,
+            y + 6,
+            topic_lines(topic, y + 6),
+            t = esc(topic),
+        );
+    }
+    // No topic: the producer sends to each queue itself (a work queue, direct calls).
+    if layout.topics.is_empty() {
+        for row in &layout.rows {
             let _ = write!(
                 m,
-                "<g class=\"edge\"><path d=\"M 130 {topic_y} L 170 {topic_y}\"/></g>\
-                 <g class=\"node topic\"><rect x=\"170\" y=\"{}\" width=\"80\" height=\"60\" rx=\"12\"/>\
-                 <text class=\"kind\" x=\"210\" y=\"{}\" text-anchor=\"middle\">SNS topic</text>\
-                 <text class=\"name small\" x=\"210\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
-                topic_y - 30,
-                topic_y - 10,
-                topic_y + 6,
-                topic_lines(topic, topic_y + 6),
+                "<g class=\"edge\"><path d=\"M 130 {topic_y} C 270 {topic_y}, 270 {y}, 410 {y}\"/></g>",
+                y = row.y
             );
-        }
-        // No topic: the producer sends to each queue itself (a work queue, direct calls).
-        None => {
-            for row in &layout.rows {
-                let _ = write!(
-                    m,
-                    "<g class=\"edge\"><path d=\"M 130 {topic_y} C 270 {topic_y}, 270 {y}, 410 {y}\"/></g>",
-                    y = row.y
-                );
-            }
         }
     }
     // Direct calls: each service the producer waits on, in turn, with its latency now.
@@ -577,13 +627,14 @@ fn diagram_markup(layout: &Layout) -> String {
         );
     }
     let mut over = String::new();
-    for Row { sub, queue, visible, inflight, dlq, sub_dlq, consumers, dots, more, y, drop } in &layout.rows {
+    for row in &layout.rows {
+        let Row { sub, queue, visible, inflight, dlq, sub_dlq, consumers, dots, more, y, drop, topic: _ } = row;
         let (y, q) = (*y, esc(queue));
         if let Some(sub) = sub {
             let _ = write!(
                 m,
                 "<g class=\"edge\"><path d=\"{}\"/></g><g class=\"badges\" data-select=\"sub:{}\">",
-                edge_path(topic_y, y),
+                edge_path(layout.topic_y_of(row), y),
                 esc(&sub.arn)
             );
             if let Some(p) = &sub.filter_policy {
@@ -660,11 +711,12 @@ fn diagram_markup(layout: &Layout) -> String {
             let title = format!(
                 "{queue}'s dead-letter queue: the messages its consumers received too often without deleting them"
             );
+            let (centre, width, edge_x) = row.dlq_place();
             let node =
-                DeadLetter { name: d, count: *n, centre: 510, width: 160, edge_from: y + 30, class: "", testid: false };
+                DeadLetter { name: d, count: *n, centre, width, edge_x, edge_from: y + 30, class: "", testid: false };
             node.write(&mut m, live.next().unwrap_or_default(), y, &label, &title, "processing failures");
         }
-        // Drawn after every row: the edges to the rows below cross its place.
+        // Under the subscription's badge, right of the topic's edges; drawn after every row.
         if let Some((d, n)) = sub_dlq {
             let label = format!(
                 "Subscription dead-letter queue {d}: {n} messages, the copies SNS could not deliver to {queue}"
@@ -673,8 +725,9 @@ fn diagram_markup(layout: &Layout) -> String {
             let node = DeadLetter {
                 name: d,
                 count: *n,
-                centre: 331,
-                width: 150,
+                centre: 432,
+                width: 136,
+                edge_x: 376,
                 edge_from: y + 9,
                 class: " sub-dlq",
                 testid: true,

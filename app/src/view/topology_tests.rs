@@ -1,7 +1,7 @@
 //! The diagram's layout and markup against real scenarios: rows, dead-letter queues, consumers,
 //! messages inside the nodes, and the nodes updated in place.
 
-use super::{diagram_markup, selection_of, ConsumerState, Layout, WorkerStatus, DLQ_ROW, ROW};
+use super::{diagram_markup, edge_path, selection_of, ConsumerState, Layout, WorkerStatus, DLQ_ROW, ROW};
 use crate::playground::{Playground, DEFAULT_SCENARIO};
 use crate::view::Selection;
 use serde_json::json;
@@ -200,7 +200,7 @@ fn a_design_without_a_topic_draws_the_producer_sending_to_its_queue_or_calling_i
     // The work queue: checkout sends to one queue itself; no topic node, one edge to it.
     let wq = Playground::from_scenario(include_str!("../../../public/designs/workqueue.json")).unwrap();
     let layout = Layout::of(&wq.snapshot());
-    assert_eq!(layout.topic, None);
+    assert!(layout.topics.is_empty());
     let markup = diagram_markup(&layout);
     assert!(!markup.contains("SNS topic"), "no topic is drawn");
     assert_eq!(markup.matches("M 130 ").count(), 1, "one edge, from checkout to the orders queue");
@@ -221,4 +221,41 @@ fn a_design_without_a_topic_draws_the_producer_sending_to_its_queue_or_calling_i
     let after = Layout::of(&dc.snapshot());
     assert!(after.calls.iter().all(|c| c.calls == 1), "{:?}", after.calls);
     assert_eq!(after.shape(), before.shape(), "counts change no node");
+}
+
+#[test]
+fn each_topic_is_drawn_beside_the_queues_it_feeds() {
+    // Lesson 9's world: orders fan out from order-events; two alarm topics each feed a pager
+    // queue. A pager queue's edge comes from its own topic, never from order-events.
+    let lesson: serde_json::Value =
+        serde_json::from_str(include_str!("../../../public/lessons/two-kinds-of-dlq.json")).unwrap();
+    let mut pg = Playground::from_scenario(&lesson["scenario"].to_string()).unwrap();
+    // A topic nothing is subscribed to yet: on a row of its own, under the queues.
+    pg.apply("CreateTopic", &json!({"Name": "returns"})).unwrap();
+    let layout = Layout::of(&pg.snapshot());
+    let topics: Vec<&str> = layout.topics.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(topics, ["order-events", "packing-on-call", "platform-on-call", "returns"]);
+    let last = layout.rows.last().unwrap();
+    assert_eq!(layout.topics[3].1, last.y + ROW, "the lone topic sits a row under the last queue");
+    assert_eq!(layout.height(), last.y + ROW - super::ROW_CENTRE + ROW);
+    let row = |q: &str| layout.row_of(q).unwrap_or_else(|| panic!("{q} is drawn"));
+    let y_of = |t: &str| layout.topics.iter().find(|(n, _)| n == t).map(|(_, y)| *y).unwrap();
+    assert_eq!(layout.topic_y_of(row("packing")), y_of("order-events"));
+    assert_eq!(layout.topic_y_of(row("billing")), y_of("order-events"));
+    assert_eq!(
+        layout.topic_y_of(row("packing-pager")),
+        row("packing-pager").y,
+        "a topic feeding one queue is level with it"
+    );
+    assert_eq!(layout.topic_y_of(row("platform-pager")), row("platform-pager").y);
+    assert_eq!(layout.topic_y(), y_of("order-events"), "the producer publishes to the first topic");
+    let markup = diagram_markup(&layout);
+    for t in topics {
+        assert!(markup.contains(&format!("data-testid=\"diagram-topic-{t}\"")), "{t} is drawn");
+    }
+    assert_eq!(markup.matches("M 130 ").count(), 1, "one edge from the producer, to order-events");
+    assert!(markup.contains(&edge_path(y_of("packing-on-call"), row("packing-pager").y)));
+    assert!(!markup.contains(&edge_path(y_of("order-events"), row("packing-pager").y)));
+    // Topic nodes (60 high) never overlap.
+    assert!(layout.topics.windows(2).all(|w| w[1].1 - w[0].1 >= 60), "{:?}", layout.topics);
 }
