@@ -70,9 +70,37 @@ test('an embed below the fold does no work until it is scrolled into view', asyn
   await page.waitForFunction(() => true);
   await (async () => { for (let i = 0; i < 100 && !lesson(); i++) await page.waitForTimeout(100); })();
   await lesson().locator('svg.topology').first().waitFor({ timeout: 15_000 });
-  assert.match(await lesson().locator('.embed-bar').textContent(), /Lesson: .*step 2/);
+  await lesson().getByTestId('lesson-panel').waitFor();
+  assert.equal((await lesson().getByTestId('lesson-step').textContent()).trim(), '2 / 10');
   assert.equal(await lesson().evaluate(() => document.documentElement.dataset.theme), 'dark');
   assert.deepEqual(await finish(page, problems, 'embed-example-dark-375'), []);
+});
+
+test('a lesson step in an embed: the lesson panel, predict then see, Back, a link to the lesson page; nothing saved', async () => {
+  const context = await browser.newContext({ viewport: { width: 700, height: 1400 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`); });
+  await page.goto(`${playground.url}embed.html?embed=1&lesson=visibility-timeout&step=2&controls=min`);
+  await page.getByTestId('lesson-panel').waitFor({ timeout: 15_000 });
+  assert.equal((await page.getByTestId('lesson-step').textContent()).trim(), '2 / 10');
+  assert.equal(await page.getByTestId('lesson-exit').count(), 0, 'no "Open in the sandbox" inside an embed');
+  // The learner predicts; the engine's count after the run says which answer was right.
+  await page.getByTestId('predict-choice-1').click();
+  await page.getByTestId('predict-submit').click();
+  await page.getByTestId('predict-result').waitFor({ timeout: 15_000 });
+  assert.match(await page.getByTestId('predict-result').textContent(), /zero|0/i);
+  await page.getByTestId('lesson-next').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="lesson-step"]')?.textContent.trim() === '3 / 10');
+  await page.getByTestId('checkpoint').waitFor();
+  const href = await page.getByTestId('embed-open-full').getAttribute('href');
+  assert.match(href, /lesson\.html\?lesson=visibility-timeout&step=3$/);
+  await page.getByTestId('lesson-back').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="lesson-step"]')?.textContent.trim() === '2 / 10');
+  assert.deepEqual(await page.evaluate(() => [localStorage.length, sessionStorage.length]), [0, 0], 'an embed saves no progress');
+  assert.ok(!page.url().includes('step=3'), 'the embed leaves its address alone');
+  assert.deepEqual(problems, []);
+  await context.close();
 });
 
 test('"Open in the full playground" opens the same story in a new tab', async () => {

@@ -5,6 +5,7 @@
 //! wheel is left to the page, and the content height goes to the parent as
 //! `postMessage({type: "fanout:resize", height})` whenever it changes (ResizeObserver).
 
+use super::lesson::{self, Play};
 use super::{clock, controls, queues, share, topology, transport, Ctx, Playground, Selection};
 use crate::playground::SPEEDS;
 use leptos::prelude::*;
@@ -53,45 +54,35 @@ pub fn params() -> Params {
     }
 }
 
-/// A lesson's starting scenario and title, fetched from `lessons/<id>.json`.
-async fn lesson_story(id: &str) -> Result<(Playground, String), String> {
-    let fail = |what: &str| format!("The lesson \"{id}\" could not be loaded: {what}");
-    let text = crate::fetch::text(&format!("lessons/{id}.json"))
-        .await
-        .ok_or_else(|| fail("there is no such lesson, or it could not be fetched"))?;
-    let lesson: serde_json::Value = serde_json::from_str(&text).map_err(|e| fail(&e.to_string()))?;
-    let title = lesson["title"].as_str().unwrap_or(id).to_string();
-    let pg = match &lesson["scenario"] {
-        serde_json::Value::String(s) => crate::fetch::scenario(s).await,
-        o @ serde_json::Value::Object(_) => Playground::from_scenario(&o.to_string()),
-        _ => Err("it names no scenario".into()),
-    }
-    .map_err(|e| fail(&e))?;
-    Ok((pg, title))
+/// What an embed shows: a story, what is selected in it, and for a lesson its player.
+#[derive(Clone)]
+struct Story {
+    pg: Playground,
+    selected: Option<Selection>,
+    play: Option<Play>,
 }
 
-/// The story the parameters ask for: a share fragment, a lesson's scenario or a scenario;
+/// The story the parameters ask for: a share fragment, a lesson (at its step) or a scenario;
 /// on any failure the default scenario, with the message.
-async fn load(p: &Params) -> Result<(Playground, Option<Selection>, String, Option<String>), String> {
-    let asked: Result<(Playground, Option<Selection>, String), String> = if let Some(payload) =
-        share::payload_in_address()
-    {
+async fn load(p: &Params) -> Result<(Story, Option<String>), String> {
+    let asked: Result<Story, String> = if let Some(payload) = share::payload_in_address() {
         share::decode(&payload)
             .await
-            .map(|(pg, pick)| (pg, pick.map(share::selection_of), String::new()))
+            .map(|(pg, pick)| Story { pg, selected: pick.map(share::selection_of), play: None })
             .map_err(|e| e.to_string())
     } else if let Some(id) = &p.lesson {
-        lesson_story(id).await.map(|(pg, title)| {
-            let step = p.step.map(|n| format!(", step {n}")).unwrap_or_default();
-            (pg, None, format!("Lesson: {title}{step} (its scenario; the lesson view opens in the full playground)"))
-        })
+        lesson::open_for_embed(id, p.step).await.map(|(pg, play)| Story { pg, selected: None, play: Some(play) })
     } else {
-        crate::fetch::scenario(p.scenario.as_deref().unwrap_or("quilt-store")).await.map(|pg| (pg, None, String::new()))
+        crate::fetch::scenario(p.scenario.as_deref().unwrap_or("quilt-store")).await.map(|pg| Story {
+            pg,
+            selected: None,
+            play: None,
+        })
     };
     match asked {
-        Ok((pg, sel, caption)) => Ok((pg, sel, caption, None)),
+        Ok(story) => Ok((story, None)),
         // What was asked for does not load: the default scenario, and why.
-        Err(e) => Ok((crate::fetch::scenario("quilt-store").await?, None, String::new(), Some(e))),
+        Err(e) => Ok((Story { pg: crate::fetch::scenario("quilt-store").await?, selected: None, play: None }, Some(e))),
     }
 }
 
@@ -149,7 +140,7 @@ pub fn Embed(params: Params) -> impl IntoView {
         document().document_element().map(|el| el.set_attribute("data-theme", &params.theme).ok());
     }
     let root = NodeRef::<leptos::html::Div>::new();
-    let story = RwSignal::new(None::<(Playground, Option<Selection>, String)>);
+    let story = RwSignal::new(None::<Story>);
     let error = RwSignal::new(None::<String>);
     let p = params.clone();
     root.on_load(move |el| {
@@ -157,9 +148,9 @@ pub fn Embed(params: Params) -> impl IntoView {
         on_first_sight(&el, move || {
             leptos::task::spawn_local(async move {
                 match load(&p).await {
-                    Ok((pg, sel, caption, err)) => {
+                    Ok((loaded, err)) => {
                         error.set(err);
-                        story.set(Some((pg, sel, caption)));
+                        story.set(Some(loaded));
                     }
                     Err(e) => error.set(Some(e)),
                 }
@@ -174,27 +165,35 @@ pub fn Embed(params: Params) -> impl IntoView {
             </Show>
             {move || match story.get() {
                 None => view! { <div class="embed-wait" role="status">"Fan-out Playground demo"</div> }.into_any(),
-                Some((pg, sel, caption)) => view! { <EmbedStage pg=pg selected=sel caption=caption params=params.clone() /> }.into_any(),
+                Some(story) => view! { <EmbedStage story=story params=params.clone() /> }.into_any(),
             }}
         </div>
     }
 }
 
 #[component]
-fn EmbedStage(pg: Playground, selected: Option<Selection>, caption: String, params: Params) -> impl IntoView {
-    let ctx = Ctx::new(pg, selected);
+fn EmbedStage(story: Story, params: Params) -> impl IntoView {
+    let Story { pg, selected, play } = story;
+    let ctx = Ctx::new(pg.clone(), selected);
     // The embed's own speed (`speed=`), 1× unless it names one, not the scenario's.
     ctx.speed.set(params.speed.unwrap_or(crate::playground::DEFAULT_SPEED));
     provide_context(ctx);
     clock::use_clock(ctx);
     transport::use_keyboard(ctx);
-    if params.autoplay {
+    if params.autoplay && play.is_none() {
         ctx.playing.set(true);
     }
-    if params.looped {
+    // A lesson plays its own steps: no autoplay or loop of the scenario under it.
+    let lesson = play.map(|play| lesson::use_embedded(ctx, pg, play));
+    if params.looped && lesson.is_none() {
         use_loop(ctx);
     }
+    // A lesson opens on the lesson page at its step; a story as a share link in the sandbox.
+    let full = move || lesson.and_then(lesson::full_page_link).unwrap_or_else(|| share::sibling(""));
     let open_full = move |ev: leptos::ev::MouseEvent| {
+        if lesson.is_some() {
+            return;
+        }
         ev.prevent_default();
         leptos::task::spawn_local(async move {
             if let Ok(url) = share::link_now(ctx, &share::sibling("")).await {
@@ -207,9 +206,8 @@ fn EmbedStage(pg: Playground, selected: Option<Selection>, caption: String, para
     view! {
         <div class="embed-bar">
             <strong dir="auto">{title}</strong>
-            {(!caption.is_empty()).then(|| view! { <span class="hint" dir="auto">{caption.clone()}</span> })}
             <time class="clock" data-testid="clock" title="Virtual time">{move || ctx.snapshot.with(|s| s.now.to_string())}</time>
-            <a class="embed-open" data-testid="embed-open-full" href=share::sibling("") target="_blank" rel="noopener" on:click=open_full>
+            <a class="embed-open" data-testid="embed-open-full" href=full target="_blank" rel="noopener" on:click=open_full>
                 "Open in the full playground ↗"
             </a>
         </div>
@@ -221,6 +219,7 @@ fn EmbedStage(pg: Playground, selected: Option<Selection>, caption: String, para
         <section class="diagram embed-diagram" aria-label="Topology">
             <topology::Topology />
         </section>
+        {lesson.is_some().then(|| view! { <lesson::LessonPanel /> })}
         {(controls == "full").then(|| view! { <queues::Queues /> })}
     }
 }

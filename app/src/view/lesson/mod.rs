@@ -18,11 +18,14 @@ mod play;
 mod progress;
 mod step;
 
+pub use panel::LessonPanel;
+pub use play::Play;
+
 use super::{clock, controls, inspector, log, metrics, queues, topology, transport, Ctx, BRAND};
 use crate::playground::{Playground, SPEEDS};
 use engine::lesson::LessonListing;
 use leptos::prelude::*;
-use play::{Phase, Play};
+use play::Phase;
 use progress::Progress;
 
 /// The lesson page's links to the other pages.
@@ -50,6 +53,9 @@ pub struct Lessons {
     pub hint: RwSignal<Option<(String, usize)>>,
     /// Earlier steps as the learner left them: what Back restores.
     trail: StoredValue<Vec<(Playground, Play)>>,
+    /// In an embed (issue 15): nothing saved, the page's address left alone, no focus taken
+    /// while the frame does not have it, no "Open in the sandbox" (the embed has its own link).
+    pub embedded: bool,
     ctx: Ctx,
 }
 
@@ -116,6 +122,7 @@ fn use_lessons(ctx: Ctx) -> Lessons {
         typed: RwSignal::new(String::new()),
         hint: RwSignal::new(None),
         trail: StoredValue::new(Vec::new()),
+        embedded: false,
         ctx,
     };
     provide_context(ls);
@@ -130,11 +137,57 @@ fn use_lessons(ctx: Ctx) -> Lessons {
     ls
 }
 
+/// Fetches lesson `id` for an embed and opens it at `step` (1-based; the first when `None`).
+pub async fn open_for_embed(id: &str, step: Option<u32>) -> Result<(Playground, Play), String> {
+    let (lesson, source) = fetch::lesson(id).await.map_err(|e| format!("The lesson could not be loaded: {e}"))?;
+    let index = fetch::step_index(step.map(|n| n.to_string()).as_deref(), lesson.steps.len(), id)?;
+    Play::open(lesson, source, index).map_err(|e| format!("The lesson \"{id}\" could not start: {e}"))
+}
+
+/// A lesson in an embed, on the embed's stage (`ctx`): its player, its keys, its story.
+pub fn use_embedded(ctx: Ctx, pg: Playground, play: Play) -> Lessons {
+    let ls = Lessons {
+        overview: RwSignal::new(false),
+        index: RwSignal::new(None),
+        play: RwSignal::new(None),
+        progress: RwSignal::new(Progress::default()),
+        notice: RwSignal::new(None),
+        picked: RwSignal::new(None),
+        typed: RwSignal::new(String::new()),
+        hint: RwSignal::new(None),
+        trail: StoredValue::new(Vec::new()),
+        embedded: true,
+        ctx,
+    };
+    provide_context(ls);
+    keys::use_lesson_keys(ls);
+    ls.follow_story();
+    ls.install(pg, play);
+    ls
+}
+
+/// The lesson page's address for the lesson being played, at its step: where an embed's
+/// "Open in the full playground" goes.
+pub fn full_page_link(ls: Lessons) -> Option<String> {
+    ls.play.with(|p| {
+        let p = p.as_ref()?;
+        Some(format!("{}?lesson={}&step={}", super::share::sibling("lesson.html"), p.id(), p.position().0))
+    })
+}
+
 pub fn use_lessons_ctx() -> Lessons {
     expect_context::<Lessons>()
 }
 
 impl Lessons {
+    /// Moves the focus to a part of the panel; in an embed only while the frame has the focus
+    /// (an embed never takes it from the page around it).
+    fn focus(&self, test_id: &'static str) {
+        if !self.embedded || document().has_focus().unwrap_or(false) {
+            panel::focus(test_id);
+        }
+    }
+
     /// Whether a lesson is being played.
     pub fn active(&self) -> bool {
         self.play.with(Option::is_some)
@@ -151,6 +204,10 @@ impl Lessons {
 
     /// Closes the lesson (its progress is kept) and shows the list.
     pub fn show_overview(&self) {
+        // An embed plays its one lesson: it has no list to go back to.
+        if self.embedded {
+            return;
+        }
         self.leave();
         self.overview.set(true);
         self.load_index();
@@ -190,7 +247,7 @@ impl Lessons {
         self.notice.set(None);
         self.overview.set(false);
         self.install(pg, play);
-        panel::focus_text();
+        self.focus("lesson-text");
         Ok(())
     }
 
@@ -260,8 +317,10 @@ impl Lessons {
                 s.done |= step == total;
             })
         });
-        self.progress.with_untracked(progress::save);
-        fetch::set_address(Some((&id, step)));
+        if !self.embedded {
+            self.progress.with_untracked(progress::save);
+            fetch::set_address(Some((&id, step)));
+        }
         self.play_run();
         if let Some(after) = hint_after {
             let (ls, key) = (*self, (id, step - 1));
@@ -312,7 +371,7 @@ impl Lessons {
     /// After a change that may reach a checkpoint: moves focus to Next once it is reached.
     fn after_change(&self) {
         if self.play.with_untracked(|p| p.as_ref().is_some_and(|p| p.reached && p.can_continue())) {
-            panel::focus("lesson-next");
+            self.focus("lesson-next");
         }
     }
 
@@ -395,7 +454,9 @@ impl Lessons {
                     }
                 })
             });
-            self.progress.with_untracked(progress::save);
+            if !self.embedded {
+                self.progress.with_untracked(progress::save);
+            }
         }
         self.play_run();
     }
@@ -435,7 +496,7 @@ impl Lessons {
             self.picked.set(None);
             self.typed.set(String::new());
             self.entered();
-            panel::focus_text();
+            self.focus("lesson-text");
         }
     }
 
@@ -459,7 +520,7 @@ impl Lessons {
         match restored {
             Ok((pg, play)) => {
                 self.install(pg, play);
-                panel::focus_text();
+                self.focus("lesson-text");
             }
             Err(e) => self.notice.set(Some(e)),
         }

@@ -33,11 +33,6 @@ pub fn focus(test_id: &'static str) {
     });
 }
 
-/// Moves the focus to the step's narration (so Enter, Backspace and digits work at once).
-pub fn focus_text() {
-    focus("lesson-text");
-}
-
 /// The `data-act` of the button an event reached, if any, within the panel or the overview.
 pub fn act_of(ev: &web_sys::Event) -> Option<String> {
     let el = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
@@ -76,7 +71,7 @@ fn markup(ls: Lessons) -> String {
         let s = p.session.step();
         let playing = p.phase == Phase::Playing;
         let hint_due = hint.as_ref().is_some_and(|(id, i)| id == p.id() && *i == p.session.step_index());
-        let control = ls.ctx.pg.with_untracked(|pg| step::control(p, pg, picked.as_deref(), &ls.typed.get_untracked(), hint_due));
+        let control = ls.ctx.pg.with_untracked(|pg| step::control(p, pg, picked.as_deref(), &ls.typed.get_untracked(), hint_due, ls.embedded));
         let errors = esc(&p.errors.join(" · "));
         let (next_act, next_label) = if playing { ("skip", "Skip to the end") } else { ("next", "Next") };
         let next_off = if !p.can_continue() && !playing { " disabled" } else { "" };
@@ -84,9 +79,7 @@ fn markup(ls: Lessons) -> String {
         let keys = if playing { "Watch the diagram" } else { "Enter ⏎ continues" };
         format!(
             "<header class=\"lesson-head\"><span class=\"lesson-title\" dir=\"auto\">{title}</span>\
-             <span class=\"lesson-step\" data-testid=\"lesson-step\" aria-label=\"step {n} of {m}\">{n} / {m}</span>\
-             <button class=\"quiet lesson-exit\" data-testid=\"lesson-exit\" data-act=\"sandbox\" \
-             title=\"Open this story, as it is now, in the sandbox\">Open in the sandbox</button></header>\
+             <span class=\"lesson-step\" data-testid=\"lesson-step\" aria-label=\"step {n} of {m}\">{n} / {m}</span>{exit}</header>\
              <div class=\"lesson-body\" aria-live=\"polite\"><p class=\"lesson-text\" data-testid=\"lesson-text\" tabindex=\"-1\" \
              dir=\"auto\">{text}</p>{control}</div><p class=\"error\" role=\"alert\">{errors}</p>\
              <footer class=\"lesson-nav\"><button data-testid=\"lesson-back\" data-act=\"back\" \
@@ -96,6 +89,13 @@ fn markup(ls: Lessons) -> String {
              {next_label}</button></footer>",
             title = rich(&p.session.lesson().title),
             text = rich(&s.text),
+            // An embed has its own link out, to the lesson page, in a new tab.
+            exit = if ls.embedded {
+                ""
+            } else {
+                "<button class=\"quiet lesson-exit\" data-testid=\"lesson-exit\" data-act=\"sandbox\" \
+                 title=\"Open this story, as it is now, in the sandbox\">Open in the sandbox</button>"
+            },
         )
     })
 }

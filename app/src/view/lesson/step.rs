@@ -10,14 +10,16 @@ use engine::lesson::{AnswerMode, Checkpoint, DocLink, GoalStatus, Prediction, St
 use serde_json::Value;
 
 /// The control for the current step, in its phase.
-pub fn control(p: &Play, pg: &Playground, picked: Option<&str>, typed: &str, hint_due: bool) -> String {
+/// The step's control; `embedded`: in an embed, whose lesson ends without the ways on (the
+/// list of lessons, the sandbox): its own link opens the lesson page.
+pub fn control(p: &Play, pg: &Playground, picked: Option<&str>, typed: &str, hint_due: bool, embedded: bool) -> String {
     match &p.session.step().kind {
         StepKind::Narration => String::new(),
         StepKind::Run { .. } if p.phase == Phase::Playing => WAIT.into(),
         StepKind::Run { .. } => facts(&p.facts),
         StepKind::Predict(pr) => predict(p, pr, picked, typed),
         StepKind::Checkpoint(c) => checkpoint(p, pg, c, hint_due),
-        StepKind::Remember { lines, read } => remember(lines, read),
+        StepKind::Remember { lines, read } => remember(lines, read, embedded),
     }
 }
 
@@ -153,7 +155,7 @@ fn checkpoint(p: &Play, pg: &Playground, c: &Checkpoint, hint_due: bool) -> Stri
     format!("<div class=\"checkpoint\" data-testid=\"checkpoint\" data-done=\"{}\">{goals}{rest}</div>", p.reached)
 }
 
-fn remember(lines: &[String], read: &[DocLink]) -> String {
+fn remember(lines: &[String], read: &[DocLink], embedded: bool) -> String {
     let lines: String = lines.iter().map(|l| format!("<li dir=\"auto\">{}</li>", rich(l))).collect();
     let read: String = read
         .iter()
@@ -165,10 +167,14 @@ fn remember(lines: &[String], read: &[DocLink]) -> String {
             )
         })
         .collect();
+    let ways_on = if embedded {
+        ""
+    } else {
+        "<div class=\"row\"><button class=\"primary\" data-testid=\"lesson-to-overview\" data-act=\"overview\">All lessons</button>\
+         <button data-testid=\"lesson-to-sandbox\" data-act=\"sandbox\">Keep playing in the sandbox</button></div>"
+    };
     format!(
         "<div class=\"remember\" data-testid=\"lesson-remember\"><h3>What to remember</h3><ul>{lines}</ul>\
-         <h3>Read next</h3><ul class=\"read\">{read}</ul><div class=\"row\">\
-         <button class=\"primary\" data-testid=\"lesson-to-overview\" data-act=\"overview\">All lessons</button>\
-         <button data-testid=\"lesson-to-sandbox\" data-act=\"sandbox\">Keep playing in the sandbox</button></div></div>"
+         <h3>Read next</h3><ul class=\"read\">{read}</ul>{ways_on}</div>"
     )
 }
