@@ -12,8 +12,12 @@ const waitText = (page, id, want) =>
   page.waitForFunction(([id, want]) => document.querySelector(`[data-testid="${id}"]`)?.textContent.trim() === want,
     [id, want], { timeout: 5_000 });
 
+// Picks a scenario and waits until it is drawn (scenarios are fetched: a click or a key sooner
+// would act on the one before).
 async function pick(page, scenario) {
+  const before = await page.locator('svg.topology').first().innerHTML();
   await page.getByTestId('scenario-picker').selectOption(scenario);
+  await page.waitForFunction((b) => document.querySelector('svg.topology')?.innerHTML !== b, before);
 }
 
 test('a crashed worker\'s message returns when its visibility timeout runs out', async () => {
@@ -71,6 +75,8 @@ test('an invalid filter policy is rejected inline and changes nothing', async ()
 test('keyboard only: Space plays and pauses, arrows step', async () => {
   const { page, problems } = await openPlayground(browser, server.url);
   await pick(page, 'crash-visibility');
+  // The scenario is fetched: wait for it (a key pressed sooner steps the previous one).
+  await waitText(page, 'queue-packing-inflight', '1');
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('ArrowRight');
   await waitText(page, 'clock', '00:00:30.000');

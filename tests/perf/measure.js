@@ -188,7 +188,7 @@ const files = readdirSync(dist);
 const gz = (f) => gzipSync(readFileSync(join(dist, f)), { level: 9 }).length;
 // Each page is its own bundle (scripts/build.sh): its wasm and its JS, by the binary's name.
 results.gzip = {};
-for (const page of ['app', 'compare', 'embed', 'export']) {
+for (const page of ['app', 'compare', 'embed', 'export', 'lesson']) {
   const wasm = files.find((f) => f.startsWith(`${page}-`) && f.endsWith('_bg.wasm'));
   const js = files.find((f) => f.startsWith(`${page}-`) && f.endsWith('.js') && !f.endsWith('_bg.js'));
   if (wasm && js) results.gzip[page] = gz(wasm) + gz(js);

@@ -112,19 +112,7 @@ pub fn LessonApp() -> impl IntoView {
 fn use_lessons(ctx: Ctx) -> Lessons {
     let (saved, notice) = progress::load();
     let wanted = fetch::wanted(&window().location().search().unwrap_or_default());
-    let ls = Lessons {
-        overview: RwSignal::new(wanted.lesson.is_none()),
-        index: RwSignal::new(None),
-        play: RwSignal::new(None),
-        progress: RwSignal::new(saved),
-        notice: RwSignal::new(notice),
-        picked: RwSignal::new(None),
-        typed: RwSignal::new(String::new()),
-        hint: RwSignal::new(None),
-        trail: StoredValue::new(Vec::new()),
-        embedded: false,
-        ctx,
-    };
+    let ls = Lessons::new(ctx, saved, notice, wanted.lesson.is_none(), false);
     provide_context(ls);
     keys::use_lesson_keys(ls);
     ls.follow_story();
@@ -146,19 +134,7 @@ pub async fn open_for_embed(id: &str, step: Option<u32>) -> Result<(Playground, 
 
 /// A lesson in an embed, on the embed's stage (`ctx`): its player, its keys, its story.
 pub fn use_embedded(ctx: Ctx, pg: Playground, play: Play) -> Lessons {
-    let ls = Lessons {
-        overview: RwSignal::new(false),
-        index: RwSignal::new(None),
-        play: RwSignal::new(None),
-        progress: RwSignal::new(Progress::default()),
-        notice: RwSignal::new(None),
-        picked: RwSignal::new(None),
-        typed: RwSignal::new(String::new()),
-        hint: RwSignal::new(None),
-        trail: StoredValue::new(Vec::new()),
-        embedded: true,
-        ctx,
-    };
+    let ls = Lessons::new(ctx, Progress::default(), None, false, true);
     provide_context(ls);
     keys::use_lesson_keys(ls);
     ls.follow_story();
@@ -180,6 +156,24 @@ pub fn use_lessons_ctx() -> Lessons {
 }
 
 impl Lessons {
+    /// The lessons' signals on the stage `ctx`, with the saved progress (and the notice of a
+    /// discarded one), the overview shown or not, in an embed or not; no lesson open yet.
+    fn new(ctx: Ctx, progress: Progress, notice: Option<String>, overview: bool, embedded: bool) -> Lessons {
+        Lessons {
+            overview: RwSignal::new(overview),
+            index: RwSignal::new(None),
+            play: RwSignal::new(None),
+            progress: RwSignal::new(progress),
+            notice: RwSignal::new(notice),
+            picked: RwSignal::new(None),
+            typed: RwSignal::new(String::new()),
+            hint: RwSignal::new(None),
+            trail: StoredValue::new(Vec::new()),
+            embedded,
+            ctx,
+        }
+    }
+
     /// Moves the focus to a part of the panel; in an embed only while the frame has the focus
     /// (an embed never takes it from the page around it).
     fn focus(&self, test_id: &'static str) {
