@@ -160,6 +160,24 @@ pub(crate) fn query_param(name: &str) -> Option<String> {
     params.get(name)
 }
 
+/// The stage's main column: Publish, the diagram, the queue cards, side effects, metrics and
+/// the filter policies (the sandbox's and the lesson page's).
+#[component]
+pub(crate) fn MainCol() -> impl IntoView {
+    view! {
+        <div class="main-col">
+            <controls::Publish />
+            <section class="diagram" aria-label="Topology">
+                <topology::Topology />
+            </section>
+            <queues::Queues />
+            <queues::Effects />
+            <metrics::Metrics />
+            <controls::Subscriptions />
+        </div>
+    }
+}
+
 #[component]
 pub fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selection>) -> impl IntoView {
     let ctx = Ctx::new(pg, selected);
@@ -184,16 +202,7 @@ pub fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selecti
             <share::LoadErrorBanner />
             <transport::Transport />
             <main class="stage">
-                <div class="main-col">
-                    <controls::Publish />
-                    <section class="diagram" aria-label="Topology">
-                        <topology::Topology />
-                    </section>
-                    <queues::Queues />
-                    <queues::Effects />
-                    <metrics::Metrics />
-                    <controls::Subscriptions />
-                </div>
+                <MainCol />
                 <aside class="side-col">
                     <inspector::Inspector />
                     <log::EventLog />

@@ -21,7 +21,7 @@ mod step;
 pub use panel::LessonPanel;
 pub use play::Play;
 
-use super::{clock, controls, inspector, log, metrics, queues, topology, transport, Ctx, BRAND};
+use super::{clock, inspector, log, transport, Ctx, BRAND};
 use crate::playground::{Playground, SPEEDS};
 use engine::lesson::LessonListing;
 use leptos::prelude::*;
@@ -85,16 +85,7 @@ pub fn LessonApp() -> impl IntoView {
             <div class="lesson-stage" hidden=move || !ls.active() || ls.overview.get()>
                 <transport::Transport />
                 <main class="stage lesson-on">
-                    <div class="main-col">
-                        <controls::Publish />
-                        <section class="diagram" aria-label="Topology">
-                            <topology::Topology />
-                        </section>
-                        <queues::Queues />
-                        <queues::Effects />
-                        <metrics::Metrics />
-                        <controls::Subscriptions />
-                    </div>
+                    <super::MainCol />
                     <aside class="side-col">
                         <panel::LessonPanel />
                         <inspector::Inspector />
