@@ -126,6 +126,23 @@ test('the phone-size layout fits 375 px and still publishes', async () => {
   const onFirstScreen = (id) => page.getByTestId(id).evaluate((el) => el.getBoundingClientRect().bottom <= innerHeight);
   assert.ok(await page.locator('#diagram').evaluate((el) => el.getBoundingClientRect().top < innerHeight), 'the diagram starts on the first screen');
   assert.ok(await onFirstScreen('publish'), 'Publish is on the first screen');
+  // The diagram is drawn top to bottom: nothing in it scrolls sideways or leaves the screen,
+  // and the queues stack one under the other.
+  const diagram = await page.evaluate(() => {
+    const scroll = document.querySelector('.topology-scroll');
+    const boxes = [...document.querySelectorAll('#diagram .node, #diagram .badge')].map((n) => n.getBoundingClientRect());
+    const queues = [...document.querySelectorAll('#diagram .node.queue')].map((n) => n.getBoundingClientRect());
+    return {
+      scrolls: scroll.scrollWidth > scroll.clientWidth,
+      outside: boxes.filter((b) => b.left < 0 || b.right > innerWidth).length,
+      nodes: boxes.length,
+      stacked: queues.every((q, i) => i === 0 || q.top >= queues[i - 1].bottom),
+      queues: queues.length,
+    };
+  });
+  assert.equal(diagram.scrolls, false, 'the diagram does not scroll sideways');
+  assert.ok(diagram.nodes > 5 && diagram.outside === 0, `every node on screen: ${JSON.stringify(diagram)}`);
+  assert.ok(diagram.queues === 3 && diagram.stacked, `the queues one under the other: ${JSON.stringify(diagram)}`);
   await page.getByTestId('publish').click();
   await waitText(page, 'queue-packing-visible', '1');
   // Tapping a message opens the inspector as a sheet over the bottom of the screen.

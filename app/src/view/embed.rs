@@ -211,14 +211,17 @@ fn EmbedStage(story: Story, params: Params) -> impl IntoView {
                 "Open in the full playground ↗"
             </a>
         </div>
+        // The time controls over the diagram, Publish under it (the diagram stays near the top
+        // of a narrow frame).
         {match controls.as_str() {
-            "full" => view! { <transport::Transport /><controls::Publish /> }.into_any(),
+            "full" => view! { <transport::Transport /> }.into_any(),
             "min" => view! { <MinControls /> }.into_any(),
             _ => ().into_any(),
         }}
         <section class="diagram embed-diagram" aria-label="Topology">
             <topology::Topology />
         </section>
+        {(controls == "full").then(|| view! { <controls::Publish /> })}
         {lesson.is_some().then(|| view! { <lesson::LessonPanel /> })}
         {(controls == "full").then(|| view! { <queues::Queues /> })}
     }

@@ -2,7 +2,7 @@
 //! it, sliding into a dead-letter queue, or back out of it by a redrive. They live in a layer of
 //! their own over the diagram.
 
-use super::topology::{edge_path, Layout};
+use super::topology::Layout;
 use super::{esc, use_ctx};
 use engine::EventKind;
 use leptos::prelude::*;
@@ -50,25 +50,30 @@ pub fn Tokens(layout: Memo<Layout>) -> impl IntoView {
                         _ => return None,
                     };
                     // Only a queue a topic feeds has an edge for a delivery or a drop to travel.
-                    if matches!(token, Token::Delivered | Token::Dropped(_)) && row.sub.is_none() {
-                        return None;
-                    }
-                    Some((e.seq, layout.topic_y_of(row), row.y, row.dlq_place().2, token))
+                    let path = match &token {
+                        Token::Delivered | Token::Dropped(_) if row.sub.is_none() => return None,
+                        Token::Delivered => layout.feed_path(row, false)?,
+                        Token::Dropped(_) => layout.feed_path(row, true)?,
+                        // From the queue's bottom edge down into its DLQ, and back up for a redrive.
+                        Token::ToDlq | Token::Redriven => {
+                            let (x, from, to) = layout.dlq_drop(row);
+                            let (from, to) = if matches!(token, Token::ToDlq) { (from, to) } else { (to, from) };
+                            format!("M {x} {from} L {x} {to}")
+                        }
+                    };
+                    Some((e.seq, path, token))
                 })
                 .collect::<Vec<_>>()
         });
         // Newest first, keyed in ascending order by how far back an event is (see `keep_list`).
         let tokens: Vec<(u64, String)> = found
             .into_iter()
-            .map(|(seq, topic_y, y, dlq_x, token)| {
-                let (class, path, title) = match token {
-                    Token::Delivered => ("token", edge_path(topic_y, y), None),
-                    Token::Dropped(reason) => {
-                        ("token dropped", format!("M 250 {topic_y} C 290 {topic_y}, 300 {y}, 324 {y}"), Some(reason))
-                    }
-                    // From the queue's bottom edge down into its DLQ, and back up for a redrive.
-                    Token::ToDlq => ("token dlq", format!("M {dlq_x} {} L {dlq_x} {}", y + 24, y + 60), None),
-                    Token::Redriven => ("token redriven", format!("M {dlq_x} {} L {dlq_x} {}", y + 60, y + 24), None),
+            .map(|(seq, path, token)| {
+                let (class, title) = match token {
+                    Token::Delivered => ("token", None),
+                    Token::Dropped(reason) => ("token dropped", Some(reason)),
+                    Token::ToDlq => ("token dlq", None),
+                    Token::Redriven => ("token redriven", None),
                 };
                 let title = title.map(|r| format!("<title>Filtered out: {}</title>", esc(&r))).unwrap_or_default();
                 (u64::MAX - seq, format!("<circle class=\"{class}\" r=\"6\" data-seq=\"{seq}\" style=\"offset-path: path('{path}')\">{title}</circle>"))

@@ -19,6 +19,19 @@ const ROW_CENTRE: i64 = 38;
 /// Consumers drawn per queue before "+N more".
 const MAX_CONSUMERS: usize = 3;
 
+/// A container narrower than this (CSS px) gets the narrow diagram: the producer and the topic
+/// on top, the queues stacked under them, each queue's consumers and dead-letter queues under
+/// it (a phone, a narrow embed). Wider, the diagram reads left to right.
+pub(super) const NARROW_BELOW: f64 = 560.0;
+/// The narrow diagram: its width, where the first topic (or queue) starts under the producer,
+/// the x of the line down from a topic that feeds its queues, and how far left the topic and
+/// each row's badges and queue are moved from where the wide diagram draws them.
+const N_WIDTH: i64 = 384;
+const N_TOP: i64 = 56;
+const N_TRUNK: i64 = 50;
+const N_TOPIC_SHIFT: i64 = -160;
+const N_SHIFT: i64 = -236;
+
 /// The edge from the topic to a queue's row.
 pub(super) fn edge_path(topic_y: i64, y: i64) -> String {
     format!("M 250 {topic_y} C 330 {topic_y}, 330 {y}, 410 {y}")
@@ -39,6 +52,8 @@ pub(super) struct Layout {
     calls: Vec<Call>,
     /// Where the rows (and the topics on rows of their own) end.
     bottom: i64,
+    /// Drawn top to bottom for a narrow container (see [`Layout::narrow`]).
+    narrow: bool,
 }
 
 /// A downstream service the producer calls itself (a dependency), drawn where queues would be.
@@ -83,12 +98,40 @@ impl Row {
     /// Where the queue's dead-letter queue sits (its centre, its width) and the x of its edge
     /// down from the queue: centred under the queue, or to the right when the subscription's
     /// dead-letter queue takes the left (out of the edges fanning out from the topic).
-    pub(super) fn dlq_place(&self) -> (i64, i64, i64) {
-        if self.sub_dlq.is_some() {
-            (620, 140, 600)
-        } else {
-            (510, 160, 510)
+    pub(super) fn dlq_place(&self, narrow: bool) -> (i64, i64, i64) {
+        match (narrow, self.sub_dlq.is_some()) {
+            // Under the queue's consumers, on the right, its edge down the queue's right side.
+            (true, _) => (292, 156, 356),
+            (false, true) => (620, 140, 600),
+            (false, false) => (510, 160, 510),
         }
+    }
+
+    /// The top of the row's dead-letter queues' boxes.
+    pub(super) fn dlq_top(&self, narrow: bool) -> i64 {
+        if narrow {
+            self.y + 30 + self.consumers_band() + 14
+        } else {
+            self.y + 44
+        }
+    }
+
+    /// In the narrow diagram, the room under the queue for its consumers, one under the other.
+    fn consumers_band(&self) -> i64 {
+        let shown = self.consumers.len().min(MAX_CONSUMERS) as i64;
+        let more = if self.consumers.len() > MAX_CONSUMERS { 14 } else { 0 };
+        if shown == 0 {
+            0
+        } else {
+            shown * 24 + 8 + more
+        }
+    }
+
+    /// In the narrow diagram, the row's height: the queue, its consumers, its dead-letter
+    /// queues with their captions, and a gap.
+    fn narrow_height(&self) -> i64 {
+        let dlqs = if self.dlq.is_some() || self.sub_dlq.is_some() { 62 } else { 0 };
+        60 + self.consumers_band() + dlqs + 8
     }
 
     /// The room under the row: for its dead-letter queues, if it has any.
@@ -277,7 +320,69 @@ impl Layout {
                 (t.name.clone(), y)
             })
             .collect();
-        Layout { producer, topics, rows, calls, bottom: top }
+        Layout { producer, topics, rows, calls, bottom: top, narrow: false }
+    }
+
+    /// The same diagram drawn top to bottom, for a narrow container: the producer on top, each
+    /// topic under it followed by the queues it feeds, then the queues no topic feeds. Each
+    /// queue's consumers and dead-letter queues sit under it.
+    pub(super) fn narrow(mut self) -> Layout {
+        self.narrow = true;
+        let mut top = N_TOP;
+        for i in 0..self.topics.len() {
+            self.topics[i].1 = top + 30;
+            top += 72;
+            for row in self.rows.iter_mut().filter(|r| r.topic == Some(i)) {
+                row.y = top + 30;
+                top += row.narrow_height();
+            }
+        }
+        for row in self.rows.iter_mut().filter(|r| r.topic.is_none()) {
+            row.y = top + 30;
+            top += row.narrow_height();
+        }
+        if self.rows.is_empty() {
+            top += self.calls.len() as i64 * ROW;
+        }
+        self.bottom = top;
+        self
+    }
+
+    /// The centre line of the `i`th service called directly.
+    fn call_y(&self, i: usize) -> i64 {
+        let first = if self.narrow { N_TOP + ROW_CENTRE } else { ROW_CENTRE };
+        first + i as i64 * ROW
+    }
+
+    /// The line a message travels from what feeds a row to the row's queue at `end_x` (its
+    /// queue's left edge, or its filter badge for a drop): from the topic across, or in the
+    /// narrow diagram down the topic's line and across. `None` for a row nothing feeds on the
+    /// diagram (a work queue beside a topic).
+    pub(super) fn feed_path(&self, row: &Row, to_filter: bool) -> Option<String> {
+        let y = row.y;
+        if self.narrow {
+            let from = match row.topic.and_then(|i| self.topics.get(i)) {
+                Some((_, ty)) => ty + 30,
+                None if self.topics.is_empty() => 48,
+                None => return None,
+            };
+            let end = if to_filter { 88 } else { 410 + N_SHIFT };
+            let t = N_TRUNK;
+            return Some(format!("M {t} {from} L {t} {} Q {t} {y}, {} {y} L {end} {y}", y - 14, t + 14));
+        }
+        let topic_y = self.topic_y_of(row);
+        match (&row.sub, self.topics.is_empty()) {
+            (Some(_), _) if to_filter => Some(format!("M 250 {topic_y} C 290 {topic_y}, 300 {y}, 324 {y}")),
+            (Some(_), _) => Some(edge_path(topic_y, y)),
+            (None, true) => Some(format!("M 130 {topic_y} C 270 {topic_y}, 270 {y}, 410 {y}")),
+            (None, false) => None,
+        }
+    }
+
+    /// Where a message slides from a row's queue into its dead-letter queue: (x, from y, to y).
+    pub(super) fn dlq_drop(&self, row: &Row) -> (i64, i64, i64) {
+        let x = row.dlq_place(self.narrow).2;
+        (x, row.y + 24, row.dlq_top(self.narrow) + 16)
     }
 
     /// The topology alone: the layout with its counts and states left out. Two layouts of one
@@ -305,6 +410,9 @@ impl Layout {
     }
 
     fn height(&self) -> i64 {
+        if self.narrow {
+            return self.bottom.max(N_TOP + ROW);
+        }
         if self.rows.is_empty() && !self.calls.is_empty() {
             return self.calls.len() as i64 * ROW;
         }
@@ -315,7 +423,11 @@ impl Layout {
     /// Always room for the consumers' column: adding the first worker must not rescale the
     /// whole diagram (and shrink its text).
     fn width(&self) -> i64 {
-        830
+        if self.narrow {
+            N_WIDTH
+        } else {
+            830
+        }
     }
 
     pub(super) fn view_box(&self) -> String {
@@ -325,6 +437,9 @@ impl Layout {
     /// The producer's centre line: level with the first topic, or without a topic with the
     /// middle of the queues (or services) it sends to.
     pub(super) fn topic_y(&self) -> i64 {
+        if self.narrow {
+            return 24;
+        }
         if let Some((_, y)) = self.topics.first() {
             return *y;
         }
@@ -526,6 +641,10 @@ struct DeadLetter<'a> {
     edge_x: i64,
     /// Where the dashed edge starts (the bottom of what feeds it).
     edge_from: i64,
+    /// The top of its box.
+    top: i64,
+    /// How many characters of its name fit.
+    fits: usize,
     /// More classes (a leading space each).
     class: &'static str,
     /// Whether the node carries `data-testid="diagram-sub-dlq-<name>"`.
@@ -533,10 +652,10 @@ struct DeadLetter<'a> {
 }
 
 impl DeadLetter<'_> {
-    /// Writes the node for the row whose centre line is `y`. Label, title and caption are text.
-    fn write(&self, m: &mut String, live: usize, y: i64, label: &str, title: &str, caption: &str) {
+    /// Writes the node. Label, title and caption are text.
+    fn write(&self, m: &mut String, live: usize, label: &str, title: &str, caption: &str) {
         use std::fmt::Write;
-        let (d, c, x) = (esc(self.name), self.centre, self.edge_x);
+        let (d, c, x, top) = (esc(self.name), self.centre, self.edge_x, self.top);
         let testid = if self.testid { format!(" data-testid=\"diagram-sub-dlq-{d}\"") } else { String::new() };
         let _ = write!(
             m,
@@ -546,17 +665,17 @@ impl DeadLetter<'_> {
              <text class=\"name small\" x=\"{c}\" y=\"{}\" text-anchor=\"middle\">{} · {}</text></g>\
              <text class=\"caption\" x=\"{c}\" y=\"{}\" text-anchor=\"middle\">{caption}</text>",
             self.edge_from,
-            y + 44,
+            top,
             self.class,
             esc(label),
             esc(title),
             c - self.width / 2,
-            y + 44,
+            top,
             self.width,
-            y + 64,
-            esc(&cut(self.name, 18)),
+            top + 20,
+            esc(&cut(self.name, self.fits)),
             self.count,
-            y + 88
+            top + 44
         );
     }
 }
@@ -578,17 +697,28 @@ fn diagram_markup(layout: &Layout) -> String {
         topic_y + 5,
         esc(&layout.producer),
     );
+    let narrow = layout.narrow;
+    // In the narrow diagram the topics and each row's badges and queue are drawn where the
+    // wide one draws them, moved left.
+    let shift =
+        |dx: i64| if narrow { (format!("<g transform=\"translate({dx} 0)\">"), "</g>") } else { (String::new(), "") };
     if !layout.topics.is_empty() {
         // The producer publishes to the first topic; the others are fed by what publishes to
         // them (an alarm's action, say).
-        let _ = write!(m, "<g class=\"edge\"><path d=\"M 130 {topic_y} L 170 {topic_y}\"/></g>");
+        let path = if narrow {
+            format!("M {N_TRUNK} 48 L {N_TRUNK} {N_TOP}")
+        } else {
+            format!("M 130 {topic_y} L 170 {topic_y}")
+        };
+        let _ = write!(m, "<g class=\"edge\"><path d=\"{path}\"/></g>");
     }
     for (topic, y) in &layout.topics {
+        let (open, close) = shift(N_TOPIC_SHIFT);
         let _ = write!(
             m,
-            "<g class=\"node topic\" data-testid=\"diagram-topic-{t}\"><rect x=\"170\" y=\"{}\" width=\"80\" height=\"60\" rx=\"12\"/>\
+            "{open}<g class=\"node topic\" data-testid=\"diagram-topic-{t}\"><rect x=\"170\" y=\"{}\" width=\"80\" height=\"60\" rx=\"12\"/>\
              <text class=\"kind\" x=\"210\" y=\"{}\" text-anchor=\"middle\">SNS topic</text>\
-             <text class=\"name small\" x=\"210\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
+             <text class=\"name small\" x=\"210\" y=\"{}\" text-anchor=\"middle\">{}</text></g>{close}",
             y - 30,
             y - 10,
             y + 6,
@@ -596,21 +726,19 @@ fn diagram_markup(layout: &Layout) -> String {
             t = esc(topic),
         );
     }
-    // No topic: the producer sends to each queue itself (a work queue, direct calls).
-    if layout.topics.is_empty() {
-        for row in &layout.rows {
-            let _ = write!(
-                m,
-                "<g class=\"edge\"><path d=\"M 130 {topic_y} C 270 {topic_y}, 270 {y}, 410 {y}\"/></g>",
-                y = row.y
-            );
-        }
-    }
     // Direct calls: each service the producer waits on, in turn, with its latency now.
     for (i, Call { name, latency, calls, errors, down }) in layout.calls.iter().enumerate() {
-        let (y, n) = (ROW_CENTRE + i as i64 * ROW, esc(name));
+        let (y, n) = (layout.call_y(i), esc(name));
         let (class, state) = if *down { (" down", ", down") } else { ("", "") };
-        let _ = write!(m, "<g class=\"edge\"><path d=\"M 130 {topic_y} C 270 {topic_y}, 270 {y}, 410 {y}\"/></g>");
+        let path = if narrow {
+            let t = N_TRUNK;
+            format!("M {t} 48 L {t} {} Q {t} {y}, {} {y} L {} {y}", y - 14, t + 14, 410 + N_SHIFT)
+        } else {
+            format!("M 130 {topic_y} C 270 {topic_y}, 270 {y}, 410 {y}")
+        };
+        let _ = write!(m, "<g class=\"edge\"><path d=\"{path}\"/></g>");
+        let (open, close) = shift(N_SHIFT);
+        m.push_str(&open);
         let attrs = format!(
             "data-testid=\"diagram-call-{n}\" aria-label=\"Service {n}: answers in {latency}{state}; {calls} calls, {errors} failed\""
         );
@@ -625,18 +753,19 @@ fn diagram_markup(layout: &Layout) -> String {
             &stat,
             "",
         );
+        m.push_str(close);
     }
     let mut over = String::new();
     for row in &layout.rows {
         let Row { sub, queue, visible, inflight, dlq, sub_dlq, consumers, dots, more, y, drop, topic: _ } = row;
         let (y, q) = (*y, esc(queue));
+        if let Some(path) = layout.feed_path(row, false) {
+            let _ = write!(m, "<g class=\"edge\"><path d=\"{path}\"/></g>");
+        }
+        let (open, close) = shift(N_SHIFT);
+        m.push_str(&open);
         if let Some(sub) = sub {
-            let _ = write!(
-                m,
-                "<g class=\"edge\"><path d=\"{}\"/></g><g class=\"badges\" data-select=\"sub:{}\">",
-                edge_path(layout.topic_y_of(row), y),
-                esc(&sub.arn)
-            );
+            let _ = write!(m, "<g class=\"badges\" data-select=\"sub:{}\">", esc(&sub.arn));
             if let Some(p) = &sub.filter_policy {
                 let p = esc(p);
                 let _ = write!(
@@ -675,33 +804,48 @@ fn diagram_markup(layout: &Layout) -> String {
             &format!("{visible} visible · {inflight} in flight"),
             &dots_markup(queue, dots, *more, y + 19),
         );
+        if let Some(sub) = sub.as_ref().filter(|s| s.filter_policy.is_some()) {
+            let why = if narrow { (296, 20) } else { (258, 34) };
+            filter_stats(&mut m, live.next().unwrap_or_default(), &q, sub.filtered_out, drop.as_deref(), y, why);
+        }
+        m.push_str(close);
+        // Beside the queue, or in the narrow diagram under it, one under the other.
         let shown = consumers.len().min(MAX_CONSUMERS);
-        let first_y = y - (shown.max(1) as i64 - 1) * 12;
+        let first_y = if narrow { y + 46 } else { y - (shown.max(1) as i64 - 1) * 12 };
+        let (cx, cw) = if narrow { (200, 140) } else { (650, 170) };
         for (i, c) in consumers.iter().take(MAX_CONSUMERS).enumerate() {
             let cy = first_y + i as i64 * 24;
+            let edge = if narrow {
+                format!("M 188 {} L 188 {cy} L 200 {cy}", y + 30)
+            } else {
+                format!("M 610 {y} C 630 {y}, 630 {cy}, 650 {cy}")
+            };
             let label = esc(&c.label);
             let select = c.worker.as_deref().map(|w| format!(" data-select=\"worker:{}\"", esc(w))).unwrap_or_default();
             let _ = write!(
                 m,
-                "<g class=\"edge consume\"><path d=\"M 610 {y} C 630 {y}, 630 {cy}, 650 {cy}\"/></g>\
+                "<g class=\"edge consume\"><path d=\"{edge}\"/></g>\
                  <g class=\"node consumer {}\" tabindex=\"0\" role=\"button\" data-live=\"{}\"{select} data-testid=\"diagram-consumer-{}\" aria-label=\"{label} on {q}: {}\">\
-                 <title>{label}: {}</title><rect x=\"650\" y=\"{}\" width=\"170\" height=\"20\" rx=\"10\"/>\
-                 <text class=\"glyph\" x=\"662\" y=\"{}\">{}</text><text x=\"676\" y=\"{}\">{label}</text></g>",
+                 <title>{label}: {}</title><rect x=\"{cx}\" y=\"{}\" width=\"{cw}\" height=\"20\" rx=\"10\"/>\
+                 <text class=\"glyph\" x=\"{}\" y=\"{}\">{}</text><text x=\"{}\" y=\"{}\">{label}</text></g>",
                 c.state.name().to_ascii_lowercase(),
                 live.next().unwrap_or_default(),
                 c.worker.as_deref().map_or_else(|| label.clone(), esc),
                 c.state.name(),
                 c.state.name(),
                 cy - 10,
+                cx + 12,
                 cy + 4,
                 state_glyph(c.state),
+                cx + 26,
                 cy + 4,
             );
         }
         if consumers.len() > MAX_CONSUMERS {
             let _ = write!(
                 m,
-                "<text class=\"more\" x=\"676\" y=\"{}\">+{} more</text>",
+                "<text class=\"more\" x=\"{}\" y=\"{}\">+{} more</text>",
+                cx + 26,
                 first_y + shown as i64 * 24 + 2,
                 consumers.len() - MAX_CONSUMERS
             );
@@ -711,10 +855,20 @@ fn diagram_markup(layout: &Layout) -> String {
             let title = format!(
                 "{queue}'s dead-letter queue: the messages its consumers received too often without deleting them"
             );
-            let (centre, width, edge_x) = row.dlq_place();
-            let node =
-                DeadLetter { name: d, count: *n, centre, width, edge_x, edge_from: y + 30, class: "", testid: false };
-            node.write(&mut m, live.next().unwrap_or_default(), y, &label, &title, "processing failures");
+            let (centre, width, edge_x) = row.dlq_place(narrow);
+            let node = DeadLetter {
+                name: d,
+                count: *n,
+                centre,
+                width,
+                edge_x,
+                edge_from: y + 30,
+                top: row.dlq_top(narrow),
+                fits: 18,
+                class: "",
+                testid: false,
+            };
+            node.write(&mut m, live.next().unwrap_or_default(), &label, &title, "processing failures");
         }
         // Under the subscription's badge, right of the topic's edges; drawn after every row.
         if let Some((d, n)) = sub_dlq {
@@ -722,20 +876,21 @@ fn diagram_markup(layout: &Layout) -> String {
                 "Subscription dead-letter queue {d}: {n} messages, the copies SNS could not deliver to {queue}"
             );
             let title = format!("The subscription's dead-letter queue: the copies SNS could not deliver to {queue}");
+            let ((centre, width, fits), edge_x) =
+                if narrow { ((110, 110, 13), 376 + N_SHIFT) } else { ((432, 136, 18), 376) };
             let node = DeadLetter {
                 name: d,
                 count: *n,
-                centre: 432,
-                width: 136,
-                edge_x: 376,
+                centre,
+                width,
+                edge_x,
                 edge_from: y + 9,
+                top: row.dlq_top(narrow),
+                fits,
                 class: " sub-dlq",
                 testid: true,
             };
-            node.write(&mut over, live.next().unwrap_or_default(), y, &label, &title, "delivery failures");
-        }
-        if let Some(sub) = sub.as_ref().filter(|s| s.filter_policy.is_some()) {
-            filter_stats(&mut m, live.next().unwrap_or_default(), &q, sub.filtered_out, drop.as_deref(), y);
+            node.write(&mut over, live.next().unwrap_or_default(), &label, &title, "delivery failures");
         }
     }
     m + &over
@@ -743,13 +898,21 @@ fn diagram_markup(layout: &Layout) -> String {
 
 /// Under a filter badge: how many messages it has dropped, and why it dropped the latest one
 /// until the next delivery (whole in its title and accessible name). A live node.
-fn filter_stats(m: &mut String, live: usize, q: &str, dropped: u64, drop: Option<&str>, y: i64) {
+fn filter_stats(
+    m: &mut String,
+    live: usize,
+    q: &str,
+    dropped: u64,
+    drop: Option<&str>,
+    y: i64,
+    (why_x, fits): (i64, usize),
+) {
     use std::fmt::Write;
     let count = crate::format::count(dropped, "filtered out", "filtered out");
     let (title, reason) = match drop {
         Some(r) => (
             format!("<title>Latest drop: {}</title>", esc(r)),
-            format!("<text class=\"why\" x=\"258\" y=\"{}\">{}</text>", y + 33, esc(&cut(r, 34))),
+            format!("<text class=\"why\" x=\"{why_x}\" y=\"{}\">{}</text>", y + 33, esc(&cut(r, fits))),
         ),
         None => (String::new(), String::new()),
     };
@@ -803,14 +966,51 @@ fn selection_of(value: &str) -> Option<Selection> {
     }
 }
 
+/// Sets `narrow` from `el`'s width now and whenever it changes (a `ResizeObserver`); only a
+/// change of side is written, so a resize within one side redraws nothing.
+fn follow_width(el: &web_sys::HtmlElement, narrow: RwSignal<bool>) {
+    use wasm_bindgen::{closure::Closure, JsCast};
+    // False once the diagram is gone (its signal disposed): the observer then stops.
+    let set = move |width: f64| {
+        let is = width > 0.0 && width < NARROW_BELOW;
+        match narrow.try_get_untracked() {
+            Some(was) if was != is => narrow.try_set(is).is_none(),
+            Some(_) => true,
+            None => false,
+        }
+    };
+    set(el.client_width() as f64);
+    let cb = Closure::<dyn FnMut(js_sys::Array, web_sys::ResizeObserver)>::new(
+        move |entries: js_sys::Array, observer: web_sys::ResizeObserver| {
+            let Some(e) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>().ok() else { return };
+            if !set(e.content_rect().width()) {
+                observer.disconnect();
+            }
+        },
+    );
+    if let Ok(observer) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) {
+        observer.observe(el);
+    }
+    cb.forget();
+}
+
 #[component]
 pub fn Topology() -> impl IntoView {
     let ctx = use_ctx();
     // The filters' latest drops change only when events are logged (or the story moves).
     let logged = Memo::new(move |_| ctx.pg.with(|p| (p.id.clone(), p.events().len())));
+    // Whether the diagram's container is narrow (a phone, a narrow embed): then it is drawn top
+    // to bottom. Followed as the container is resized.
+    let scroll_ref = NodeRef::<leptos::html::Div>::new();
+    let narrow = RwSignal::new(false);
+    Effect::new(move |_| {
+        let Some(el) = scroll_ref.get() else { return };
+        follow_width(&el, narrow);
+    });
     let layout = Memo::new(move |_| {
         logged.with(|_| ());
         let layout = ctx.snapshot.with(Layout::of);
+        let layout = if narrow.get() { layout.narrow() } else { layout };
         let filtered = layout.filtered();
         let drops = ctx.pg.with_untracked(|p| last_drops(p.events(), &filtered));
         layout.with_drops(&drops)
@@ -851,9 +1051,8 @@ pub fn Topology() -> impl IntoView {
         }
     };
     view! {
-        // On a phone the diagram keeps a legible size and scrolls sideways inside its panel.
         // A small diagram is not blown up past 1.2 times its drawn size.
-        <div class="topology-scroll"><div class="topology-wrap" style=move || format!("max-width: {}px", layout.with(Layout::width) * 6 / 5)>
+        <div class="topology-scroll" node_ref=scroll_ref><div class="topology-wrap" style=move || format!("max-width: {}px", layout.with(Layout::width) * 6 / 5)>
             <svg class="topology" viewBox=move || layout.with(Layout::view_box) role="group" id="diagram" node_ref=svg_ref
                  aria-label="The producer publishes to the topic, which fans out to one queue per consumer; workers consume each queue"
                  on:click=on_click on:keydown=on_key>

@@ -129,6 +129,7 @@ fn the_markup_names_every_node_and_escapes_what_learners_typed() {
         "queue:packing",
         "diagram-consumer-packing-w1",
         "queue:sms\"",
+        "filter-sms-dropped",
         "queue:sms-dlq",
     ]
     .iter()
@@ -138,9 +139,7 @@ fn the_markup_names_every_node_and_escapes_what_learners_typed() {
         let tag = &markup[at..at + markup[at..].find('>').unwrap()];
         assert!(tag.contains(node), "live node {i} is {tag}, not {node}");
     }
-    // sms's filter, counting its drops, after its row's nodes.
-    let at = markup.find(r#"data-live="5""#).expect("the filter's live node");
-    assert!(markup[at..].starts_with(r#"data-live="5" data-testid="filter-sms-dropped""#), "{}", &markup[at..at + 80]);
+    // sms's filter counts its drops right after its queue's node.
     assert!(!markup.contains(r#"data-live="6""#));
 }
 
@@ -258,4 +257,51 @@ fn each_topic_is_drawn_beside_the_queues_it_feeds() {
     assert!(!markup.contains(&edge_path(y_of("order-events"), row("packing-pager").y)));
     // Topic nodes (60 high) never overlap.
     assert!(layout.topics.windows(2).all(|w| w[1].1 - w[0].1 >= 60), "{:?}", layout.topics);
+}
+
+#[test]
+fn the_narrow_diagram_stacks_each_topic_over_the_queues_it_feeds() {
+    // Lesson 9's world, a worker on packing (its consumers go under the queue) and a topic
+    // nothing is subscribed to, drawn top to bottom for a phone.
+    let lesson: serde_json::Value =
+        serde_json::from_str(include_str!("../../../public/lessons/two-kinds-of-dlq.json")).unwrap();
+    let mut pg = Playground::from_scenario(&lesson["scenario"].to_string()).unwrap();
+    pg.apply("CreateTopic", &json!({"Name": "returns"})).unwrap();
+    pg.add_worker("packing").expect("worker");
+    let layout = Layout::of(&pg.snapshot()).narrow();
+    assert_eq!(layout.view_box(), format!("0 0 384 {}", layout.height()), "narrow enough for a phone");
+    // Top to bottom: the producer (0–48), then each topic's box (60 high) followed by the boxes
+    // of the queues it feeds; nothing overlaps, and the last thing drawn ends the diagram.
+    let mut spans: Vec<(i64, i64, String)> = Vec::new();
+    for (i, (topic, ty)) in layout.topics.iter().enumerate() {
+        spans.push((ty - 30, ty + 30, topic.clone()));
+        for row in layout.rows.iter().filter(|r| r.topic == Some(i)) {
+            assert!(row.y - 30 > ty + 30, "{} sits under its topic {topic}", row.queue);
+            spans.push((row.y - 30, row.y - 30 + row.narrow_height(), row.queue.clone()));
+            // Its feed comes down the topic's line from the topic's bottom to the queue's left edge.
+            let path = layout.feed_path(row, false).expect("a fed row has an edge");
+            assert!(
+                path.starts_with(&format!("M 50 {}", ty + 30)) && path.ends_with(&format!("L 174 {}", row.y)),
+                "{path}"
+            );
+        }
+    }
+    assert!(spans[0].0 >= 48, "the first topic is under the producer");
+    for w in spans.windows(2) {
+        assert!(w[0].1 <= w[1].0, "{} and {} overlap: {spans:?}", w[0].2, w[1].2);
+    }
+    assert_eq!(spans.last().unwrap().2, "returns");
+    assert_eq!(layout.height(), spans.last().unwrap().1 + 12, "a gap under the last topic ends it");
+    // The workers sit under packing, one under the other, above packing's dead-letter queue.
+    let packing = layout.row_of("packing").unwrap();
+    let workers = packing.consumers.len() as i64;
+    assert!(workers >= 2 && packing.dlq.is_some(), "the lesson's worker and the one added");
+    assert_eq!(packing.dlq_top(true), packing.y + 30 + workers * 24 + 8 + 14);
+    let markup = diagram_markup(&layout);
+    assert!(
+        markup.contains(&format!("<rect x=\"200\" y=\"{}\" width=\"140\"", packing.y + 36)),
+        "the worker under its queue"
+    );
+    assert!(markup.contains("<g transform=\"translate(-236 0)\">"), "badges and queues moved left");
+    assert!(!markup.contains("M 130 "), "no edge leaves the producer sideways");
 }
