@@ -153,23 +153,26 @@ fn test(files: &[String]) -> Result<ExitCode, String> {
     let (mut passed, mut failed) = (0, 0);
     for path in files {
         // A lesson file or the lesson index: checked by the lesson player (below).
-        if let Ok(text) = std::fs::read_to_string(path) {
-            let counted = if lesson::is_lesson(&text) {
-                Some(test_lesson(path, &text))
-            } else if lesson::is_index(&text) {
-                Some(test_index(path, &text))
-            } else if engine::interview::is_interview(&text) {
-                Some(test_interview(path, &text))
-            } else {
-                None
-            };
-            if let Some((p, f)) = counted {
-                passed += p;
-                failed += f;
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) => {
+                println!("FAIL {path}: cannot read: {e}");
+                failed += 1;
                 continue;
             }
+        };
+        let counted = match lesson::kind_of(&text) {
+            lesson::FileKind::Lesson => Some(test_lesson(path, &text)),
+            lesson::FileKind::Index => Some(test_index(path, &text)),
+            lesson::FileKind::Interview => Some(test_interview(path, &text)),
+            lesson::FileKind::Scenario => None,
+        };
+        if let Some((p, f)) = counted {
+            passed += p;
+            failed += f;
+            continue;
         }
-        let scenario = match load(path) {
+        let scenario = match Scenario::parse(&text).map_err(|e| format!("{path}: {e}")) {
             Ok(s) => s,
             Err(message) => {
                 println!("FAIL {message}");

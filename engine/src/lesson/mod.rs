@@ -202,6 +202,33 @@ impl std::error::Error for LessonError {}
 
 /// Whether a file is a lesson (a top-level `"lesson"` key) rather than a scenario or the index.
 /// Reads only the top-level keys; malformed JSON is not a lesson.
+/// What a JSON file the CLI is given holds, told by its top-level keys, read once (a large
+/// scenario file is not parsed again for each kind it is not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    Lesson,
+    Index,
+    Interview,
+    /// Anything else: read as a scenario (which says what is wrong with it).
+    Scenario,
+}
+
+/// The kind of file `text` is: a lesson (`"lesson"`), the lesson index (`"lessons"`), an
+/// interview walkthrough (`"interview"` holding a text), else a scenario.
+pub fn kind_of(text: &str) -> FileKind {
+    let keys = parse::top_level_keys(text).unwrap_or_default();
+    let has = |key: &str| keys.iter().any(|k| k == key);
+    if has("lesson") {
+        FileKind::Lesson
+    } else if has("lessons") {
+        FileKind::Index
+    } else if has("interview") && crate::interview::is_interview(text) {
+        FileKind::Interview
+    } else {
+        FileKind::Scenario
+    }
+}
+
 pub fn is_lesson(text: &str) -> bool {
     parse::top_level_keys(text).is_some_and(|keys| keys.iter().any(|k| k == "lesson"))
 }
