@@ -33,6 +33,21 @@ try {
   results.firstContentfulPaint = pct(paints, 50);
   results.firstInteractive = pct(ready, 50);
 
+  // 1b. The same cold load with the CPU throttled 4x (a mid-range phone), 5 loads.
+  const slow = [];
+  for (let i = 0; i < 5; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const start = Date.now();
+    await page.goto(server.url);
+    await page.getByTestId('publish').waitFor();
+    slow.push(Date.now() - start);
+    await context.close();
+  }
+  results.slowInteractive = pct(slow, 50);
+
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
   await page.goto(server.url);
@@ -90,13 +105,23 @@ try {
   // 4. A busy history: workers consuming 300 orders for two virtual minutes, so something
   // happens all along the timeline and a seek back has to rebuild from a checkpoint.
   await page.getByTestId('scenario-picker').selectOption('workers');
+  // Scenarios are fetched: publish only once the workers scenario is drawn.
+  await page.getByTestId('diagram-consumer-packing-w2').waitFor();
   await page.evaluate(async () => {
     const button = document.querySelector('[data-testid="publish"]');
     for (let i = 0; i < 300; i++) button.click();
     await new Promise((r) => requestAnimationFrame(() => r()));
   });
   await page.getByTestId('speed').selectOption({ label: '64×' });
-  await page.getByTestId('play-pause').click();
+  // 900 messages (300 orders, three queues) playing at 64x: frame times over 3 s.
+  const frames900 = await page.evaluate(() => new Promise((done) => {
+    document.querySelector('[data-testid="play-pause"]').click();
+    const deltas = []; let last = performance.now(); const end = last + 3000;
+    const tick = (t) => { deltas.push(t - last); last = t; if (t < end) requestAnimationFrame(tick); else done(deltas); };
+    requestAnimationFrame(tick);
+  }));
+  results.frame900P50 = pct(frames900.slice(1), 50);
+  results.frame900P95 = pct(frames900.slice(1), 95);
   await page.waitForFunction(() => document.querySelector('[data-testid="clock"]').textContent.trim() >= '00:02:00.000');
   await page.getByTestId('play-pause').click();
   results.busyEvents = await page.evaluate(() => Number(document.querySelector('[data-testid="event-log"] li')?.dataset.seq ?? 0) + 1);
@@ -104,6 +129,45 @@ try {
   results.busyP50 = pct(busy, 50);
   results.busyP95 = pct(busy, 95);
   results.busyMax = Math.max(...busy);
+  // Step back and undo in that story: from the click until the next frame is drawn.
+  const untilDrawn = (testid, times) => page.evaluate(async ([testid, times]) => {
+    const out = [];
+    for (let i = 0; i < times; i++) {
+      const el = document.querySelector(`[data-testid="${testid}"]`);
+      if (!el || el.disabled) break;
+      const t0 = performance.now();
+      el.click();
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      out.push(performance.now() - t0);
+    }
+    return out;
+  }, [testid, times]);
+  const backs = await untilDrawn('step-back', 10);
+  results.stepBackP50 = pct(backs, 50); results.stepBackMax = Math.max(...backs);
+  const undos = await untilDrawn('undo', 10);
+  results.undoP50 = pct(undos, 50); results.undoMax = Math.max(...undos);
+  results.undos = undos.length;
+
+  // Nothing changes: the quilt store's 900 stored messages wait (no worker) while the clock
+  // plays at 64x. The main thread's share of busy time over 3 s (CDP task durations).
+  await page.getByTestId('scenario-picker').selectOption('quilt-store');
+  await page.getByTestId('diagram-topic-order-events').waitFor();
+  await page.waitForFunction(() => !document.querySelector('[data-testid="diagram-consumer-packing-w1"]'));
+  await page.evaluate(async () => {
+    const button = document.querySelector('[data-testid="publish"]');
+    for (let i = 0; i < 300; i++) button.click();
+    await new Promise((r) => requestAnimationFrame(() => r()));
+  });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const task = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
+  await page.getByTestId('play-pause').click();
+  await page.waitForTimeout(500);
+  const [t0, w0] = [await task(), Date.now()];
+  await page.waitForTimeout(3000);
+  const [t1, w1] = [await task(), Date.now()];
+  await page.getByTestId('play-pause').click();
+  results.idleBusy = (t1 - t0) * 1000 / (w1 - w0);
   await context.close();
 
   // 6. The example page's three embeds (another origin), CPU throttled 4x: until every visible
@@ -199,7 +263,11 @@ console.log(`  first contentful paint (median of 5)    ${ms(results.firstContent
 console.log(`  first interactive (median of 5)         ${results.firstInteractive} ms`);
 console.log(`  ${results.chips} message chips at 16x: frame p50 ${ms(results.frameP50)}, p95 ${ms(results.frameP95)} (${results.fps.toFixed(0)} fps at p50)`);
 console.log(`  scrubbing a ${results.events}-event history: p50 ${ms(results.scrubP50)}, p95 ${ms(results.scrubP95)}, max ${ms(results.scrubMax)}`);
-console.log(`  scrubbing a busy ${results.busyEvents}-event history (workers): p50 ${ms(results.busyP50)}, p95 ${ms(results.busyP95)}, max ${ms(results.busyMax)}`);
+console.log(`  cold load, CPU 4x slower: interactive at ${results.slowInteractive} ms (median of 5)`);
+console.log(`  workers, 300 orders (900 messages) playing at 64x: frame p50 ${ms(results.frame900P50)}, p95 ${ms(results.frame900P95)}`);
+console.log(`  scrubbing that busy ${results.busyEvents}-event history (workers): p50 ${ms(results.busyP50)}, p95 ${ms(results.busyP95)}, max ${ms(results.busyMax)}`);
+console.log(`  step back in it: p50 ${ms(results.stepBackP50)}, max ${ms(results.stepBackMax)}; undo (${results.undos}): p50 ${ms(results.undoP50)}, max ${ms(results.undoMax)} (click to drawn frame)`);
+console.log(`  nothing changing (900 stored messages, no consumer, playing at 64x): main thread ${(results.idleBusy * 100).toFixed(1)}% busy`);
 console.log(`  three embeds on the example page, CPU 4x slower: interactive at ${results.embedInteractive} ms (median of 3)`);
 console.log(`  a share link of 50 commands (${results.shareLinkChars} characters) opened, replayed and drawn: ${ms(results.shareOpen)} (median of 5, page load included; the page without a link: ${ms(results.plainOpen)})`);
 console.log(`  bundles (wasm + JS, Node's gzip -9): ${Object.entries(results.gzip).map(([p, n]) => `${p} ${n}`).join(', ')} bytes`);

@@ -123,22 +123,29 @@ fn rest(id: &str, q: &QueueView, workers: &[WorkerView]) -> String {
     if let (Some(n), Some(d)) = (q.max_receive_count, &q.dead_letter_queue) {
         meta.push(format!("to {} after {}", esc(d), crate::format::count(n, "receive", "receives")));
     }
-    if q.oldest_age_ms > 0 {
-        meta.push(format!("oldest message {} old", crate::format::duration(q.oldest_age_ms)));
-    }
     let redrive = if q.dead_letter_sources.is_empty() {
         String::new()
     } else {
         format!("<button data-testid=\"{id}-redrive\" data-act=\"redrive\" title=\"StartMessageMoveTask back to the source queues\">Redrive</button>")
     };
     format!(
-        "<p class=\"meta\">{meta}</p><ul class=\"workers\">{workers}</ul><div class=\"actions\">\
+        "<p class=\"meta\">{meta}<span class=\"age\"></span></p><ul class=\"workers\">{workers}</ul><div class=\"actions\">\
          <button data-testid=\"{id}-add-worker\" data-act=\"add-worker\" title=\"CreateWorker: a competing consumer that long-polls, works 2 s a message and deletes\">+ Worker</button>\
          <button data-testid=\"{id}-receive\" data-act=\"receive\" title=\"ReceiveMessage, up to 10, without deleting\">Receive</button>{redrive}\
          <button class=\"quiet\" data-testid=\"{id}-purge\" data-act=\"purge\" title=\"PurgeQueue\">Purge</button></div>",
         meta = meta.join(" · "),
         workers = workers.iter().map(worker_row).collect::<String>(),
     )
+}
+
+/// The oldest message's age, at the end of the settings line: it changes at every frame while
+/// time runs, so it is written on its own, not with the line's markup.
+fn age(q: &QueueView) -> String {
+    if q.oldest_age_ms > 0 {
+        format!(" · oldest message {} old", crate::format::duration(q.oldest_age_ms))
+    } else {
+        String::new()
+    }
 }
 
 /// One worker with its controls, as markup.
@@ -206,8 +213,13 @@ fn QueueCard(name: String) -> impl IntoView {
     });
     Effect::new(move |_| {
         let html = rest_html();
-        if let Some(el) = rest_el.get() {
-            draw(&el, &html, &mut rest_last);
+        let Some(el) = rest_el.get() else { return };
+        draw(&el, &html, &mut rest_last);
+        let age = q.with(|q| q.as_ref().map(age).unwrap_or_default());
+        if let Ok(Some(span)) = el.query_selector(".age") {
+            if span.text_content().as_deref() != Some(age.as_str()) {
+                span.set_text_content(Some(&age));
+            }
         }
     });
     let is_dlq = move || q.with(|q| q.as_ref().is_some_and(|q| !q.dead_letter_sources.is_empty()));

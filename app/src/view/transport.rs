@@ -129,6 +129,14 @@ fn set_prop(el: &web_sys::Element, name: &str, value: &str) {
     let _ = js_sys::Reflect::set(el, &name.into(), &value.into());
 }
 
+/// Sets an attribute only when it changes: the transport is brought up to date at every frame
+/// while playing, and an unchanged page should cost the browser nothing.
+fn set_attr(el: &web_sys::Element, name: &str, value: &str) {
+    if el.get_attribute(name).as_deref() != Some(value) {
+        let _ = el.set_attribute(name, value);
+    }
+}
+
 #[component]
 pub fn Transport() -> impl IntoView {
     let ctx = use_ctx();
@@ -139,8 +147,8 @@ pub fn Transport() -> impl IntoView {
         let (end, undo, redo) = ctx.pg.with(|p| (p.end(), p.can_undo(), p.can_redo()));
         let now = ctx.snapshot.with(|s| s.now);
         if let Some(play) = part(&root, "play-pause") {
-            let _ = play.set_attribute("aria-label", if playing { "Pause" } else { "Play" });
-            let _ = play.set_attribute("aria-pressed", if playing { "true" } else { "false" });
+            set_attr(&play, "aria-label", if playing { "Pause" } else { "Play" });
+            set_attr(&play, "aria-pressed", if playing { "true" } else { "false" });
             for (class, shown) in [("paused", !playing), ("playing", playing)] {
                 if let Ok(Some(icon)) = play.query_selector(&format!(".{class}")) {
                     let _ = icon.toggle_attribute_with_force("hidden", !shown);
@@ -155,7 +163,10 @@ pub fn Transport() -> impl IntoView {
             set_prop(&timeline, "value", &now.ms().to_string());
         }
         if let Ok(Some(shown)) = root.query_selector(".end") {
-            shown.set_text_content(Some(&end.to_string()));
+            let end = end.to_string();
+            if shown.text_content().as_deref() != Some(end.as_str()) {
+                shown.set_text_content(Some(&end));
+            }
         }
         for (testid, can) in [("undo", undo), ("redo", redo)] {
             if let Some(b) = part(&root, testid) {

@@ -1,0 +1,20 @@
+import { startServer, launchBrowser } from './e2e/harness.js';
+const server = await startServer(); const browser = await launchBrowser();
+const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+const page = await ctx.newPage();
+await page.goto(server.url); await page.getByTestId('publish').waitFor();
+const mode = process.argv[2];
+if (mode === 'workers') { await page.getByTestId('scenario-picker').selectOption('workers'); await page.getByTestId('diagram-consumer-packing-w2').waitFor(); }
+await page.evaluate(async () => { const b = document.querySelector('[data-testid="publish"]'); for (let i = 0; i < 300; i++) b.click(); await new Promise(r => requestAnimationFrame(r)); });
+await page.getByTestId('speed').selectOption({ label: '64×' });
+await page.getByTestId('play-pause').click();
+await page.waitForTimeout(300);
+await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+await page.waitForTimeout(3000);
+const buf = await browser.stopTracing();
+const ev = JSON.parse(buf.toString()).traceEvents;
+const main = ev.find(e => e.name === 'thread_name' && e.args.name === 'CrRendererMain');
+const sums = new Map();
+for (const e of ev) if (e.ph === 'X' && e.tid === main.tid && e.dur) sums.set(e.name, (sums.get(e.name) || 0) + e.dur);
+[...sums].sort((a, b) => b[1] - a[1]).slice(0, 18).forEach(([k, v]) => console.log((v / 1000).toFixed(0).padStart(6), 'ms', k));
+await browser.close(); await server.close();
