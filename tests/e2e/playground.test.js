@@ -159,6 +159,28 @@ test('the phone-size layout fits 375 px and still publishes', async () => {
   assert.deepEqual(await finish(page, problems, 'phone-layout'), []);
 });
 
+test('a full queue card shows its first chips, and Show all lists the rest in a scrolling list', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  await page.evaluate(() => { const b = document.querySelector('[data-testid="publish"]'); for (let i = 0; i < 30; i++) b.click(); });
+  await waitText(page, 'queue-billing-visible', '30');
+  const chips = () => page.locator('#chips-billing .chip').count();
+  await page.waitForFunction(() => document.querySelectorAll('#chips-billing .chip').length === 24);
+  const more = page.locator('[data-testid="queue-billing"] .more');
+  assert.match(await more.textContent(), /and 6 more\s*Show all 30/);
+  const before = await page.getByTestId('queue-billing').boundingBox();
+  await page.getByTestId('queue-billing-show-all').click();
+  await page.waitForFunction(() => document.querySelectorAll('#chips-billing .chip').length === 30);
+  const list = await page.locator('#chips-billing').evaluate((ul) => ({ overflow: getComputedStyle(ul).overflowY, max: getComputedStyle(ul).maxHeight }));
+  assert.deepEqual(list, { overflow: 'auto', max: '240px' }, 'the whole list scrolls inside the card');
+  assert.equal(await page.getByTestId('queue-billing-show-all').textContent(), 'Show fewer');
+  const after = await page.getByTestId('queue-billing').boundingBox();
+  assert.ok(after.height <= before.height + 240, `the card stays bounded: ${before.height} -> ${after.height}`);
+  await page.getByTestId('queue-billing-show-all').click();
+  await page.waitForFunction(() => document.querySelectorAll('#chips-billing .chip').length === 24);
+  assert.equal(await chips(), 24);
+  assert.deepEqual(await finish(page, problems, 'queue-show-all'), []);
+});
+
 test('a crashed worker holds its message until the visibility timeout; restart brings it back', async () => {
   const { page, problems } = await openPlayground(browser, server.url);
   await page.getByTestId('queue-packing-add-worker').click();

@@ -58,6 +58,9 @@ try {
     const button = document.querySelector('[data-testid="publish"]');
     for (let i = 0; i < 170; i++) button.click();
     await new Promise((r) => requestAnimationFrame(() => r()));
+    // Every card lists all its messages (its scrolling list), not only its first chips.
+    for (const b of document.querySelectorAll('[data-testid$="-show-all"]')) b.click();
+    await new Promise((r) => requestAnimationFrame(() => r()));
   });
   results.chips = await page.evaluate(() => document.querySelectorAll('.chip').length);
   await page.getByTestId('speed').selectOption({ label: '16×' });

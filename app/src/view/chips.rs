@@ -53,6 +53,10 @@ fn order_of(body: &str) -> Option<String> {
 /// A padlock: a FIFO message its group's in-flight message holds back.
 const LOCK: &str = "<svg class=\"lock\" viewBox=\"0 0 12 14\" aria-hidden=\"true\"><path d=\"M3 6V4a3 3 0 0 1 6 0v2\"/><rect x=\"1.5\" y=\"6\" width=\"9\" height=\"7\" rx=\"1.5\"/></svg>";
 
+/// Chips a queue card shows before "Show all": a full queue would otherwise make the card (and
+/// the page's every frame of paint) grow with it.
+pub(crate) const FIRST_CHIPS: usize = 24;
+
 /// The percentage of a timer left at `now`, to a tenth: the ring's dash length out of 100.
 fn remaining(since: SimTime, until: SimTime, now: SimTime) -> String {
     let total = until.ms().saturating_sub(since.ms()).max(1);
@@ -185,11 +189,16 @@ pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
     let ctx = use_ctx();
     let id = format!("chips-{queue}");
     let now = Memo::new(move |_| ctx.snapshot.with(|s| s.now));
+    // The first chips, or with "Show all" every message the snapshot lists, in a scrolling list.
+    let all = RwSignal::new(false);
     let messages = {
         let queue = queue.clone();
         Memo::new(move |_| {
-            ctx.snapshot
-                .with(|s| s.queues.iter().find(|q| q.name == queue).map(|q| q.messages.clone()).unwrap_or_default())
+            let shown = if all.get() { usize::MAX } else { FIRST_CHIPS };
+            ctx.snapshot.with(|s| {
+                let q = s.queues.iter().find(|q| q.name == queue);
+                q.map(|q| q.messages.iter().take(shown).cloned().collect::<Vec<_>>()).unwrap_or_default()
+            })
         })
     };
     let meta =
@@ -246,6 +255,7 @@ pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
         });
     });
     let label = format!("Messages in {queue}");
+    let toggle_id = format!("queue-{queue}-show-all");
     let select = move |e: web_sys::MouseEvent| {
         let copy = e
             .target()
@@ -257,10 +267,27 @@ pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
             ctx.selected.set(Some(Selection::Message { queue: queue.clone(), copy }));
         }
     };
-    let more = move || meta.with(|m| m.map_or(0, |m| m.1)).saturating_sub(messages.with(Vec::len));
+    let held = move || meta.with(|m| m.map_or(0, |m| m.1));
+    let more = move || held().saturating_sub(messages.with(Vec::len));
+    let toggle = move || {
+        if all.get() {
+            "Show fewer".to_string()
+        } else {
+            format!("Show all {}", held())
+        }
+    };
     view! {
-        <ul class="chips" id=id aria-label=label on:click=select></ul>
-        <p class="more" hidden=move || more() == 0>{move || format!("and {} more", more())}</p>
+        <ul class="chips" class:all=move || all.get() id=id aria-label=label on:click=select></ul>
+        <p class="more" hidden=move || held() <= FIRST_CHIPS>
+            <span>{move || match (all.get(), more()) {
+                (false, n) => format!("and {n} more"),
+                (true, 0) => String::new(),
+                (true, n) => format!("the first {} listed, {n} more", held() - n),
+            }}</span>
+            " "
+            <button class="link" data-testid=toggle_id aria-pressed=move || all.get().to_string()
+                on:click=move |_| all.update(|a| *a = !*a)>{toggle}</button>
+        </p>
     }
 }
 
