@@ -13,6 +13,26 @@ const dist = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist'
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p / 100 * s.length))]; };
 const ms = (x) => `${x.toFixed(1)} ms`;
 
+/** The workers scenario with 300 orders (900 messages) playing at 64x: frame times over 3 s. */
+async function workers900(page) {
+  await page.getByTestId('scenario-picker').selectOption('workers');
+  // Scenarios are fetched: publish only once the workers scenario is drawn.
+  await page.getByTestId('diagram-consumer-packing-w2').waitFor();
+  await page.evaluate(async () => {
+    const button = document.querySelector('[data-testid="publish"]');
+    for (let i = 0; i < 300; i++) button.click();
+    await new Promise((r) => requestAnimationFrame(() => r()));
+  });
+  await page.getByTestId('speed').selectOption({ label: '64×' });
+  const frames = await page.evaluate(() => new Promise((done) => {
+    document.querySelector('[data-testid="play-pause"]').click();
+    const deltas = []; let last = performance.now(); const end = last + 3000;
+    const tick = (t) => { deltas.push(t - last); last = t; if (t < end) requestAnimationFrame(tick); else done(deltas); };
+    requestAnimationFrame(tick);
+  }));
+  return frames.slice(1);
+}
+
 const server = await startServer();
 const browser = await launchBrowser();
 const results = {};
@@ -126,24 +146,10 @@ try {
 
   // 4. A busy history: workers consuming 300 orders for two virtual minutes, so something
   // happens all along the timeline and a seek back has to rebuild from a checkpoint.
-  await page.getByTestId('scenario-picker').selectOption('workers');
-  // Scenarios are fetched: publish only once the workers scenario is drawn.
-  await page.getByTestId('diagram-consumer-packing-w2').waitFor();
-  await page.evaluate(async () => {
-    const button = document.querySelector('[data-testid="publish"]');
-    for (let i = 0; i < 300; i++) button.click();
-    await new Promise((r) => requestAnimationFrame(() => r()));
-  });
-  await page.getByTestId('speed').selectOption({ label: '64×' });
-  // 900 messages (300 orders, three queues) playing at 64x: frame times over 3 s.
-  const frames900 = await page.evaluate(() => new Promise((done) => {
-    document.querySelector('[data-testid="play-pause"]').click();
-    const deltas = []; let last = performance.now(); const end = last + 3000;
-    const tick = (t) => { deltas.push(t - last); last = t; if (t < end) requestAnimationFrame(tick); else done(deltas); };
-    requestAnimationFrame(tick);
-  }));
-  results.frame900P50 = pct(frames900.slice(1), 50);
-  results.frame900P95 = pct(frames900.slice(1), 95);
+  // 900 messages (300 orders, three queues) playing at 64x, then on for two virtual minutes.
+  const frames900 = await workers900(page);
+  results.frame900P50 = pct(frames900, 50);
+  results.frame900P95 = pct(frames900, 95);
   await page.waitForFunction(() => document.querySelector('[data-testid="clock"]').textContent.trim() >= '00:02:00.000');
   await page.getByTestId('play-pause').click();
   results.busyEvents = await page.evaluate(() => Number(document.querySelector('[data-testid="event-log"] li')?.dataset.seq ?? 0) + 1);
@@ -199,22 +205,9 @@ try {
     const q = await c.newPage();
     await q.goto(server.url);
     await q.getByTestId('publish').waitFor();
-    await q.getByTestId('scenario-picker').selectOption('workers');
-    await q.getByTestId('diagram-consumer-packing-w2').waitFor();
-    await q.evaluate(async () => {
-      const button = document.querySelector('[data-testid="publish"]');
-      for (let i = 0; i < 300; i++) button.click();
-      await new Promise((r) => requestAnimationFrame(() => r()));
-    });
-    await q.getByTestId('speed').selectOption({ label: '64×' });
-    const f = await q.evaluate(() => new Promise((done) => {
-      document.querySelector('[data-testid="play-pause"]').click();
-      const deltas = []; let last = performance.now(); const end = last + 3000;
-      const tick = (t) => { deltas.push(t - last); last = t; if (t < end) requestAnimationFrame(tick); else done(deltas); };
-      requestAnimationFrame(tick);
-    }));
-    results.fresh900P50 = pct(f.slice(1), 50);
-    results.fresh900P95 = pct(f.slice(1), 95);
+    const f = await workers900(q);
+    results.fresh900P50 = pct(f, 50);
+    results.fresh900P95 = pct(f, 95);
     await c.close();
   }
 
