@@ -37,6 +37,13 @@ pub(super) fn edge_path(topic_y: i64, y: i64) -> String {
     format!("M 250 {topic_y} C 330 {topic_y}, 330 {y}, 410 {y}")
 }
 
+/// In the narrow diagram: down the line at x = `N_TRUNK` from `from`, then across to `end` on
+/// the line at `y`.
+fn trunk(from: i64, y: i64, end: i64) -> String {
+    let t = N_TRUNK;
+    format!("M {t} {from} L {t} {} Q {t} {y}, {} {y} L {end} {y}", y - 14, t + 14)
+}
+
 /// What the diagram draws, without the clock: it changes only when a count or the topology does,
 /// so the diagram is not rebuilt on every tick of the clock.
 #[derive(Clone, Debug, PartialEq)]
@@ -354,28 +361,32 @@ impl Layout {
         first + i as i64 * ROW
     }
 
+    /// The line from the producer to whatever it sends to itself on the line at `y` (a queue no
+    /// topic feeds, a service it calls): across, or in the narrow diagram down from under it.
+    fn producer_path(&self, y: i64) -> String {
+        if self.narrow {
+            trunk(48, y, 410 + N_SHIFT)
+        } else {
+            let topic_y = self.topic_y();
+            format!("M 130 {topic_y} C 270 {topic_y}, 270 {y}, 410 {y}")
+        }
+    }
+
     /// The line a message travels from what feeds a row to the row's queue at `end_x` (its
     /// queue's left edge, or its filter badge for a drop): from the topic across, or in the
     /// narrow diagram down the topic's line and across. `None` for a row nothing feeds on the
     /// diagram (a work queue beside a topic).
     pub(super) fn feed_path(&self, row: &Row, to_filter: bool) -> Option<String> {
         let y = row.y;
-        if self.narrow {
-            let from = match row.topic.and_then(|i| self.topics.get(i)) {
-                Some((_, ty)) => ty + 30,
-                None if self.topics.is_empty() => 48,
-                None => return None,
-            };
-            let end = if to_filter { 88 } else { 410 + N_SHIFT };
-            let t = N_TRUNK;
-            return Some(format!("M {t} {from} L {t} {} Q {t} {y}, {} {y} L {end} {y}", y - 14, t + 14));
-        }
-        let topic_y = self.topic_y_of(row);
-        match (&row.sub, self.topics.is_empty()) {
-            (Some(_), _) if to_filter => Some(format!("M 250 {topic_y} C 290 {topic_y}, 300 {y}, 324 {y}")),
-            (Some(_), _) => Some(edge_path(topic_y, y)),
-            (None, true) => Some(format!("M 130 {topic_y} C 270 {topic_y}, 270 {y}, 410 {y}")),
-            (None, false) => None,
+        let topic = row.topic.and_then(|i| self.topics.get(i));
+        match (topic, self.narrow) {
+            (None, _) if self.topics.is_empty() => Some(self.producer_path(y)),
+            (None, _) => None,
+            (Some((_, ty)), true) => Some(trunk(ty + 30, y, if to_filter { 88 } else { 410 + N_SHIFT })),
+            (Some(_), false) => {
+                let ty = self.topic_y_of(row);
+                Some(if to_filter { format!("M 250 {ty} C 290 {ty}, 300 {y}, 324 {y}") } else { edge_path(ty, y) })
+            }
         }
     }
 
@@ -546,386 +557,6 @@ fn last_drops(events: &[engine::Event], filtered: &[String]) -> Vec<(String, Str
     drops
 }
 
-/// A text cut to `max` characters, with "…" when cut.
-fn cut(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        format!("{}…", text.chars().take(max - 1).collect::<String>())
-    }
-}
-
-/// A topic's name inside its 80-unit node: one line when it fits, else two, broken before its
-/// last "." or "-" (`order-events` / `.fifo`), as `<tspan>`s under the node's title.
-fn topic_lines(name: &str, y: i64) -> String {
-    const FITS: usize = 13;
-    let cut = (name.chars().count() > FITS).then(|| name.rfind(['.', '-'])).flatten().filter(|i| *i > 0);
-    match cut {
-        Some(i) => format!(
-            "<tspan x=\"210\" y=\"{y}\">{}</tspan><tspan x=\"210\" y=\"{}\">{}</tspan>",
-            esc(&name[..i]),
-            y + 12,
-            esc(&name[i..])
-        ),
-        None => esc(name),
-    }
-}
-
-/// A queue's first messages inside its node, on the line at `y`: a dot each in its state's
-/// colour, a ring for a timer with its seconds, the receive count; "+N" for the rest. A dot
-/// selects its message.
-fn dots_markup(queue: &str, dots: &[Dot], more: usize, y: i64) -> String {
-    use std::fmt::Write;
-    let mut m = String::new();
-    for (i, d) in dots.iter().enumerate() {
-        let x = 430 + i as i64 * 34;
-        let ring = d.ring.map_or_else(String::new, |left| {
-            format!(
-                "<circle class=\"ring\" cx=\"{x}\" cy=\"{y}\" r=\"7\" pathLength=\"100\" stroke-dasharray=\"{left} 100\" \
-                 transform=\"rotate(-90 {x} {y})\"/>"
-            )
-        });
-        let _ = write!(
-            m,
-            "<g class=\"msg {}\" data-select=\"msg:{}:{}\" data-testid=\"diagram-msg-{}-{}\"><title>{}</title>\
-             <circle cx=\"{x}\" cy=\"{y}\" r=\"4.5\"/>{ring}<text x=\"{}\" y=\"{}\">{}</text></g>",
-            d.class,
-            d.copy,
-            esc(queue),
-            esc(queue),
-            d.copy,
-            esc(&d.title),
-            x + 9,
-            y + 3,
-            esc(&d.label)
-        );
-    }
-    if more > 0 {
-        let _ = write!(m, "<text class=\"more\" x=\"604\" y=\"{}\" text-anchor=\"end\">+{more}</text>", y + 3);
-    }
-    m
-}
-
-/// A box on the queues' column (a queue, or a service called directly): its name, a line of
-/// counts under it, then `inner`. `attrs` are the node's own attributes; `(top, height)` its box.
-#[allow(clippy::too_many_arguments)]
-fn box_node(
-    m: &mut String,
-    class: &str,
-    attrs: &str,
-    live: usize,
-    (top, height): (i64, i64),
-    name: &str,
-    stat: &str,
-    inner: &str,
-) {
-    use std::fmt::Write;
-    let _ = write!(
-        m,
-        "<g class=\"node {class}\" data-live=\"{live}\" {attrs}><rect x=\"410\" y=\"{top}\" width=\"200\" height=\"{height}\" rx=\"10\"/>\
-         <text class=\"name\" x=\"424\" y=\"{}\">{name}</text><text class=\"stat\" x=\"424\" y=\"{}\">{stat}</text>{inner}</g>",
-        top + 20,
-        top + 36
-    );
-}
-
-/// A dead-letter queue drawn under what feeds it (a queue, or a subscription): a dashed edge
-/// down to it, the node with its count, and a caption saying what it catches.
-struct DeadLetter<'a> {
-    name: &'a str,
-    count: usize,
-    /// The node's centre line.
-    centre: i64,
-    width: i64,
-    /// Where the dashed edge comes down.
-    edge_x: i64,
-    /// Where the dashed edge starts (the bottom of what feeds it).
-    edge_from: i64,
-    /// The top of its box.
-    top: i64,
-    /// How many characters of its name fit.
-    fits: usize,
-    /// More classes (a leading space each).
-    class: &'static str,
-    /// Whether the node carries `data-testid="diagram-sub-dlq-<name>"`.
-    testid: bool,
-}
-
-impl DeadLetter<'_> {
-    /// Writes the node. Label, title and caption are text.
-    fn write(&self, m: &mut String, live: usize, label: &str, title: &str, caption: &str) {
-        use std::fmt::Write;
-        let (d, c, x, top) = (esc(self.name), self.centre, self.edge_x, self.top);
-        let testid = if self.testid { format!(" data-testid=\"diagram-sub-dlq-{d}\"") } else { String::new() };
-        let _ = write!(
-            m,
-            "<g class=\"edge dlq\"><path d=\"M {x} {} L {x} {}\"/></g>\
-             <g class=\"node dlq{}\" tabindex=\"0\" role=\"button\" data-live=\"{live}\" data-select=\"queue:{d}\"{testid} aria-label=\"{}\">\
-             <title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"32\" rx=\"8\"/>\
-             <text class=\"name small\" x=\"{c}\" y=\"{}\" text-anchor=\"middle\">{} · {}</text></g>\
-             <text class=\"caption\" x=\"{c}\" y=\"{}\" text-anchor=\"middle\">{caption}</text>",
-            self.edge_from,
-            top,
-            self.class,
-            esc(label),
-            esc(title),
-            c - self.width / 2,
-            top,
-            self.width,
-            top + 20,
-            esc(&cut(self.name, self.fits)),
-            self.count,
-            top + 44
-        );
-    }
-}
-
-/// The diagram's markup, written as one string: much less code in the bundle than a typed
-/// view per node. The nodes whose look follows the counts and states (queues, DLQs, consumers)
-/// carry `data-live="i"`, numbered in order, so that [`Topology`] can update them in place when
-/// only the counts change. Clicks and keys reach the nodes through `data-select`.
-fn diagram_markup(layout: &Layout) -> String {
-    use std::fmt::Write;
-    let topic_y = layout.topic_y();
-    let mut m = String::new();
-    let mut live = 0..;
-    let _ = write!(
-        m,
-        "<g class=\"node producer\"><rect x=\"10\" y=\"{}\" width=\"120\" height=\"48\" rx=\"24\"/>\
-         <text class=\"name\" x=\"70\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
-        topic_y - 24,
-        topic_y + 5,
-        esc(&layout.producer),
-    );
-    let narrow = layout.narrow;
-    // In the narrow diagram the topics and each row's badges and queue are drawn where the
-    // wide one draws them, moved left.
-    let shift =
-        |dx: i64| if narrow { (format!("<g transform=\"translate({dx} 0)\">"), "</g>") } else { (String::new(), "") };
-    if !layout.topics.is_empty() {
-        // The producer publishes to the first topic; the others are fed by what publishes to
-        // them (an alarm's action, say).
-        let path = if narrow {
-            format!("M {N_TRUNK} 48 L {N_TRUNK} {N_TOP}")
-        } else {
-            format!("M 130 {topic_y} L 170 {topic_y}")
-        };
-        let _ = write!(m, "<g class=\"edge\"><path d=\"{path}\"/></g>");
-    }
-    for (topic, y) in &layout.topics {
-        let (open, close) = shift(N_TOPIC_SHIFT);
-        let _ = write!(
-            m,
-            "{open}<g class=\"node topic\" data-testid=\"diagram-topic-{t}\"><rect x=\"170\" y=\"{}\" width=\"80\" height=\"60\" rx=\"12\"/>\
-             <text class=\"kind\" x=\"210\" y=\"{}\" text-anchor=\"middle\">SNS topic</text>\
-             <text class=\"name small\" x=\"210\" y=\"{}\" text-anchor=\"middle\">{}</text></g>{close}",
-            y - 30,
-            y - 10,
-            y + 6,
-            topic_lines(topic, y + 6),
-            t = esc(topic),
-        );
-    }
-    // Direct calls: each service the producer waits on, in turn, with its latency now.
-    for (i, Call { name, latency, calls, errors, down }) in layout.calls.iter().enumerate() {
-        let (y, n) = (layout.call_y(i), esc(name));
-        let (class, state) = if *down { (" down", ", down") } else { ("", "") };
-        let path = if narrow {
-            let t = N_TRUNK;
-            format!("M {t} 48 L {t} {} Q {t} {y}, {} {y} L {} {y}", y - 14, t + 14, 410 + N_SHIFT)
-        } else {
-            format!("M 130 {topic_y} C 270 {topic_y}, 270 {y}, 410 {y}")
-        };
-        let _ = write!(m, "<g class=\"edge\"><path d=\"{path}\"/></g>");
-        let (open, close) = shift(N_SHIFT);
-        m.push_str(&open);
-        let attrs = format!(
-            "data-testid=\"diagram-call-{n}\" aria-label=\"Service {n}: answers in {latency}{state}; {calls} calls, {errors} failed\""
-        );
-        let stat = format!("{latency}{state} · {calls} calls · {errors} failed");
-        box_node(
-            &mut m,
-            &format!("queue call{class}"),
-            &attrs,
-            live.next().unwrap_or_default(),
-            (y - 24, 48),
-            &n,
-            &stat,
-            "",
-        );
-        m.push_str(close);
-    }
-    let mut over = String::new();
-    for row in &layout.rows {
-        let Row { sub, queue, visible, inflight, dlq, sub_dlq, consumers, dots, more, y, drop, topic: _ } = row;
-        let (y, q) = (*y, esc(queue));
-        if let Some(path) = layout.feed_path(row, false) {
-            let _ = write!(m, "<g class=\"edge\"><path d=\"{path}\"/></g>");
-        }
-        let (open, close) = shift(N_SHIFT);
-        m.push_str(&open);
-        if let Some(sub) = sub {
-            let _ = write!(m, "<g class=\"badges\" data-select=\"sub:{}\">", esc(&sub.arn));
-            if let Some(p) = &sub.filter_policy {
-                let p = esc(p);
-                let _ = write!(
-                    m,
-                    "<g class=\"badge filter\" tabindex=\"0\" role=\"button\" aria-label=\"Filter policy for {q}: {p}\">\
-                     <title>Filter policy: {p}</title><rect x=\"296\" y=\"{}\" width=\"56\" height=\"20\" rx=\"10\"/>\
-                     <path class=\"funnel\" d=\"M 303 {} h 11 l -4 5 v 4 l -3 1 v -5 z\"/>\
-                     <text x=\"330\" y=\"{}\">filter</text></g>",
-                    y - 11,
-                    y - 5,
-                    y + 4
-                );
-            }
-            let (title, label) = if sub.raw {
-                ("Raw message delivery: the body arrives exactly as published", "raw")
-            } else {
-                ("SNS envelope: the event arrives inside a JSON notification", "env")
-            };
-            let _ = write!(
-                m,
-                "<g class=\"badge raw\"><title>{title}</title><rect x=\"356\" y=\"{}\" width=\"40\" height=\"20\" rx=\"10\"/>\
-                 <text x=\"376\" y=\"{}\">{label}</text></g></g>",
-                y - 11,
-                y + 4
-            );
-        }
-        box_node(
-            &mut m,
-            "queue",
-            &format!(
-                "tabindex=\"0\" role=\"button\" data-select=\"queue:{q}\" aria-label=\"Queue {q}: {visible} visible, {inflight} in flight\""
-            ),
-            live.next().unwrap_or_default(),
-            (y - 30, 60),
-            &q,
-            &format!("{visible} visible · {inflight} in flight"),
-            &dots_markup(queue, dots, *more, y + 19),
-        );
-        if let Some(sub) = sub.as_ref().filter(|s| s.filter_policy.is_some()) {
-            let why = if narrow { (296, 20) } else { (258, 34) };
-            filter_stats(&mut m, live.next().unwrap_or_default(), &q, sub.filtered_out, drop.as_deref(), y, why);
-        }
-        m.push_str(close);
-        // Beside the queue, or in the narrow diagram under it, one under the other.
-        let shown = consumers.len().min(MAX_CONSUMERS);
-        let first_y = if narrow { y + 46 } else { y - (shown.max(1) as i64 - 1) * 12 };
-        let (cx, cw) = if narrow { (200, 140) } else { (650, 170) };
-        for (i, c) in consumers.iter().take(MAX_CONSUMERS).enumerate() {
-            let cy = first_y + i as i64 * 24;
-            let edge = if narrow {
-                format!("M 188 {} L 188 {cy} L 200 {cy}", y + 30)
-            } else {
-                format!("M 610 {y} C 630 {y}, 630 {cy}, 650 {cy}")
-            };
-            let label = esc(&c.label);
-            let select = c.worker.as_deref().map(|w| format!(" data-select=\"worker:{}\"", esc(w))).unwrap_or_default();
-            let _ = write!(
-                m,
-                "<g class=\"edge consume\"><path d=\"{edge}\"/></g>\
-                 <g class=\"node consumer {}\" tabindex=\"0\" role=\"button\" data-live=\"{}\"{select} data-testid=\"diagram-consumer-{}\" aria-label=\"{label} on {q}: {}\">\
-                 <title>{label}: {}</title><rect x=\"{cx}\" y=\"{}\" width=\"{cw}\" height=\"20\" rx=\"10\"/>\
-                 <text class=\"glyph\" x=\"{}\" y=\"{}\">{}</text><text x=\"{}\" y=\"{}\">{label}</text></g>",
-                c.state.name().to_ascii_lowercase(),
-                live.next().unwrap_or_default(),
-                c.worker.as_deref().map_or_else(|| label.clone(), esc),
-                c.state.name(),
-                c.state.name(),
-                cy - 10,
-                cx + 12,
-                cy + 4,
-                state_glyph(c.state),
-                cx + 26,
-                cy + 4,
-            );
-        }
-        if consumers.len() > MAX_CONSUMERS {
-            let _ = write!(
-                m,
-                "<text class=\"more\" x=\"{}\" y=\"{}\">+{} more</text>",
-                cx + 26,
-                first_y + shown as i64 * 24 + 2,
-                consumers.len() - MAX_CONSUMERS
-            );
-        }
-        if let Some((d, n)) = dlq {
-            let label = format!("Dead-letter queue {d}: {n} messages, what {queue}'s consumers never deleted");
-            let title = format!(
-                "{queue}'s dead-letter queue: the messages its consumers received too often without deleting them"
-            );
-            let (centre, width, edge_x) = row.dlq_place(narrow);
-            let node = DeadLetter {
-                name: d,
-                count: *n,
-                centre,
-                width,
-                edge_x,
-                edge_from: y + 30,
-                top: row.dlq_top(narrow),
-                fits: 18,
-                class: "",
-                testid: false,
-            };
-            node.write(&mut m, live.next().unwrap_or_default(), &label, &title, "processing failures");
-        }
-        // Under the subscription's badge, right of the topic's edges; drawn after every row.
-        if let Some((d, n)) = sub_dlq {
-            let label = format!(
-                "Subscription dead-letter queue {d}: {n} messages, the copies SNS could not deliver to {queue}"
-            );
-            let title = format!("The subscription's dead-letter queue: the copies SNS could not deliver to {queue}");
-            let ((centre, width, fits), edge_x) =
-                if narrow { ((110, 110, 13), 376 + N_SHIFT) } else { ((432, 136, 18), 376) };
-            let node = DeadLetter {
-                name: d,
-                count: *n,
-                centre,
-                width,
-                edge_x,
-                edge_from: y + 9,
-                top: row.dlq_top(narrow),
-                fits,
-                class: " sub-dlq",
-                testid: true,
-            };
-            node.write(&mut over, live.next().unwrap_or_default(), &label, &title, "delivery failures");
-        }
-    }
-    m + &over
-}
-
-/// Under a filter badge: how many messages it has dropped, and why it dropped the latest one
-/// until the next delivery (whole in its title and accessible name). A live node.
-fn filter_stats(
-    m: &mut String,
-    live: usize,
-    q: &str,
-    dropped: u64,
-    drop: Option<&str>,
-    y: i64,
-    (why_x, fits): (i64, usize),
-) {
-    use std::fmt::Write;
-    let count = crate::format::count(dropped, "filtered out", "filtered out");
-    let (title, reason) = match drop {
-        Some(r) => (
-            format!("<title>Latest drop: {}</title>", esc(r)),
-            format!("<text class=\"why\" x=\"{why_x}\" y=\"{}\">{}</text>", y + 33, esc(&cut(r, fits))),
-        ),
-        None => (String::new(), String::new()),
-    };
-    let _ = write!(
-        m,
-        "<g class=\"filter-stats{}\" data-live=\"{live}\" data-testid=\"filter-{q}-dropped\" aria-label=\"{q}'s filter: {count}{}\">{title}\
-         <text class=\"count\" x=\"296\" y=\"{}\">{count}</text>{reason}</g>",
-        if drop.is_some() { " dropping" } else { "" },
-        drop.map(|r| format!("; latest: {}", esc(r))).unwrap_or_default(),
-        y + 21,
-    );
-}
-
 /// Brings the live nodes of the diagram on the page up to date with `markup` (of the same
 /// topology): their class, accessible name and contents change, the elements stay, and so does
 /// a keyboard focus on one of them.
@@ -1061,6 +692,10 @@ pub fn Topology() -> impl IntoView {
         </div></div>
     }
 }
+
+#[path = "topology_markup.rs"]
+mod markup;
+use markup::diagram_markup;
 
 #[cfg(test)]
 #[path = "topology_tests.rs"]

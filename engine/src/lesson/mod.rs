@@ -200,8 +200,6 @@ impl std::fmt::Display for LessonError {
 
 impl std::error::Error for LessonError {}
 
-/// Whether a file is a lesson (a top-level `"lesson"` key) rather than a scenario or the index.
-/// Reads only the top-level keys; malformed JSON is not a lesson.
 /// What a JSON file the CLI is given holds, told by its top-level keys, read once (a large
 /// scenario file is not parsed again for each kind it is not).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,6 +227,8 @@ pub fn kind_of(text: &str) -> FileKind {
     }
 }
 
+/// Whether a file is a lesson (a top-level `"lesson"` key) rather than a scenario or the index.
+/// Reads only the top-level keys; malformed JSON is not a lesson.
 pub fn is_lesson(text: &str) -> bool {
     parse::top_level_keys(text).is_some_and(|keys| keys.iter().any(|k| k == "lesson"))
 }
