@@ -229,6 +229,11 @@ impl Playground {
         self.history.sim()
     }
 
+    /// What changes when anything but the clock changes (`Sim::view_stamp`).
+    pub fn view_stamp(&self) -> (u64, u64) {
+        self.history.sim().view_stamp()
+    }
+
     pub fn now(&self) -> SimTime {
         self.history.sim().now()
     }

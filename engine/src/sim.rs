@@ -40,10 +40,22 @@ pub(crate) struct Counters {
     pub move_task: u64,
 }
 
+/// A new [`Sim::revision`]: unique in the process. Views compare it; the simulation never
+/// reads it, so it changes nothing the engine does or logs.
+fn fresh_revision() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
 /// The whole simulated world. `Clone` is a full checkpoint.
 #[derive(Clone, Debug)]
 pub struct Sim {
     pub(crate) now: SimTime,
+    /// Which state this is, apart from the clock: a fresh number whenever an action or a timer
+    /// may have changed anything (see [`Sim::view_stamp`]). A clone keeps it, and is the same
+    /// state.
+    revision: u64,
     pub(crate) seed: u64,
     pub(crate) rng: Pcg32,
     pub(crate) timers: Timers,
@@ -71,6 +83,7 @@ impl Sim {
     pub fn new(seed: u64) -> Sim {
         Sim {
             now: SimTime::ZERO,
+            revision: fresh_revision(),
             seed,
             rng: Pcg32::new(seed),
             timers: Timers::default(),
@@ -93,6 +106,29 @@ impl Sim {
     /// Turns the event log off (benchmarks of raw throughput) or on. On by default.
     pub fn set_event_recording(&mut self, on: bool) {
         self.record_events = on;
+        self.revision = fresh_revision();
+    }
+
+    /// Two numbers that stay equal while nothing a [`Snapshot`](crate::Snapshot) shows changes
+    /// but the clock: equal stamps mean equal snapshots, apart from `now` and what is read from
+    /// it directly (a queue's `oldest_age_ms`). The first is the state's revision (a new one
+    /// after every action and every timer that fired); the second counts the moments up to now
+    /// at which a view changes without a timer (a dependency's or an HTTP endpoint's schedule
+    /// window opening or closing; an archived event leaving its archive's retention). A page
+    /// redraws what shows the state only when the stamp changes, and only the clock at other
+    /// frames.
+    pub fn view_stamp(&self) -> (u64, u64) {
+        (self.revision, self.world.boundaries_passed(self.now) + self.archive_expiries(self.now))
+    }
+
+    #[cfg(feature = "eventbridge")]
+    fn archive_expiries(&self, now: SimTime) -> u64 {
+        self.events.expired_in_archives(now)
+    }
+
+    #[cfg(not(feature = "eventbridge"))]
+    fn archive_expiries(&self, _now: SimTime) -> u64 {
+        0
     }
 
     pub fn now(&self) -> SimTime {
@@ -134,6 +170,7 @@ impl Sim {
             ));
         };
         let checked = Params::new(entry.service, entry.name, params, entry.params)?;
+        self.revision = fresh_revision();
         self.cause = entry.name;
         let result = (entry.handler)(self, &checked);
         if result.is_ok() {
@@ -154,6 +191,7 @@ impl Sim {
         while let Some((at, timer)) = self.timers.pop_due(t) {
             self.now = self.now.max(at);
             self.cause = timer.cause();
+            self.revision = fresh_revision();
             self.fire(timer);
             self.raise_receivable();
         }

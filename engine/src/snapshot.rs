@@ -76,6 +76,9 @@ pub struct QueueView {
     pub delayed: usize,
     /// CloudWatch's `ApproximateAgeOfOldestMessage`, in milliseconds.
     pub oldest_age_ms: u64,
+    /// When the oldest message was sent: a view that keeps this snapshot while the clock moves
+    /// (see `Sim::view_stamp`) reads the age from it.
+    pub oldest_sent_at: Option<SimTime>,
     pub visibility_timeout: u32,
     pub retention_period: u32,
     pub delay_seconds: u32,
@@ -135,6 +138,13 @@ pub struct MoveTaskView {
     pub status: &'static str,
     pub moved: usize,
     pub to_move: usize,
+}
+
+impl QueueView {
+    /// The oldest message's age at `now` (this view's `oldest_age_ms` is its age when taken).
+    pub fn oldest_age_at(&self, now: SimTime) -> u64 {
+        self.oldest_sent_at.map_or(0, |sent| now.ms().saturating_sub(sent.ms()))
+    }
 }
 
 impl Sim {
@@ -243,6 +253,7 @@ impl Sim {
             in_flight: q.inflight,
             delayed: q.delayed,
             oldest_age_ms: q.oldest_age_ms(self.now),
+            oldest_sent_at: q.by_sent.first().map(|(sent, _)| SimTime(*sent)),
             visibility_timeout: q.config.visibility_timeout,
             retention_period: q.config.retention_period,
             delay_seconds: q.config.delay_seconds,

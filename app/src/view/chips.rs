@@ -188,7 +188,7 @@ fn apply(ul: &web_sys::Element, old: &[Option<Shown>], new: &[Shown], kept: Opti
 pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
     let ctx = use_ctx();
     let id = format!("chips-{queue}");
-    let now = Memo::new(move |_| ctx.snapshot.with(|s| s.now));
+    let now = ctx.now;
     // The first chips, or with "Show all" every message the snapshot lists, in a scrolling list.
     let all = RwSignal::new(false);
     let messages = {
@@ -205,6 +205,7 @@ pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
         Memo::new(move |_| q.with(|q| q.as_ref().map(|q| (q.max_receive_count, q.visible + q.in_flight + q.delayed))));
     // The chips, redrawn where their messages changed.
     let timers = StoredValue::new(Vec::<(u64, SimTime, SimTime)>::new());
+    let timing = RwSignal::new(false);
     let (list, here) = (id.clone(), queue.clone());
     Effect::new(move |drawn: Option<Vec<Shown>>| {
         let drawn = drawn.unwrap_or_default();
@@ -239,11 +240,19 @@ pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
         apply(&ul, &old, &new, kept);
         timers
             .set_value(new.iter().filter_map(|s| timer(&s.m).map(|(since, until)| (s.m.copy, since, until))).collect());
+        let timed = timers.with_value(|t| !t.is_empty());
+        if timing.get_untracked() != timed {
+            timing.set(timed);
+        }
         new
     });
-    // The rings count down with the clock; nothing else in a chip does.
+    // The rings count down with the clock; nothing else in a chip does. Without a ring, the
+    // clock is not followed at all.
     let list = id.clone();
     Effect::new(move |_| {
+        if !timing.get() {
+            return;
+        }
         let now = now.get();
         let Some(ul) = document().get_element_by_id(&list) else { return };
         timers.with_value(|timers| {

@@ -48,7 +48,9 @@ pub fn Publish() -> impl IntoView {
     // each tick of the clock.
     let topic = Memo::new(move |_| ctx.snapshot.with(|s| s.topics.first().map(|t| (t.name.clone(), t.fifo))));
     let form = Memo::new(move |_| {
-        let (description, presets) = ctx.pg.with(|p| {
+        // A story's description and presets change only with the story itself.
+        ctx.snapshot.with(|_| ());
+        let (description, presets) = ctx.pg.with_untracked(|p| {
             (p.description.clone(), p.presets().iter().map(|p| (p.name.clone(), p.label.clone())).collect::<Vec<_>>())
         });
         topic.with(|t| {

@@ -206,7 +206,7 @@ fn EmbedStage(story: Story, params: Params) -> impl IntoView {
     view! {
         <div class="embed-bar">
             <strong dir="auto">{title}</strong>
-            <time class="clock" data-testid="clock" title="Virtual time">{move || ctx.snapshot.with(|s| s.now.to_string())}</time>
+            <time class="clock" data-testid="clock" title="Virtual time">{move || ctx.clock.get().to_string()}</time>
             <a class="embed-open" data-testid="embed-open-full" href=full target="_blank" rel="noopener" on:click=open_full>
                 "Open in the full playground ↗"
             </a>

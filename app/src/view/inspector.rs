@@ -127,14 +127,14 @@ pub fn Inspector() -> impl IntoView {
                     .find(|q| q.name == queue)
                     .and_then(|q| q.messages.iter().find(|m| m.copy == copy).map(|m| (q, m)));
                 match found {
-                    Some((q, m)) => message(q, m, s.now),
+                    Some((q, m)) => message(q, m, ctx.clock.get()),
                     None => Parts::text(hint(&format!(
                         "That message is no longer in {queue}: deleted, moved or expired. The event log says which."
                     ))),
                 }
             }
             Selection::Queue(name) => match s.queues.iter().find(|q| q.name == name) {
-                Some(q) => self::queue(q),
+                Some(q) => self::queue(q, ctx.clock.get()),
                 None => Parts::text(hint("That queue no longer exists.")),
             },
             Selection::Subscription(arn) => {
@@ -183,6 +183,12 @@ pub fn Inspector() -> impl IntoView {
     }
 }
 
+/// JSON laid out for reading. The attributes go through a `Value` too, so the page carries one
+/// pretty printer, not one per type.
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
 fn message(q: &QueueView, m: &MessageView, now: SimTime) -> Parts {
     let (state, timer) = match m.state {
         MsgState::Visible => match &m.blocked_by {
@@ -203,10 +209,7 @@ fn message(q: &QueueView, m: &MessageView, now: SimTime) -> Parts {
     let handles: Vec<String> = (1..=m.receive_count)
         .map(|g| format!("rh-{}-{g}{}", m.copy, if g == m.receive_count { " (latest)" } else { " (stale)" }))
         .collect();
-    let body = serde_json::from_str::<Value>(&m.body)
-        .ok()
-        .and_then(|v| serde_json::to_string_pretty(&v).ok())
-        .unwrap_or_else(|| m.body.clone());
+    let body = serde_json::from_str::<Value>(&m.body).ok().map(|v| pretty(&v)).unwrap_or_else(|| m.body.clone());
     let expires_in = m.expires_at.ms().saturating_sub(now.ms());
     let top = heading(3, &format!("{} in {}", m.message_id, q.name))
         + &facts(&[
@@ -241,12 +244,12 @@ fn message(q: &QueueView, m: &MessageView, now: SimTime) -> Parts {
     let mut bottom = heading(4, "Body") + &code(&body);
     if !m.attributes.is_empty() {
         bottom += &(heading(4, "Message attributes")
-            + &code(&serde_json::to_string_pretty(&m.attributes).unwrap_or_default()));
+            + &code(&pretty(&serde_json::to_value(&m.attributes).unwrap_or_default())));
     }
     Parts { top, controls, bottom }
 }
 
-fn queue(q: &QueueView) -> Parts {
+fn queue(q: &QueueView, now: SimTime) -> Parts {
     let name = q.name.clone();
     let top = heading(3, &format!("Queue {}", q.name))
         + &facts(&[
@@ -257,7 +260,7 @@ fn queue(q: &QueueView) -> Parts {
                 if q.visible + q.in_flight + q.delayed == 0 {
                     "none".into()
                 } else {
-                    format!("{} old", duration(q.oldest_age_ms))
+                    format!("{} old", duration(q.oldest_age_at(now)))
                 },
             )),
             Some((
@@ -303,7 +306,8 @@ fn queue(q: &QueueView) -> Parts {
 fn subscription(sub: &SubscriptionView) -> String {
     let ctx = use_ctx();
     let queue = sub.queue.clone().unwrap_or_default();
-    let reasons = ctx.pg.with(|p| {
+    // The log changes only with the snapshot, which the inspector follows.
+    let reasons = ctx.pg.with_untracked(|p| {
         p.events()
             .iter()
             .rev()
@@ -388,7 +392,7 @@ fn worker<'a>(w: &WorkerView, jobs: impl Iterator<Item = &'a JobView>) -> String
 
 fn event(seq: u64) -> String {
     let ctx = use_ctx();
-    ctx.pg.with(|p| match p.events().get(seq as usize) {
+    ctx.pg.with_untracked(|p| match p.events().get(seq as usize) {
         Some(e) => event_markup(e),
         None => hint("That event is not in this story any more."),
     })

@@ -165,11 +165,14 @@ pub fn InterviewPage(id: String) -> impl IntoView {
         });
         match built {
             Ok(pg) => {
-                let pg = RwSignal::new(pg);
+                let (pg, playing) = (RwSignal::new(pg), RwSignal::new(false));
+                let (snapshot, now, clock) = super::story_views(pg, playing);
                 trying.set(Some(Ctx {
                     pg,
-                    snapshot: Memo::new(move |_| pg.with(Playground::snapshot)),
-                    playing: RwSignal::new(false),
+                    snapshot,
+                    now,
+                    clock,
+                    playing,
                     speed: RwSignal::new(2),
                     selected: RwSignal::new(None),
                     error: RwSignal::new(None),
@@ -257,7 +260,7 @@ fn TryIt(ctx: Ctx, text: String) -> impl IntoView {
     view! {
         <div class="interview-try">
             <p class="hint" dir="auto">{text}</p>
-            <p class="hint">{move || format!("The run ends at {}.", ctx.snapshot.with(|s| s.now.to_string()))}</p>
+            <p class="hint">{move || format!("The run ends at {}.", ctx.clock.get())}</p>
             <div class="diagram"><Topology /></div>
         </div>
     }

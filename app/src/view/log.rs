@@ -28,7 +28,10 @@ pub fn EventLog() -> impl IntoView {
     });
     // The list changes only when events are added or the story moves back (or another story
     // is loaded): not on a bare tick.
-    let count = Memo::new(move |_| ctx.pg.with(|p| (p.id.clone(), p.events().len())));
+    let count = Memo::new(move |_| {
+        ctx.snapshot.with(|_| ());
+        ctx.pg.with_untracked(|p| (p.id.clone(), p.events().len()))
+    });
     // A redraw put off while playing (see PLAYING_REDRAW_MS), and when the log was last drawn.
     let again = RwSignal::new(0u32);
     let (last, waiting) = (StoredValue::new(f64::NEG_INFINITY), StoredValue::new(false));
@@ -41,7 +44,7 @@ pub fn EventLog() -> impl IntoView {
         let limit = shown.get();
         // Read, not only tracked: a memo that has never run follows nothing.
         count.with(|_| ());
-        again.track();
+        again.with(|_| ());
         let now = window().performance().map_or(0.0, |p| p.now());
         let since = now - last.get_value();
         if ctx.playing.get_untracked() && since < PLAYING_REDRAW_MS {

@@ -22,7 +22,7 @@ mod topology;
 mod transport;
 
 use crate::playground::Playground;
-use engine::{ApiError, Snapshot};
+use engine::{ApiError, SimTime, Snapshot};
 use leptos::prelude::*;
 
 /// The logo and the product's name, as markup: static, so no code per element.
@@ -48,7 +48,16 @@ pub enum Selection {
 #[derive(Clone, Copy)]
 pub struct Ctx {
     pub pg: RwSignal<Playground>,
+    /// The story's state, rebuilt only when something other than the clock changed
+    /// (`Sim::view_stamp`): its `now` is when it was taken, so views read the time from `now`.
     pub snapshot: Memo<Snapshot>,
+    /// The virtual time: the one thing that moves at every frame while time plays. What moves
+    /// with it (countdown rings, travelling tokens) reads it.
+    pub now: Memo<SimTime>,
+    /// The virtual time to read as text (the clock, the timeline, ages): `now`, but while time
+    /// plays at most every `READOUT_MS` of wall time. Digits that change at every frame cannot
+    /// be read, and redrawing them made the browser lay out and paint the page at every frame.
+    pub clock: ReadSignal<SimTime>,
     pub playing: RwSignal<bool>,
     /// Index into `SPEEDS`.
     pub speed: RwSignal<usize>,
@@ -62,11 +71,14 @@ impl Ctx {
     /// unless `selected`.
     pub fn new(pg: Playground, selected: Option<Selection>) -> Self {
         let speed = pg.speed_index();
-        let pg = RwSignal::new(pg);
+        let (pg, playing) = (RwSignal::new(pg), RwSignal::new(false));
+        let (snapshot, now, clock) = story_views(pg, playing);
         Ctx {
             pg,
-            snapshot: Memo::new(move |_| pg.with(Playground::snapshot)),
-            playing: RwSignal::new(false),
+            snapshot,
+            now,
+            clock,
+            playing,
             speed: RwSignal::new(speed),
             selected: RwSignal::new(selected),
             error: RwSignal::new(None),
@@ -95,6 +107,43 @@ impl Ctx {
             }
         }
     }
+}
+
+/// While time plays, the clock's text is rewritten at most this often (wall-clock ms).
+const READOUT_MS: f64 = 100.0;
+
+/// A story's snapshot, its time, and its time to read (see `Ctx`). The snapshot is taken again
+/// only when the story's view stamp changes: while time plays and nothing happens, only what
+/// reads the time runs.
+pub fn story_views(
+    pg: RwSignal<Playground>,
+    playing: RwSignal<bool>,
+) -> (Memo<Snapshot>, Memo<SimTime>, ReadSignal<SimTime>) {
+    // One effect looks at each change of the story (each frame while time plays). It wakes the
+    // snapshot's readers only when the view stamp moved, and the clock's readers only when the
+    // time to read changed: neither is even asked at the other frames.
+    let (moved, set_moved) = signal(0u32);
+    let (clock, set_clock) = signal(pg.with_untracked(Playground::now));
+    let seen = StoredValue::new((pg.with_untracked(Playground::view_stamp), f64::NEG_INFINITY));
+    Effect::new(move |_| {
+        let (stamp, t) = pg.with(|p| (p.view_stamp(), p.now()));
+        let wall = window().performance().map_or(0.0, |p| p.now());
+        let (last, written) = seen.get_value();
+        // Playing on: the frames keep coming, so a later one writes the time.
+        let write = !playing.get() || wall - written >= READOUT_MS;
+        seen.set_value((stamp, if write { wall } else { written }));
+        if last != stamp {
+            set_moved.update(|n| *n = n.wrapping_add(1));
+        }
+        if write && clock.get_untracked() != t {
+            set_clock.set(t);
+        }
+    });
+    let snapshot = Memo::new_owning(move |_| {
+        moved.with(|_| ());
+        (pg.with_untracked(Playground::snapshot), true)
+    });
+    (snapshot, Memo::new(move |_| pg.with(Playground::now)), clock)
 }
 
 pub fn use_ctx() -> Ctx {
@@ -195,7 +244,7 @@ pub fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selecti
                 <nav class="pages" aria-label="Other pages" inner_html=PAGES></nav>
                 <transport::ScenarioPicker />
                 <time class="clock" data-testid="clock" title="Virtual time since the scenario started">
-                    {move || ctx.snapshot.with(|s| s.now.to_string())}
+                    {move || ctx.clock.get().to_string()}
                 </time>
                 <share::ShareBar />
             </header>

@@ -140,9 +140,10 @@ fn rest(id: &str, q: &QueueView, workers: &[WorkerView]) -> String {
 
 /// The oldest message's age, at the end of the settings line: it changes at every frame while
 /// time runs, so it is written on its own, not with the line's markup.
-fn age(q: &QueueView) -> String {
-    if q.oldest_age_ms > 0 {
-        format!(" · oldest message {} old", crate::format::duration(q.oldest_age_ms))
+fn age(q: &QueueView, now: engine::SimTime) -> String {
+    let age = q.oldest_age_at(now);
+    if age > 0 {
+        format!(" · oldest message {} old", crate::format::duration(age))
     } else {
         String::new()
     }
@@ -211,16 +212,21 @@ fn QueueCard(name: String) -> impl IntoView {
             draw(&el, &html, &mut head_last);
         }
     });
-    Effect::new(move |_| {
-        let html = rest_html();
-        let Some(el) = rest_el.get() else { return };
-        draw(&el, &html, &mut rest_last);
-        let age = q.with(|q| q.as_ref().map(age).unwrap_or_default());
+    // The oldest message's age follows the clock: written into its span as the clock moves
+    // (`Ctx::clock`), the rest of the card only where its text changed.
+    let write_age = move |el: &web_sys::HtmlDivElement| {
+        let age = q.with(|q| q.as_ref().map(|q| age(q, ctx.clock.get())).unwrap_or_default());
         if let Ok(Some(span)) = el.query_selector(".age") {
             if span.text_content().as_deref() != Some(age.as_str()) {
                 span.set_text_content(Some(&age));
             }
         }
+    };
+    Effect::new(move |_| {
+        let html = rest_html();
+        let Some(el) = rest_el.get() else { return };
+        draw(&el, &html, &mut rest_last);
+        write_age(&el);
     });
     let is_dlq = move || q.with(|q| q.as_ref().is_some_and(|q| !q.dead_letter_sources.is_empty()));
     let on_click = {
@@ -286,6 +292,7 @@ fn without_messages(q: &QueueView) -> QueueView {
         in_flight: q.in_flight,
         delayed: q.delayed,
         oldest_age_ms: q.oldest_age_ms,
+        oldest_sent_at: q.oldest_sent_at,
         visibility_timeout: q.visibility_timeout,
         retention_period: q.retention_period,
         delay_seconds: q.delay_seconds,

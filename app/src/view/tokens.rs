@@ -26,12 +26,12 @@ enum Token {
 pub fn Tokens(layout: Memo<Layout>) -> impl IntoView {
     let ctx = use_ctx();
     let tokens = Memo::new(move |_| {
-        ctx.snapshot.track();
+        ctx.snapshot.with(|_| ());
         let layout = layout.get();
         let view_box = layout.view_box();
-        let found = ctx.pg.with(|p| {
+        let now = ctx.now.get_untracked().ms();
+        let found = ctx.pg.with_untracked(|p| {
             let events = p.events();
-            let now = p.now().ms();
             events
                 .iter()
                 .rev()
@@ -65,6 +65,11 @@ pub fn Tokens(layout: Memo<Layout>) -> impl IntoView {
                 })
                 .collect::<Vec<_>>()
         });
+        // A token leaves as the clock moves on, so the clock is followed while one shows; a new
+        // one comes with an event, which changes the snapshot.
+        if !found.is_empty() {
+            ctx.now.with(|_| ());
+        }
         // Newest first, keyed in ascending order by how far back an event is (see `keep_list`).
         let tokens: Vec<(u64, String)> = found
             .into_iter()

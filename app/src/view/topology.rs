@@ -207,7 +207,15 @@ struct Consumer {
 }
 
 impl Layout {
-    fn of(s: &Snapshot) -> Layout {
+    /// The diagram of `s` at the moment it was taken.
+    #[cfg(test)]
+    fn of_now(s: &Snapshot) -> Layout {
+        Layout::of(s, s.now)
+    }
+
+    /// The diagram of `s` at `now` (the clock moves on while a snapshot is kept: the
+    /// countdowns on the dots read it).
+    fn of(s: &Snapshot, now: SimTime) -> Layout {
         let find = |name: &str| s.queues.iter().find(|q| q.name == name);
         let held = |name: &str| find(name).map_or(0, |q| q.visible + q.in_flight + q.delayed);
         let is_dlq = |name: &str| {
@@ -269,7 +277,7 @@ impl Layout {
                     }
                     for (r, n) in chosen.into_iter().enumerate() {
                         let next = q.messages.iter().filter(|m| rank(m) == r);
-                        dots.extend(next.take(n).map(|m| Dot::of(m, q.max_receive_count, s.now)));
+                        dots.extend(next.take(n).map(|m| Dot::of(m, q.max_receive_count, now)));
                     }
                     held = q.visible + q.in_flight + q.delayed;
                 }
@@ -629,7 +637,10 @@ fn follow_width(el: &web_sys::HtmlElement, narrow: RwSignal<bool>) {
 pub fn Topology() -> impl IntoView {
     let ctx = use_ctx();
     // The filters' latest drops change only when events are logged (or the story moves).
-    let logged = Memo::new(move |_| ctx.pg.with(|p| (p.id.clone(), p.events().len())));
+    let logged = Memo::new(move |_| {
+        ctx.snapshot.with(|_| ());
+        ctx.pg.with_untracked(|p| (p.id.clone(), p.events().len()))
+    });
     // Whether the diagram's container is narrow (a phone, a narrow embed): then it is drawn top
     // to bottom. Followed as the container is resized.
     let scroll_ref = NodeRef::<leptos::html::Div>::new();
@@ -640,7 +651,10 @@ pub fn Topology() -> impl IntoView {
     });
     let layout = Memo::new(move |_| {
         logged.with(|_| ());
-        let layout = ctx.snapshot.with(Layout::of);
+        // The clock is followed only while a message's timer runs: then its dot counts down.
+        let timed = ctx.snapshot.with(|s| s.queues.iter().any(|q| q.in_flight + q.delayed > 0));
+        let now = if timed { ctx.now.get() } else { ctx.now.get_untracked() };
+        let layout = ctx.snapshot.with(|s| Layout::of(s, now));
         let layout = if narrow.get() { layout.narrow() } else { layout };
         let filtered = layout.filtered();
         let drops = ctx.pg.with_untracked(|p| last_drops(p.events(), &filtered));

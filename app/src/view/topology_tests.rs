@@ -13,7 +13,7 @@ fn every_queue_is_drawn_once_with_its_dlq_under_it_and_its_consumers_beside_it()
     // drawn under sms, not as a row of its own.
     pg.apply("CreateQueue", &json!({"QueueName": "reports"})).expect("queue");
     pg.add_worker("reports").expect("worker");
-    let layout = Layout::of(&pg.snapshot());
+    let layout = Layout::of_now(&pg.snapshot());
     let names: Vec<&str> = layout.rows.iter().map(|r| r.queue.as_str()).collect();
     assert_eq!(names, ["billing", "packing", "sms", "reports"]);
     assert!(layout.rows[3].sub.is_none(), "no topic feeds the work queue");
@@ -35,7 +35,7 @@ fn a_queues_first_messages_are_drawn_inside_its_node_waiting_ones_first() {
     pg.publish("OrderPlaced").expect("publish");
     pg.publish("OrderPlaced").expect("publish");
     pg.apply("ReceiveMessage", &json!({"QueueUrl": "sms", "MaxNumberOfMessages": 1})).expect("receive");
-    let layout = Layout::of(&pg.snapshot());
+    let layout = Layout::of_now(&pg.snapshot());
     let sms = layout.row_of("sms").expect("the sms row");
     // sms's visibility timeout is 60 s and its maxReceiveCount 5: the waiting message
     // comes first, the received one last with its timer's seconds and a full ring.
@@ -53,10 +53,10 @@ fn a_queues_first_messages_are_drawn_inside_its_node_waiting_ones_first() {
     // Half the timeout later the ring is half full; when it runs out the message is back
     // with the waiting ones, its receive count against the maximum written.
     pg.play_for(30_000);
-    let half = Layout::of(&pg.snapshot());
+    let half = Layout::of_now(&pg.snapshot());
     assert_eq!(half.row_of("sms").unwrap().dots[1].ring, Some(50));
     pg.play_for(31_000);
-    let back = Layout::of(&pg.snapshot());
+    let back = Layout::of_now(&pg.snapshot());
     let labels: Vec<&str> = back.row_of("sms").unwrap().dots.iter().map(|d| d.label.as_str()).collect();
     assert_eq!(labels.len(), 2);
     assert!(labels.contains(&"1/5") && back.row_of("sms").unwrap().dots.iter().all(|d| d.class == "visible"));
@@ -67,7 +67,7 @@ fn a_queues_first_messages_are_drawn_inside_its_node_waiting_ones_first() {
         pg.publish("OrderPlaced").expect("publish");
     }
     pg.apply("ReceiveMessage", &json!({"QueueUrl": "sms", "MaxNumberOfMessages": 1})).expect("receive");
-    let full = Layout::of(&pg.snapshot());
+    let full = Layout::of_now(&pg.snapshot());
     let sms = full.row_of("sms").unwrap();
     let classes: Vec<&str> = sms.dots.iter().map(|d| d.class).collect();
     assert_eq!(classes, ["visible", "visible", "visible", "visible", "inflight"]);
@@ -82,7 +82,7 @@ fn the_two_dead_letter_queues_are_drawn_apart_each_named_by_what_it_catches() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/tests/scenarios/sns-deleted-queue.json");
     let text = std::fs::read_to_string(path).expect("the scenario file");
     let pg = Playground::from_scenario(&text).expect("the scenario loads");
-    let layout = Layout::of(&pg.snapshot());
+    let layout = Layout::of_now(&pg.snapshot());
     let names: Vec<&str> = layout.rows.iter().map(|r| r.queue.as_str()).collect();
     assert_eq!(names, ["sms", "billing"], "the subscription's DLQ is not a row of its own");
     assert_eq!(layout.rows[0].sub_dlq, Some(("sms-undeliverable".to_string(), 1)));
@@ -92,7 +92,7 @@ fn the_two_dead_letter_queues_are_drawn_apart_each_named_by_what_it_catches() {
     assert!(markup.contains(r#"data-testid="diagram-sub-dlq-sms-undeliverable""#));
     assert!(markup.contains("sms-undeliverable · 1") && markup.contains("delivery failures"));
     // The quilt store's sms-dlq is the queue's own: it catches processing failures.
-    let quilt = diagram_markup(&Layout::of(&Playground::from_scenario(DEFAULT_SCENARIO).unwrap().snapshot()));
+    let quilt = diagram_markup(&Layout::of_now(&Playground::from_scenario(DEFAULT_SCENARIO).unwrap().snapshot()));
     assert!(
         quilt.contains("sms-dlq · 0") && quilt.contains("processing failures") && !quilt.contains("delivery failures")
     );
@@ -111,7 +111,7 @@ fn the_markup_names_every_node_and_escapes_what_learners_typed() {
     pg.add_worker("packing").expect("worker");
     let sms = sms_subscription(&pg);
     pg.set_filter_policy(&sms, r#"{"note": ["<b>&\"quoted\"</b>"]}"#).expect("a valid policy");
-    let markup = diagram_markup(&Layout::of(&pg.snapshot()));
+    let markup = diagram_markup(&Layout::of_now(&pg.snapshot()));
     for needle in [
         r#"data-select="queue:billing""#,
         r#"data-select="queue:sms-dlq""#,
@@ -147,10 +147,10 @@ fn the_markup_names_every_node_and_escapes_what_learners_typed() {
 fn a_count_change_keeps_the_shape_and_a_topology_change_does_not() {
     let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
     pg.add_worker("packing").expect("worker");
-    let before = Layout::of(&pg.snapshot());
+    let before = Layout::of_now(&pg.snapshot());
     pg.publish("OrderPlaced").expect("publish");
     pg.play_for(1_000);
-    let after = Layout::of(&pg.snapshot());
+    let after = Layout::of_now(&pg.snapshot());
     assert_ne!(after, before, "the counts and the worker's state changed");
     assert_eq!(after.shape(), before.shape(), "messages arriving change no node");
     let markup = diagram_markup(&after);
@@ -158,11 +158,11 @@ fn a_count_change_keeps_the_shape_and_a_topology_change_does_not() {
         assert!(markup.contains(text), "{text} missing from {markup}");
     }
     pg.add_worker("billing").expect("a second worker");
-    assert_ne!(Layout::of(&pg.snapshot()).shape(), after.shape(), "a new node is a new shape");
+    assert_ne!(Layout::of_now(&pg.snapshot()).shape(), after.shape(), "a new node is a new shape");
     let sms = pg.snapshot().topics[0].subscriptions[2].arn.clone();
-    let shape = Layout::of(&pg.snapshot()).shape();
+    let shape = Layout::of_now(&pg.snapshot()).shape();
     pg.set_filter_policy(&sms, r#"{"event_type": ["OrderShipped"]}"#).expect("a valid policy");
-    assert_ne!(Layout::of(&pg.snapshot()).shape(), shape, "a new filter is a new shape");
+    assert_ne!(Layout::of_now(&pg.snapshot()).shape(), shape, "a new filter is a new shape");
 }
 
 #[test]
@@ -170,17 +170,17 @@ fn a_filter_keeps_its_latest_drop_until_the_next_delivery() {
     let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
     let sms = sms_subscription(&pg);
     pg.publish("RefundIssued").expect("publish");
-    let filtered = Layout::of(&pg.snapshot()).filtered();
+    let filtered = Layout::of_now(&pg.snapshot()).filtered();
     assert_eq!(filtered, std::slice::from_ref(&sms), "only sms filters");
     let drops = super::last_drops(pg.events(), &filtered);
     assert_eq!(drops.len(), 1, "{drops:?}");
     assert_eq!(drops[0].0, sms);
     assert!(drops[0].1.contains("RefundIssued"), "the reason names what was dropped: {}", drops[0].1);
-    let markup = diagram_markup(&Layout::of(&pg.snapshot()).with_drops(&drops));
+    let markup = diagram_markup(&Layout::of_now(&pg.snapshot()).with_drops(&drops));
     assert!(markup.contains(">1 filtered out<") && markup.contains("class=\"why\""), "{markup}");
     pg.publish("OrderPlaced").expect("publish");
     assert_eq!(super::last_drops(pg.events(), &filtered), [], "delivered since: the reason goes");
-    let markup = diagram_markup(&Layout::of(&pg.snapshot()));
+    let markup = diagram_markup(&Layout::of_now(&pg.snapshot()));
     assert!(markup.contains(">1 filtered out<") && !markup.contains("class=\"why\""), "the count stays");
 }
 
@@ -198,7 +198,7 @@ fn a_selection_reads_back_from_its_attribute() {
 fn a_design_without_a_topic_draws_the_producer_sending_to_its_queue_or_calling_its_services() {
     // The work queue: checkout sends to one queue itself; no topic node, one edge to it.
     let wq = Playground::from_scenario(include_str!("../../../public/designs/workqueue.json")).unwrap();
-    let layout = Layout::of(&wq.snapshot());
+    let layout = Layout::of_now(&wq.snapshot());
     assert!(layout.topics.is_empty());
     let markup = diagram_markup(&layout);
     assert!(!markup.contains("SNS topic"), "no topic is drawn");
@@ -207,7 +207,7 @@ fn a_design_without_a_topic_draws_the_producer_sending_to_its_queue_or_calling_i
     // Direct calls: no queue at all; the three services checkout waits on, each with its
     // latency now, and the counts follow without a new shape.
     let mut dc = Playground::from_scenario(include_str!("../../../public/designs/directcalls.json")).unwrap();
-    let before = Layout::of(&dc.snapshot());
+    let before = Layout::of_now(&dc.snapshot());
     assert!(before.rows.is_empty());
     let names: Vec<&str> = before.calls.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["billing-api", "packing-api", "sms-api"]);
@@ -217,7 +217,7 @@ fn a_design_without_a_topic_draws_the_producer_sending_to_its_queue_or_calling_i
     assert_eq!(before.height(), 3 * ROW);
     dc.apply("Produce", &json!({"ProducerName": "checkout"})).unwrap();
     dc.play_for(20_000);
-    let after = Layout::of(&dc.snapshot());
+    let after = Layout::of_now(&dc.snapshot());
     assert!(after.calls.iter().all(|c| c.calls == 1), "{:?}", after.calls);
     assert_eq!(after.shape(), before.shape(), "counts change no node");
 }
@@ -231,7 +231,7 @@ fn each_topic_is_drawn_beside_the_queues_it_feeds() {
     let mut pg = Playground::from_scenario(&lesson["scenario"].to_string()).unwrap();
     // A topic nothing is subscribed to yet: on a row of its own, under the queues.
     pg.apply("CreateTopic", &json!({"Name": "returns"})).unwrap();
-    let layout = Layout::of(&pg.snapshot());
+    let layout = Layout::of_now(&pg.snapshot());
     let topics: Vec<&str> = layout.topics.iter().map(|(t, _)| t.as_str()).collect();
     assert_eq!(topics, ["order-events", "packing-on-call", "platform-on-call", "returns"]);
     let last = layout.rows.last().unwrap();
@@ -268,7 +268,7 @@ fn the_narrow_diagram_stacks_each_topic_over_the_queues_it_feeds() {
     let mut pg = Playground::from_scenario(&lesson["scenario"].to_string()).unwrap();
     pg.apply("CreateTopic", &json!({"Name": "returns"})).unwrap();
     pg.add_worker("packing").expect("worker");
-    let layout = Layout::of(&pg.snapshot()).narrow();
+    let layout = Layout::of_now(&pg.snapshot()).narrow();
     assert_eq!(layout.view_box(), format!("0 0 384 {}", layout.height()), "narrow enough for a phone");
     // Top to bottom: the producer (0–48), then each topic's box (60 high) followed by the boxes
     // of the queues it feeds; nothing overlaps, and the last thing drawn ends the diagram.

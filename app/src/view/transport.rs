@@ -91,7 +91,12 @@ pub fn ScenarioPicker() -> impl IntoView {
     view! {
         <label class="picker">
             <span class="sr-only">"Scenario"</span>
-            <select data-testid="scenario-picker" on:change=load prop:value=move || ctx.pg.with(|p| p.id.clone())>
+            <select data-testid="scenario-picker" on:change=load prop:value=move || {
+                // The story's id changes only with the story: followed through the snapshot,
+                // not at each frame.
+                ctx.snapshot.with(|_| ());
+                ctx.pg.with_untracked(|p| p.id.clone())
+            }>
                 {BUILTIN.iter().map(|(id, name)| view! { <option value=*id>{*name}</option> }).collect_view()}
             </select>
         </label>
@@ -141,11 +146,13 @@ fn set_attr(el: &web_sys::Element, name: &str, value: &str) {
 pub fn Transport() -> impl IntoView {
     let ctx = use_ctx();
     let root = NodeRef::<leptos::html::Section>::new();
+    // The buttons follow the story's state and playback; the timeline and the end, the clock
+    // (`Ctx::clock`): none of it at every frame.
     Effect::new(move |_| {
         let Some(root) = root.get() else { return };
         let playing = ctx.playing.get();
-        let (end, undo, redo) = ctx.pg.with(|p| (p.end(), p.can_undo(), p.can_redo()));
-        let now = ctx.snapshot.with(|s| s.now);
+        ctx.snapshot.with(|_| ());
+        let (undo, redo) = ctx.pg.with_untracked(|p| (p.can_undo(), p.can_redo()));
         if let Some(play) = part(&root, "play-pause") {
             set_attr(&play, "aria-label", if playing { "Pause" } else { "Play" });
             set_attr(&play, "aria-pressed", if playing { "true" } else { "false" });
@@ -158,6 +165,13 @@ pub fn Transport() -> impl IntoView {
         if let Some(speed) = part(&root, "speed") {
             set_prop(&speed, "value", &ctx.speed.get().to_string());
         }
+        for (testid, can) in [("undo", undo), ("redo", redo)] {
+            if let Some(b) = part(&root, testid) {
+                let _ = b.toggle_attribute_with_force("disabled", !can);
+            }
+        }
+        let now = ctx.clock.get();
+        let end = ctx.pg.with_untracked(Playground::end);
         if let Some(timeline) = part(&root, "timeline") {
             set_prop(&timeline, "max", &end.ms().to_string());
             set_prop(&timeline, "value", &now.ms().to_string());
@@ -166,11 +180,6 @@ pub fn Transport() -> impl IntoView {
             let end = end.to_string();
             if shown.text_content().as_deref() != Some(end.as_str()) {
                 shown.set_text_content(Some(&end));
-            }
-        }
-        for (testid, can) in [("undo", undo), ("redo", redo)] {
-            if let Some(b) = part(&root, testid) {
-                let _ = b.toggle_attribute_with_force("disabled", !can);
             }
         }
     });

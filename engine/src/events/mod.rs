@@ -58,6 +58,14 @@ pub struct EventBridge {
     pub(crate) events: u64,
 }
 
+impl EventBridge {
+    /// How many archived events have left their archive's retention by `now` (see
+    /// `Sim::view_stamp`).
+    pub(crate) fn expired_in_archives(&self, now: SimTime) -> u64 {
+        self.archives.values().map(|a| (a.events.len() - a.kept(now).count()) as u64).sum()
+    }
+}
+
 impl Default for EventBridge {
     fn default() -> Self {
         let mut buses = VecMap::new();

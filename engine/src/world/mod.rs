@@ -104,6 +104,20 @@ pub struct World {
     pub(crate) relays: VecMap<Name, relay::OutboxRelay>,
 }
 
+impl World {
+    /// How many schedule boundaries (a window's start or end) of the dependencies and the HTTP
+    /// endpoints are at or before `t`: it grows whenever their conditions may change without a
+    /// timer firing (see `Sim::view_stamp`).
+    pub(crate) fn boundaries_passed(&self, t: crate::time::SimTime) -> u64 {
+        let windows = self
+            .dependencies
+            .values()
+            .flat_map(|d| &d.schedule)
+            .chain(self.http_endpoints.values().flat_map(|e| &e.schedule));
+        windows.map(|w| u64::from(w.start <= t) + u64::from(w.end <= t)).sum()
+    }
+}
+
 /// What an actor's timer does when it fires.
 #[derive(Clone, Debug)]
 pub(crate) enum WorldTimer {

@@ -53,9 +53,12 @@ fn label(name: &str) -> &'static str {
 fn design_ctx(name: &str, playing: RwSignal<bool>, speed: RwSignal<usize>) -> Result<Ctx, String> {
     let text = FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).ok_or("no such design")?;
     let pg = RwSignal::new(Playground::from_scenario(text).map_err(|e| format!("{name}: {e}"))?);
+    let (snapshot, now, clock) = super::story_views(pg, playing);
     Ok(Ctx {
         pg,
-        snapshot: Memo::new(move |_| pg.with(Playground::snapshot)),
+        snapshot,
+        now,
+        clock,
         playing,
         speed,
         selected: RwSignal::new(None),
@@ -88,7 +91,7 @@ pub fn ComparePage(value: String) -> impl IntoView {
     };
     use_shared_clock(designs.clone(), playing, speed);
     let lead = designs[0].1;
-    let now = move || lead.snapshot.with(|s| s.now.to_string());
+    let now = move || lead.clock.get().to_string();
     // One handler for every control (the buttons carry a `data-act`): one closure type, not
     // one per button, keeps the bundle small.
     let all = designs.clone();

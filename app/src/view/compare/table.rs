@@ -103,8 +103,15 @@ pub fn Difference(designs: Vec<(&'static str, Ctx)>) -> impl IntoView {
     let measured: Vec<(&'static str, Memo<Measures>)> = designs
         .iter()
         .map(|(n, c)| {
-            let pg = c.pg;
-            (*n, Memo::new(move |_| pg.with(|p| measure(p.sim()))))
+            let (pg, snapshot) = (c.pg, c.snapshot);
+            // Measured from the event log: anew only when the story changed, not at each frame.
+            (
+                *n,
+                Memo::new(move |_| {
+                    snapshot.with(|_| ());
+                    pg.with_untracked(|p| measure(p.sim()))
+                }),
+            )
         })
         .collect();
     let heads: String = designs.iter().map(|(n, _)| format!("<th scope=\"col\">{}</th>", super::label(n))).collect();

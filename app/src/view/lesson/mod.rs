@@ -77,7 +77,7 @@ pub fn LessonApp() -> impl IntoView {
                 <nav class="pages" aria-label="Other pages" inner_html=PAGES></nav>
                 <overview::LessonsButton />
                 <time class="clock" data-testid="clock" title="Virtual time since the lesson's scenario started">
-                    {move || ls.active().then(|| ctx.snapshot.with(|s| s.now.to_string()))}
+                    {move || ls.active().then(|| ctx.clock.get().to_string())}
                 </time>
             </header>
             <overview::Overview />
@@ -365,7 +365,9 @@ impl Lessons {
     fn follow_story(&self) {
         let ls = *self;
         Effect::new(move |_| {
-            let now = ls.ctx.snapshot.with(|s| s.now);
+            // Runs at every frame while time plays, and after every change of the story.
+            ls.ctx.snapshot.with(|_| ());
+            let now = ls.ctx.now.get();
             let (lesson, until, open) = ls.play.with_untracked(|p| match p {
                 Some(p) => (Some(p.id().to_string()), p.until, p.phase == Phase::Ready && !p.reached),
                 None => (None, None, false),

@@ -62,7 +62,7 @@ fn run(ls: Lessons, act: &str) {
 
 /// The panel's markup for the current step.
 fn markup(ls: Lessons) -> String {
-    ls.ctx.snapshot.track();
+    ls.ctx.snapshot.with(|_| ());
     let picked = ls.picked.get();
     let hint = ls.hint.get();
     ls.play.with(|p| {
