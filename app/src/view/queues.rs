@@ -138,8 +138,8 @@ fn rest(id: &str, q: &QueueView, workers: &[WorkerView]) -> String {
     )
 }
 
-/// The oldest message's age, at the end of the settings line: it changes at every frame while
-/// time runs, so it is written on its own, not with the line's markup.
+/// The oldest message's age at `now`, at the end of the settings line: it changes as the clock
+/// runs, so it is written on its own, not with the line's markup.
 fn age(q: &QueueView, now: engine::SimTime) -> String {
     let age = q.oldest_age_at(now);
     if age > 0 {
