@@ -6,6 +6,7 @@
 #   embed.html    embed mode, for an iframe in a documentation page (binary `embed`)
 #   export.html   the story as CloudFormation, boto3 or AWS CLI (binary `export`)
 #   lesson.html   the lesson overview and the lessons (binary `lesson`)
+#   routes.html   EventBridge and the other routes (binary `routes`, the app's `routes` feature)
 # Trunk always writes its page as index.html, so the other pages are built into target/pages/
 # and their page, script and wasm are copied into dist/ under the page's own name.
 set -euo pipefail

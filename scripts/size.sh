@@ -3,8 +3,8 @@
 # release build), and fails when any page's wasm + JS gzipped reach the budget: 460,000 bytes,
 # the most the project allows (400,000 until the engine grew the routes of issue 16 — SNS
 # delivery retries and subscription dead-letter queues, access policies, Lambda asynchronous
-# invocation, the outbox — and the one scenario pipeline; EventBridge is left out of the browser
-# build). The budget is what one page downloads: each page is its own binary (scripts/build.sh).
+# invocation, the outbox — and the one scenario pipeline; EventBridge and those routes are only in
+# the routes page). The budget is what one page downloads: each page is its own binary (scripts/build.sh).
 # See README, Measurements. Override with SIZE_BUDGET=bytes to try a change against another figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."

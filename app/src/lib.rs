@@ -35,6 +35,13 @@ pub fn mount_lessons() {
     mount_page(LessonApp);
 }
 
+/// Mounts the routes page (`routes.html`, the `routes` binary, built with the `routes`
+/// feature): the sandbox's stage with EventBridge, HTTP/S endpoints, Lambda destinations and
+/// the outbox, and their scenarios in the picker.
+pub fn mount_routes() {
+    mount_page(App);
+}
+
 /// Mounts the export page (`export.html`, the `export` binary): the one page that carries the
 /// engine's CloudFormation, boto3 and AWS CLI writers.
 pub fn mount_export() {

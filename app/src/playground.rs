@@ -6,7 +6,7 @@
 use engine::filter::{FilterPolicy, FilterPolicyScope};
 use engine::history::History;
 use engine::lesson::{Lesson, Session};
-use engine::scenario::{PublishPreset, PublishPresets, RunOptions, Scenario, WorkerRules};
+use engine::scenario::{PublishPreset, PublishPresets, PublishTarget, RunOptions, Scenario, WorkerRules};
 use engine::snapshot::QueueView;
 use engine::{ApiError, Event, SimTime, Snapshot};
 use serde_json::{json, Value};
@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 /// The built-in scenarios, in the picker's order: (id, name). The page fetches each file from
 /// `scenarios/<id>.json` when it is opened (`crate::fetch::scenario`), so none is compiled into
 /// its bundle; a test checks these names against the files.
+#[cfg(not(feature = "routes"))]
 pub const BUILTIN: &[(&str, &str)] = &[
     ("quilt-store", "The quilt store"),
     ("workers", "Workers: pub-sub and work queues"),
@@ -23,8 +24,21 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("fifo-groups", "FIFO groups"),
 ];
 
+/// The routes page's scenarios (the `routes` feature): the other ways an event travels.
+#[cfg(feature = "routes")]
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("eventbridge-orders", "EventBridge: rules route by content"),
+    ("webhook-retries", "SNS to a webhook: retries and the subscription DLQ"),
+    ("lambda-destinations", "Lambda async: retries and destinations"),
+    ("outbox", "Dual write or outbox"),
+];
+
+/// The routes page's scenario files (in `public/scenarios/` with the others), whatever the build.
+pub const ROUTE_SCENARIOS: &[&str] = &["eventbridge-orders", "webhook-retries", "lambda-destinations", "outbox"];
+
 /// The built-in scenarios' files, compiled in for the native tests and `Playground::builtin`
 /// (the page fetches them instead): (id, file contents), in the order of [`BUILTIN`].
+#[cfg(not(feature = "routes"))]
 pub const SCENARIOS: &[(&str, &str)] = &[
     ("quilt-store", include_str!("../../public/scenarios/quilt-store.json")),
     ("workers", include_str!("../../public/scenarios/workers.json")),
@@ -32,6 +46,14 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("crash-visibility", include_str!("../../public/scenarios/crash-visibility.json")),
     ("duplicates", include_str!("../../public/scenarios/duplicates.json")),
     ("fifo-groups", include_str!("../../public/scenarios/fifo-groups.json")),
+];
+
+#[cfg(feature = "routes")]
+pub const SCENARIOS: &[(&str, &str)] = &[
+    ("eventbridge-orders", include_str!("../../public/scenarios/eventbridge-orders.json")),
+    ("webhook-retries", include_str!("../../public/scenarios/webhook-retries.json")),
+    ("lambda-destinations", include_str!("../../public/scenarios/lambda-destinations.json")),
+    ("outbox", include_str!("../../public/scenarios/outbox.json")),
 ];
 
 /// The scenario the page opens with.
@@ -49,6 +71,23 @@ pub const QUIET_STEPS: usize = 10_000;
 
 /// The index of 1× in [`SPEEDS`].
 pub const DEFAULT_SPEED: usize = 2;
+
+/// What the page's Publish button sends to (`Playground::publish_target`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sends {
+    /// Publish to an SNS topic.
+    Topic,
+    /// PutEvents on an EventBridge bus.
+    Bus,
+    /// PlaceOrder with an order service (dual write or outbox).
+    Service,
+}
+
+/// What a page without EventBridge says when a scenario would put events on a bus.
+#[cfg(not(feature = "routes"))]
+fn no_eventbridge(bus: &str) -> ApiError {
+    ApiError::new("NotFound", format!("This page does not model EventBridge: open this scenario, which puts events on the bus \"{bus}\", on the routes page (routes.html)."))
+}
 
 #[derive(Clone, Debug)]
 pub struct Playground {
@@ -243,11 +282,44 @@ impl Playground {
         self.publish.as_ref().map_or(&[], |p| p.presets.as_slice())
     }
 
+    /// What Publish sends to, for the page, in the story's `snapshot`: the topic's, the bus's
+    /// or the order service's name, whether the topic is FIFO, and which of the three it is.
+    /// `None` when there is nothing to publish to.
+    pub fn publish_target(&self, snapshot: &Snapshot) -> Option<(String, bool, Sends)> {
+        match self.publish.as_ref().map(|p| &p.target) {
+            Some(PublishTarget::Bus(bus)) => return Some((bus.clone(), false, Sends::Bus)),
+            Some(PublishTarget::Service(s)) => return Some((s.clone(), false, Sends::Service)),
+            _ => {}
+        }
+        let wanted = self.topic_wanted();
+        let topic = match wanted {
+            Some(w) => snapshot.topics.iter().find(|t| t.name == w || t.arn == w),
+            None => snapshot.topics.first(),
+        };
+        topic.map(|t| (t.name.clone(), t.fifo, Sends::Topic))
+    }
+
+    /// The topic the `publish` section names, if it names one.
+    fn topic_wanted(&self) -> Option<&str> {
+        match self.publish.as_ref().map(|p| &p.target) {
+            Some(PublishTarget::Topic(t)) => Some(t.as_str()),
+            _ => None,
+        }
+    }
+
+    /// The bus the `publish` section names, if it names one.
+    fn bus(&self) -> Option<&str> {
+        match self.publish.as_ref().map(|p| &p.target) {
+            Some(PublishTarget::Bus(b)) => Some(b.as_str()),
+            _ => None,
+        }
+    }
+
     /// The topic to publish to (the scenario's `publish.topic`, else its first topic): its
     /// ARN, whether it is FIFO, and how many messages it has had.
     fn topic(&self) -> Result<(String, bool, u64), ApiError> {
         let snapshot = self.history.sim().snapshot_limited(0);
-        let wanted = self.publish.as_ref().map(|p| p.topic.as_str());
+        let wanted = self.topic_wanted();
         let topic =
             match wanted {
                 Some(w) => snapshot.topics.iter().find(|t| t.name == w || t.arn == w).ok_or_else(|| {
@@ -261,21 +333,74 @@ impl Playground {
         Ok((topic.arn.clone(), topic.fifo, topic.published))
     }
 
+    /// How many events the bus `bus` has had (the `{{n}}` of the next one).
+    #[cfg(feature = "routes")]
+    fn bus_events(&self, bus: &str) -> Result<u64, ApiError> {
+        let snapshot = self.history.sim().snapshot_limited(0);
+        let found = snapshot.eventbridge.buses.iter().find(|b| b.name == bus || b.arn == bus);
+        found
+            .map(|b| b.received)
+            .ok_or_else(|| ApiError::new("NotFound", format!("This scenario's bus \"{bus}\" does not exist.")))
+    }
+
+    /// Puts one event on the bus: PutEvents' answer, or its one entry's error as the error.
+    #[cfg(feature = "routes")]
+    fn put_event(&mut self, params: &Value) -> Result<Value, ApiError> {
+        let answer = self.history.apply("PutEvents", params)?;
+        match answer["Entries"].get(0) {
+            Some(e) if e.get("ErrorCode").is_some() => Err(ApiError::new(
+                e["ErrorCode"].as_str().unwrap_or_default(),
+                e["ErrorMessage"].as_str().unwrap_or_default(),
+            )),
+            _ => Ok(answer),
+        }
+    }
+
     /// Publishes the scenario's preset called `name` to its topic: the preset's body and
-    /// attributes, filled in for the topic's next message number and the current time.
+    /// attributes, filled in for the topic's next message number and the current time. With a
+    /// bus, puts it on the bus as one PutEvents entry.
     pub fn publish(&mut self, name: &str) -> Result<Value, ApiError> {
         let preset =
             self.presets().iter().find(|p| p.name == name).ok_or_else(|| {
                 ApiError::new("NotFound", format!("This scenario has no event \"{name}\" to publish."))
             })?;
+        if let Some(bus) = self.bus() {
+            #[cfg(feature = "routes")]
+            return self.put_event(&preset.put_events_params(bus, self.bus_events(bus)? + 1, self.now()));
+            #[cfg(not(feature = "routes"))]
+            return Err(no_eventbridge(bus));
+        }
+        #[cfg(feature = "routes")]
+        if let Some(PublishTarget::Service(service)) = self.publish.as_ref().map(|p| &p.target) {
+            let service = preset.service.as_deref().unwrap_or(service);
+            let snapshot = self.history.sim().snapshot_limited(0);
+            let orders =
+                snapshot.world.order_services.iter().find(|s| s.name == service).map_or(0, |s| s.db.orders.len());
+            let params = preset.place_order_params(service, orders as u64 + 1);
+            return self.history.apply("PlaceOrder", &params);
+        }
         let (arn, _, published) = self.topic()?;
         let params = preset.params(&arn, published + 1, self.now());
         self.history.apply("Publish", &params)
     }
 
     /// Publishes a body and attributes written by the learner. `attributes` is the Publish
-    /// shape's `MessageAttributes` object, as JSON text (empty for none).
+    /// shape's `MessageAttributes` object, as JSON text (empty for none). With a bus, the body
+    /// is the event's detail and `attributes` its source and detail-type, as
+    /// `{"Source": …, "DetailType": …}`.
     pub fn publish_custom(&mut self, body: &str, attributes: &str, group: &str) -> Result<Value, ApiError> {
+        #[cfg(not(feature = "routes"))]
+        if let Some(bus) = self.bus() {
+            return Err(no_eventbridge(bus));
+        }
+        #[cfg(feature = "routes")]
+        if let Some(bus) = self.bus().map(str::to_string) {
+            let head: Value = serde_json::from_str(attributes).map_err(|e| {
+                ApiError::new("InvalidParameter", format!("Source and detail-type are not valid JSON: {e}"))
+            })?;
+            let entry = json!({"EventBusName": bus, "Source": head["Source"], "DetailType": head["DetailType"], "Detail": body});
+            return self.put_event(&json!({"Entries": [entry]}));
+        }
         let (arn, fifo, _) = self.topic()?;
         let attributes: Value = if attributes.trim().is_empty() {
             json!({})
@@ -440,7 +565,7 @@ pub fn check_filter_policy(policy: &str, scope: &str) -> Result<(), String> {
     FilterPolicy::compile(policy, scope).map(|_| ()).map_err(|e| e.message)
 }
 
-#[cfg(all(test, not(target_arch = "wasm32")))]
+#[cfg(all(test, not(target_arch = "wasm32"), not(feature = "routes")))]
 mod tests {
     use super::*;
 
@@ -634,6 +759,6 @@ mod tests {
     }
 }
 
-#[cfg(all(test, not(target_arch = "wasm32")))]
+#[cfg(all(test, not(target_arch = "wasm32"), not(feature = "routes")))]
 #[path = "playground_tests.rs"]
 mod scenario_tests;

@@ -207,11 +207,10 @@ pub const ACTIONS: &[Action] = &[
     action("SimulateServiceOutage", Own, &["ResourceArn", "Duration", "StartAfter"], Sim::simulate_service_outage),
 ];
 
-/// The routes the page does not draw yet: simulated HTTP/S endpoints for SNS, Lambda's
-/// asynchronous invocation with its retries and destinations, and the order service with its
-/// outbox. In the engine with its `extra-routes` feature (on by default: the CLI and the tests
-/// have them); the browser build leaves them out, as it does EventBridge, until the diagram
-/// shows them. What stays in every build (SNS deliveries to Lambda, delivery retries, outages)
+/// The other routes: simulated HTTP/S endpoints for SNS, Lambda's asynchronous invocation with
+/// its retries and destinations, and the order service with its outbox. In the engine with its
+/// `extra-routes` feature (on by default: the CLI and the tests have them); of the browser
+/// pages only the routes page (`routes.html`) has them, as it has EventBridge. What stays in every build (SNS deliveries to Lambda, delivery retries, outages)
 /// is reached through the actions above.
 #[cfg(feature = "extra-routes")]
 pub const ROUTE_ACTIONS: &[Action] = &[
@@ -248,14 +247,14 @@ pub const ROUTE_ACTIONS: &[Action] = &[
     ),
     // Dual write and the transactional outbox: an order service with its own database
     action("CreateOrderService", Own, crate::world::ORDER_SERVICE_KEYS, Sim::create_order_service),
-    action("PlaceOrder", Own, &["ServiceName", "OrderId"], Sim::place_order),
+    action("PlaceOrder", Own, &["ServiceName", "OrderId", "Crash"], Sim::place_order),
     action("CrashOrderService", Own, &["ServiceName", "When"], Sim::crash_order_service),
     action("DescribeOrderService", Own, &["ServiceName"], Sim::describe_order_service),
     action("CreateOutboxRelay", Own, crate::world::RELAY_KEYS, Sim::create_outbox_relay),
 ];
 
 /// Amazon EventBridge's actions: in the engine with its `eventbridge` feature (on by default;
-/// the browser build leaves it out until the page draws buses and rules).
+/// of the browser pages only the routes page has it: it draws buses, rules and targets).
 #[cfg(feature = "eventbridge")]
 pub const EVENTBRIDGE_ACTIONS: &[Action] = &[
     action(

@@ -1,7 +1,7 @@
 //! Every scenario file shipped with the playground (`public/scenarios/`) and every lesson file of
 //! the test suite (`engine/tests/scenarios/`) runs to its end with all its expectations met, the
 //! same whether it runs as `fanout test` runs it or as the page loads it.
-use engine::scenario::{Run, RunOptions, Scenario};
+use engine::scenario::{PublishTarget, Run, RunOptions, Scenario};
 use engine::{event_log_jsonl, Sim};
 use std::path::{Path, PathBuf};
 
@@ -133,18 +133,35 @@ fn the_event_log_and_the_kept_responses_change_no_verdict() {
     }
 }
 
+/// The routes page's scenario files, as `app::playground::ROUTE_SCENARIOS` lists them.
+const ROUTE_SCENARIOS: &[&str] = &["eventbridge-orders", "webhook-retries", "lambda-destinations", "outbox"];
+
 #[test]
 fn each_shipped_scenario_describes_what_its_page_offers_and_loads_without_an_unexpected_error() {
     // The page refuses a file whose action fails without `expect_error`; each shipped file has
-    // publish presets for a topic it creates, and worker rules.
+    // publish presets for a topic (or bus) it creates, and worker rules but on the routes page.
     for path in scenario_files("../public/scenarios") {
         let scenario = load(&path).unwrap_or_else(|e| panic!("{e}"));
         let run = scenario.run();
         let bad: Vec<_> = run.outcomes.iter().filter(|o| o.unexpected_error().is_some()).map(|o| o.step).collect();
         assert!(bad.is_empty(), "{}: steps {bad:?} fail unexpectedly", path.display());
         let publish = scenario.publish.as_ref().unwrap_or_else(|| panic!("{}: no publish section", path.display()));
-        let topics = run.sim().snapshot().topics;
-        assert!(topics.iter().any(|t| t.name == publish.topic), "{}: no topic {}", path.display(), publish.topic);
-        assert!(!scenario.workers.default.is_empty(), "{}: no default worker", path.display());
+        let snapshot = run.sim().snapshot();
+        match &publish.target {
+            PublishTarget::Topic(topic) => {
+                assert!(snapshot.topics.iter().any(|t| t.name == *topic), "{}: no topic {topic}", path.display());
+            }
+            PublishTarget::Bus(bus) => {
+                assert!(snapshot.eventbridge.buses.iter().any(|b| b.name == *bus), "{}: no bus {bus}", path.display());
+            }
+            PublishTarget::Service(service) => {
+                let services = &snapshot.world.order_services;
+                assert!(services.iter().any(|s| s.name == *service), "{}: no order service {service}", path.display());
+            }
+        }
+        // The routes page's scenarios (app/src/playground.rs, ROUTE_SCENARIOS) have no queue
+        // cards, so no "+ Worker" to describe.
+        let on_routes_page = ROUTE_SCENARIOS.iter().any(|id| path.ends_with(format!("{id}.json")));
+        assert!(on_routes_page || !scenario.workers.default.is_empty(), "{}: no default worker", path.display());
     }
 }

@@ -2,32 +2,57 @@
 //! filter policies with live validation from the engine: the exact error inline, nothing applied
 //! until valid.
 
+// The routes page draws neither the filter editors nor the share bar (see view::ShareBar).
+#![cfg_attr(feature = "routes", allow(dead_code))]
+
 use super::{esc, use_ctx};
-use crate::playground::check_filter_policy;
+use crate::playground::{check_filter_policy, Sends};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// The Publish panel's markup for a scenario: its description, its presets, its topic; drawn
 /// again only when the scenario changes. What the learner picks and types stays in the form
 /// and is read from it when they publish.
-fn publish_form(description: &str, presets: &[(String, String)], topic: Option<&str>, fifo: bool) -> String {
+fn publish_form(description: &str, presets: &[(String, String)], target: Option<&(String, bool, Sends)>) -> String {
     let options: String = presets
         .iter()
         .map(|(name, label)| format!("<option value=\"{}\">{}</option>", esc(name), esc(label)))
         .collect();
-    let (publish, off) = match topic {
-        Some(t) => (format!("Publish to {}", esc(t)), ""),
+    let (publish, off) = match target {
+        Some((bus, _, Sends::Bus)) => (format!("Put on bus {}", esc(bus)), ""),
+        // The preset names the service when it is not the section's.
+        Some((_, _, Sends::Service)) => ("Place the order".to_string(), ""),
+        Some((t, _, Sends::Topic)) => (format!("Publish to {}", esc(t)), ""),
         None => ("No topic to publish to".to_string(), " disabled"),
+    };
+    let fifo = target.is_some_and(|t| t.1);
+    // An order service writes its own event: no custom message.
+    let custom = if target.is_some_and(|t| t.2 == Sends::Service) { " hidden" } else { "" };
+    // On a bus the custom event is its detail, and its source and detail-type replace SNS's
+    // attributes (read as one JSON object by `Playground::publish_custom`).
+    let on_bus = cfg!(feature = "routes") && target.is_some_and(|t| t.2 == Sends::Bus);
+    let (body_label, attributes_label, attributes) = if on_bus {
+        (
+            "Event detail (JSON)",
+            "Source and detail-type (JSON)",
+            "{&quot;Source&quot;: &quot;shop.checkout&quot;, &quot;DetailType&quot;: &quot;OrderPlaced&quot;}",
+        )
+    } else {
+        (
+            "Message body",
+            "Message attributes (Publish shape, JSON)",
+            "{&quot;event_type&quot;: {&quot;DataType&quot;: &quot;String&quot;, &quot;StringValue&quot;: &quot;OrderPlaced&quot;}}",
+        )
     };
     format!(
         "<p class=\"lede\" dir=\"auto\">{}</p><div class=\"row\"><label class=\"field\"><span>Event</span>\
          <select data-testid=\"event-type\">{options}</select></label>\
          <button class=\"primary\" data-testid=\"publish\" data-act=\"publish\"{off}>{publish}</button>\
-         <label class=\"toggle\"><input type=\"checkbox\" data-testid=\"custom-toggle\"><span>Custom message</span></label></div>\
-         <div class=\"custom\" hidden><label class=\"field wide\"><span>Message body</span>\
+         <label class=\"toggle\"{custom}><input type=\"checkbox\" data-testid=\"custom-toggle\"><span>Custom message</span></label></div>\
+         <div class=\"custom\" hidden><label class=\"field wide\"><span>{body_label}</span>\
          <textarea data-testid=\"custom-body\" rows=\"3\">{{&quot;event_type&quot;: &quot;OrderPlaced&quot;, &quot;order_id&quot;: 4500}}</textarea></label>\
-         <label class=\"field wide\"><span>Message attributes (Publish shape, JSON)</span><textarea data-testid=\"custom-attributes\" rows=\"3\">\
-         {{&quot;event_type&quot;: {{&quot;DataType&quot;: &quot;String&quot;, &quot;StringValue&quot;: &quot;OrderPlaced&quot;}}}}</textarea></label>\
+         <label class=\"field wide\"><span>{attributes_label}</span><textarea data-testid=\"custom-attributes\" rows=\"3\">\
+         {attributes}</textarea></label>\
          <label class=\"field\"{}><span>MessageGroupId (FIFO)</span><input data-testid=\"custom-group\"></label></div>",
         esc(description),
         // The group field is for FIFO topics only: a standard topic refuses a MessageGroupId.
@@ -46,16 +71,14 @@ pub fn Publish() -> impl IntoView {
     let ctx = use_ctx();
     // The topic (its name, whether FIFO) on its own, so that the form is not written again at
     // each tick of the clock.
-    let topic = Memo::new(move |_| ctx.snapshot.with(|s| s.topics.first().map(|t| (t.name.clone(), t.fifo))));
+    let topic = Memo::new(move |_| ctx.snapshot.with(|s| ctx.pg.with_untracked(|p| p.publish_target(s))));
     let form = Memo::new(move |_| {
         // A story's description and presets change only with the story itself.
         ctx.snapshot.with(|_| ());
         let (description, presets) = ctx.pg.with_untracked(|p| {
             (p.description.clone(), p.presets().iter().map(|p| (p.name.clone(), p.label.clone())).collect::<Vec<_>>())
         });
-        topic.with(|t| {
-            publish_form(&description, &presets, t.as_ref().map(|t| t.0.as_str()), t.as_ref().is_some_and(|t| t.1))
-        })
+        topic.with(|t| publish_form(&description, &presets, t.as_ref()))
     });
     let root = NodeRef::<leptos::html::Div>::new();
     let on_change = move |ev: web_sys::Event| {
@@ -83,7 +106,7 @@ pub fn Publish() -> impl IntoView {
             .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
             .is_some_and(|t| t.checked());
         if custom {
-            let fifo = ctx.snapshot.with_untracked(|s| s.topics.first().is_some_and(|t| t.fifo));
+            let fifo = topic.with_untracked(|t| t.as_ref().is_some_and(|t| t.1));
             let group = if fifo { field(&form, "custom-group") } else { String::new() };
             let (body, attributes) = (field(&form, "custom-body"), field(&form, "custom-attributes"));
             ctx.act(|p| p.publish_custom(&body, &attributes, &group));

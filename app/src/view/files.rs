@@ -1,6 +1,9 @@
 //! The page's side of files and the clipboard: a text downloaded as a file, a text copied, a
 //! file read. Each reports failure as a message; none throws.
 
+// The routes page draws neither the filter editors nor the share bar (see view::ShareBar).
+#![cfg_attr(feature = "routes", allow(dead_code))]
+
 use wasm_bindgen::{JsCast, JsValue};
 
 /// Offers `text` as a download named `name` (an object URL clicked through a detached link).

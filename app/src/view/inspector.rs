@@ -148,6 +148,8 @@ pub fn Inspector() -> impl IntoView {
                 None => Parts::text(hint("That worker has been removed.")),
             },
             Selection::Event(seq) => Parts::text(event(seq)),
+            Selection::Rule(id) => Parts::text(rule(s, &id)),
+            Selection::Service(name) => Parts::text(order_service(s, &name)),
         })
     };
     // Drawn only when its text changes, keeping the focus and what is typed in a setting.
@@ -320,6 +322,23 @@ fn subscription(sub: &SubscriptionView) -> String {
             .take(5)
             .collect::<Vec<_>>()
     });
+    // Its latest delivery attempts, newest first: when each was made and how it ended (a
+    // retried endpoint's delivery policy, made visible).
+    let attempts = ctx.pg.with_untracked(|p| {
+        p.events()
+            .iter()
+            .rev()
+            .filter(|e| match &e.kind {
+                EventKind::DeliveryAttemptFailed { subscription, .. }
+                | EventKind::DeliveredToEndpoint { subscription, .. }
+                | EventKind::DeliveryFailed { subscription, .. } => **subscription == *sub.arn,
+                _ => false,
+            })
+            .take(12)
+            .map(|e| format!("{}  {}", e.at, e.kind.summary()))
+            .collect::<Vec<_>>()
+    });
+    let queue = if queue.is_empty() { sub.endpoint.clone() } else { queue };
     let mut out = heading(3, &format!("Subscription of {queue}"))
         + &facts(&[
             Some(("ARN", sub.arn.to_string())),
@@ -337,7 +356,12 @@ fn subscription(sub: &SubscriptionView) -> String {
                 "delivered / filtered out / failed",
                 format!("{} / {} / {}", sub.delivered, sub.filtered_out, sub.failed),
             )),
+            (sub.retrying > 0).then(|| ("waiting to retry", crate::format::count(sub.retrying, "copy", "copies"))),
+            sub.dead_letter_queue.clone().map(|d| ("dead-letter queue", format!("{d}: {} so far", sub.redriven))),
         ]);
+    if !attempts.is_empty() {
+        out += &(heading(4, "Latest delivery attempts") + "<ul class=\"reasons\">" + &items(attempts) + "</ul>");
+    }
     if !reasons.is_empty() {
         out += &(heading(4, "Why recent messages were filtered out")
             + "<ul class=\"reasons\">"
@@ -345,6 +369,95 @@ fn subscription(sub: &SubscriptionView) -> String {
             + "</ul>");
     }
     out
+}
+
+/// An EventBridge rule (`bus/rule`): its pattern or schedule, its state, what it matched, and
+/// each target with what it receives, its retry policy and its dead-letter queue.
+#[cfg(feature = "routes")]
+fn rule(s: &engine::Snapshot, id: &str) -> String {
+    let (bus, name) = id.split_once('/').unwrap_or(("default", id));
+    let found = s.eventbridge.buses.iter().filter(|b| b.name == bus).flat_map(|b| &b.rules).find(|r| r.name == name);
+    let Some(r) = found else { return hint("That rule no longer exists.") };
+    let mut out = heading(3, &format!("Rule {name} on {bus}"))
+        + &facts(&[
+            Some(("ARN", r.arn.clone())),
+            Some(("state", r.state.to_string())),
+            r.event_pattern.clone().map(|p| ("event pattern", p)),
+            r.schedule_expression.clone().map(|e| ("schedule", e)),
+            Some(("matched", crate::format::count(r.matched, "event", "events"))),
+        ]);
+    for t in &r.targets {
+        let retry = format!(
+            "up to {} over {}",
+            crate::format::count(t.max_retry_attempts, "retry", "retries"),
+            crate::format::duration(u64::from(t.max_event_age_seconds) * 1_000),
+        );
+        out += &(heading(4, &format!("Target {} → {} {}", t.id, t.kind, t.destination))
+            + &facts(&[
+                Some((
+                    "receives",
+                    match t.input {
+                        "event" => "the whole event".to_string(),
+                        other => format!("{other}: what the target's input says"),
+                    },
+                )),
+                Some(("retry policy", retry)),
+                Some((
+                    "dead-letter queue",
+                    t.dead_letter_arn
+                        .clone()
+                        .unwrap_or_else(|| "none: an event that cannot be delivered is dropped".into()),
+                )),
+                t.message_group_id.clone().map(|g| ("MessageGroupId", g)),
+            ]));
+    }
+    out
+}
+
+/// An order service and its own database: the orders and outbox tables, row by row, and the
+/// orders whose event has not gone out.
+#[cfg(feature = "routes")]
+fn order_service(s: &engine::Snapshot, name: &str) -> String {
+    use engine::world::OrderDesign;
+    let Some(o) = s.world.order_services.iter().find(|o| o.name == name) else {
+        return hint("That order service no longer exists.");
+    };
+    let design = match o.design {
+        OrderDesign::DualWrite => "dual write: saves the order, then publishes",
+        OrderDesign::Outbox => "transactional outbox: the order and its event in one transaction; a relay publishes",
+    };
+    let missing: Vec<String> = o.orders_without_event.iter().map(u64::to_string).collect();
+    let mut out = heading(3, &format!("Order service {name}"))
+        + &facts(&[
+            Some(("design", design.to_string())),
+            Some(("publishes to", o.topic.clone())),
+            Some(("state", if o.crashed { "crashed, restarting".to_string() } else { "up".to_string() })),
+            o.crash_armed.map(|c| ("crash armed", c.to_string())),
+            Some(("transactions", o.db.transactions.to_string())),
+            Some(("orders without an event", if missing.is_empty() { "none".to_string() } else { missing.join(", ") })),
+        ]);
+    let orders = o.db.orders.iter().map(|r| {
+        format!("order {} · {} · saved at {} · transaction {}", r.order_id, r.event_id, r.saved_at, r.transaction)
+    });
+    out += &(heading(4, "orders table") + "<ul class=\"reasons\">" + &items(orders) + "</ul>");
+    if o.design == OrderDesign::Outbox {
+        let rows = o.db.outbox.iter().map(|r| {
+            let sent = r.sent_at.map_or_else(|| "pending".to_string(), |t| format!("sent at {t}"));
+            format!("row {} · {} · {sent} · published {}×", r.row, r.event_id, r.published)
+        });
+        out += &(heading(4, "outbox table") + "<ul class=\"reasons\">" + &items(rows) + "</ul>");
+    }
+    out
+}
+
+#[cfg(not(feature = "routes"))]
+fn order_service(_: &engine::Snapshot, _: &str) -> String {
+    hint("Order services are drawn on the routes page.")
+}
+
+#[cfg(not(feature = "routes"))]
+fn rule(_: &engine::Snapshot, _: &str) -> String {
+    hint("EventBridge rules are drawn on the routes page.")
 }
 
 fn worker<'a>(w: &WorkerView, jobs: impl Iterator<Item = &'a JobView>) -> String {

@@ -30,18 +30,34 @@ pub(crate) const BRAND: &str = "<svg class=\"logo\" viewBox=\"0 0 32 32\" aria-h
     <circle cx=\"9\" cy=\"16\" r=\"4\"/><path d=\"M13 16h4M17 16l6-7M17 16h6M17 16l6 7\"/></svg><h1>Fan-out Playground</h1>";
 
 /// The sandbox's links to the other pages (each its own bundle; see scripts/build.sh).
+#[cfg(not(feature = "routes"))]
 const PAGES: &str = "<a href=\"lesson.html\" data-testid=\"nav-lessons\">Lessons</a>\
     <a href=\"compare.html?compare=fanout,workqueue\" data-testid=\"nav-compare\">Compare designs</a>\
-    <a href=\"compare.html?interview=checkout\" data-testid=\"nav-interview\">Interview practice</a>";
+    <a href=\"compare.html?interview=checkout\" data-testid=\"nav-interview\">Interview practice</a>\
+    <a href=\"routes.html\" data-testid=\"nav-routes\">Other routes</a>";
+
+/// The routes page's: back to the sandbox instead of to itself.
+#[cfg(feature = "routes")]
+const PAGES: &str = "<a href=\"lesson.html\" data-testid=\"nav-lessons\">Lessons</a>\
+    <a href=\"compare.html?compare=fanout,workqueue\" data-testid=\"nav-compare\">Compare designs</a>\
+    <a href=\"compare.html?interview=checkout\" data-testid=\"nav-interview\">Interview practice</a>\
+    <a href=\"index.html\" data-testid=\"nav-sandbox\">Sandbox</a>";
 
 /// What the inspector shows.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Selection {
     Queue(String),
-    Message { queue: String, copy: u64 },
+    Message {
+        queue: String,
+        copy: u64,
+    },
     Subscription(String),
     Worker(String),
     Event(u64),
+    /// An EventBridge rule, as `bus/rule`.
+    Rule(String),
+    /// An order service (dual write or outbox) and its database.
+    Service(String),
 }
 
 /// The app's one context: the story, its latest snapshot, and the view's own settings.
@@ -153,12 +169,16 @@ pub fn use_ctx() -> Ctx {
 #[component]
 pub fn App() -> impl IntoView {
     share::provide_load_error(None);
+    // The routes page has no share links (nor their reader) to keep its bundle under the gate.
+    #[cfg(not(feature = "routes"))]
     if let Some(payload) = share::payload_in_address() {
         return view! { <share::Opening payload=payload /> }.into_any();
     }
     // The default scenario is a data file like the others: fetched, not compiled in.
     let ready = RwSignal::new(None::<Result<Playground, String>>);
-    leptos::task::spawn_local(async move { ready.set(Some(crate::fetch::scenario("quilt-store").await)) });
+    leptos::task::spawn_local(
+        async move { ready.set(Some(crate::fetch::scenario(crate::playground::BUILTIN[0].0).await)) },
+    );
     (move || match ready.get() {
         None => view! { <div class="boot" role="status">"Loading the playground…"</div> }.into_any(),
         Some(Ok(pg)) => view! { <Stage pg=pg /> }.into_any(),
@@ -219,13 +239,40 @@ pub(crate) fn MainCol() -> impl IntoView {
             <section class="diagram" aria-label="Topology">
                 <topology::Topology />
             </section>
-            <queues::Queues />
-            <queues::Effects />
-            <metrics::Metrics />
-            <controls::Subscriptions />
+            <Cards />
+            <Subscriptions />
         </div>
     }
 }
+
+/// The sandbox's share bar: a link to the story, files in and out, the export to AWS. The
+/// routes page leaves it out: its scenarios are the engine's other routes, whose export and
+/// links are not written yet, and its bundle has no room for them.
+#[cfg(not(feature = "routes"))]
+use share::ShareBar;
+#[cfg(feature = "routes")]
+#[component]
+fn ShareBar() -> impl IntoView {}
+
+/// The queue cards, the side effects and the metrics: the detailed view under the diagram.
+#[cfg(not(feature = "routes"))]
+#[component]
+fn Cards() -> impl IntoView {
+    view! { <queues::Queues /> <queues::Effects /> <metrics::Metrics /> }
+}
+/// The routes page keeps only the side effects (what the outbox's duplicate did, or did not).
+#[cfg(feature = "routes")]
+#[component]
+fn Cards() -> impl IntoView {
+    view! { <queues::Effects /> }
+}
+
+/// The filter policies' editors; the routes page has none (its scenarios filter with rules).
+#[cfg(not(feature = "routes"))]
+use controls::Subscriptions;
+#[cfg(feature = "routes")]
+#[component]
+fn Subscriptions() -> impl IntoView {}
 
 #[component]
 pub fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selection>) -> impl IntoView {
@@ -235,6 +282,7 @@ pub fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selecti
     clock::use_clock(ctx);
     transport::use_keyboard(ctx);
     log::use_announcer(ctx);
+    #[cfg(not(feature = "routes"))]
     share::use_drop(ctx);
 
     view! {
@@ -246,7 +294,7 @@ pub fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selecti
                 <time class="clock" data-testid="clock" title="Virtual time since the scenario started">
                     {move || ctx.clock.get().to_string()}
                 </time>
-                <share::ShareBar />
+                <ShareBar />
             </header>
             <share::LoadErrorBanner />
             <transport::Transport />

@@ -3,6 +3,9 @@
 //! "Export" of the story as a scenario file and "Import" of one (a file input, or a file
 //! dropped on the page). A bad link or file shows one message in `load-error`.
 
+// The routes page draws neither the filter editors nor the share bar (see view::ShareBar).
+#![cfg_attr(feature = "routes", allow(dead_code))]
+
 use super::{files, use_ctx, Ctx, Selection};
 use crate::playground::Playground;
 use crate::share::{self, BadLink, Pick, Share};
@@ -106,6 +109,8 @@ pub fn pick_of(s: &Selection) -> Pick {
         Selection::Subscription(a) => Pick::Subscription(a.clone()),
         Selection::Worker(w) => Pick::Worker(w.clone()),
         Selection::Event(e) => Pick::Event(*e),
+        Selection::Rule(r) => Pick::Rule(r.clone()),
+        Selection::Service(s) => Pick::Service(s.clone()),
     }
 }
 
@@ -116,6 +121,8 @@ pub fn selection_of(p: Pick) -> Selection {
         Pick::Subscription(a) => Selection::Subscription(a),
         Pick::Worker(w) => Selection::Worker(w),
         Pick::Event(e) => Selection::Event(e),
+        Pick::Rule(r) => Selection::Rule(r),
+        Pick::Service(s) => Selection::Service(s),
     }
 }
 
@@ -273,7 +280,7 @@ pub fn Opening(payload: String) -> impl IntoView {
             Ok((pg, pick)) => Ok((pg, pick.map(selection_of))),
             Err(e) => {
                 error.set(Some(e.to_string()));
-                crate::fetch::scenario("quilt-store").await.map(|pg| (pg, None))
+                crate::fetch::scenario(crate::playground::BUILTIN[0].0).await.map(|pg| (pg, None))
             }
         };
         match opened {

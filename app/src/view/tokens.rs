@@ -47,11 +47,21 @@ pub fn Tokens(layout: Memo<Layout>) -> impl IntoView {
                         EventKind::MessageMoved { source, destination, .. } => {
                             (layout.row_with_dlq(source).or_else(|| layout.row_of(destination))?, Token::Redriven)
                         }
+                        // A webhook or a function that SNS delivered to.
+                        EventKind::DeliveredToEndpoint { endpoint, .. } => (layout.row_of(endpoint)?, Token::Delivered),
+                        // A rule's target that EventBridge delivered to.
+                        #[cfg(feature = "routes")]
+                        EventKind::EventBridge(engine::events::EbEvent::DeliveredToTarget {
+                            rule,
+                            destination,
+                            ..
+                        }) => (layout.row_of_rule(rule, destination)?, Token::Delivered),
                         _ => return None,
                     };
-                    // Only a queue a topic feeds has an edge for a delivery or a drop to travel.
+                    // Only a queue a topic or a rule feeds has an edge for a delivery or a drop
+                    // to travel.
                     let path = match &token {
-                        Token::Delivered | Token::Dropped(_) if row.sub.is_none() => return None,
+                        Token::Delivered | Token::Dropped(_) if row.sub.is_none() && row.rule.is_none() => return None,
                         Token::Delivered => layout.feed_path(row, false)?,
                         Token::Dropped(_) => layout.feed_path(row, true)?,
                         // From the queue's bottom edge down into its DLQ, and back up for a redrive.

@@ -1,5 +1,8 @@
 //! The live diagram: producer → topic → subscriptions (filter and raw badges) → queues → their
-//! consumers (workers, Lambda functions), each queue's dead-letter queue under it. Tokens travel
+//! consumers (workers, Lambda functions), each queue's dead-letter queue under it. On the routes
+//! page EventBridge buses stand beside the topics, each rule's targets in rows of their own, and
+//! what is not a queue (an HTTP/S endpoint, a function, a topic, a bus) is drawn where a queue
+//! would be. Tokens travel
 //! the edges for recent deliveries, drop at a filter that rejected them, and slide into a DLQ
 //! (see `tokens`).
 
@@ -54,6 +57,14 @@ pub(super) struct Layout {
     /// the queues). The producer publishes to the first. Without a topic the producer sends to
     /// the queues itself.
     topics: Vec<(String, i64)>,
+    /// Where the EventBridge buses start in `topics`: those before are SNS topics.
+    buses_from: usize,
+    /// Under a bus (by its index in `topics`): its archives and replays, one line each.
+    notes: Vec<(usize, String)>,
+    /// The order services (dual write or outbox), drawn in the producer's place.
+    services: Vec<ServiceNode>,
+    /// In the narrow diagram, how much lower the first topic starts (under two services' captions).
+    lift: i64,
     rows: Vec<Row>,
     /// With no queue at all (direct calls), the services the producer calls in turn.
     calls: Vec<Call>,
@@ -73,10 +84,72 @@ pub(super) struct Call {
     down: bool,
 }
 
+/// An order service in the producer's place: its name and design, its database in one line,
+/// whether it is down after a crash.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct ServiceNode {
+    pub(super) name: String,
+    design: &'static str,
+    line: String,
+    crashed: bool,
+}
+
+#[cfg(feature = "routes")]
+impl ServiceNode {
+    /// "2 orders · 1 lost" (dual write), "2 orders · 1 unsent" (outbox), "crashed" first while
+    /// it restarts, "crash armed" last when a crash waits for its point.
+    fn of(s: &engine::world::OrderServiceView) -> ServiceNode {
+        use engine::world::OrderDesign;
+        let orders = crate::format::count(s.db.orders.len() as u64, "order", "orders");
+        let missing = s.orders_without_event.len();
+        let (design, mut line) = match s.design {
+            OrderDesign::DualWrite => ("dual write", format!("{orders} · {missing} lost")),
+            OrderDesign::Outbox => ("outbox", format!("{orders} · {missing} unsent")),
+        };
+        if s.crashed {
+            line = format!("crashed · {line}");
+        } else if s.crash_armed.is_some() {
+            line.push_str(" · crash armed");
+        }
+        ServiceNode { name: s.name.clone(), design, line, crashed: s.crashed }
+    }
+}
+
+/// A rule's badge on the row of one of its targets: what the bus matched with it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct RuleBadge {
+    pub(super) bus: String,
+    pub(super) name: String,
+    /// The event pattern, or the schedule expression of a scheduled rule.
+    pattern: String,
+    enabled: bool,
+    matched: u64,
+    /// What the target receives: `event`, `Input`, `InputPath` or `InputTransformer`.
+    input: &'static str,
+}
+
+/// What a row's box is when it is not a queue: an HTTP/S endpoint, a Lambda function, a topic or
+/// a bus that a subscription or a rule delivers to.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Endpoint {
+    /// "HTTPS", "HTTP", "λ function", "SNS topic", "event bus", "missing" (a deleted target).
+    kind: &'static str,
+    /// Its name on the diagram.
+    label: String,
+    /// Its counts, and a second line (retries waiting, where its records go).
+    stat: String,
+    more: String,
+    down: bool,
+}
+
 /// One queue on the diagram: fed by a subscription, or (a plain work queue) by nothing drawn.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Row {
     pub(super) sub: Option<SubscriptionView>,
+    /// Fed by an EventBridge rule (then `topic` is its bus).
+    pub(super) rule: Option<RuleBadge>,
+    /// Not a queue: drawn as what it is, without messages inside.
+    pub(super) endpoint: Option<Endpoint>,
     /// The topic that feeds it (an index into the layout's topics).
     topic: Option<usize>,
     queue: String,
@@ -86,7 +159,8 @@ pub(super) struct Row {
     /// deleted (its redrive policy).
     dlq: Option<(String, usize)>,
     /// The subscription's own dead-letter queue and how many messages it holds: the copies SNS
-    /// could not deliver (its `RedrivePolicy`). Drawn under the subscription, beside the other.
+    /// could not deliver (its `RedrivePolicy`); for a rule's target, its `DeadLetterConfig`, the
+    /// events EventBridge could not deliver. Drawn under the badge, beside the other.
     sub_dlq: Option<(String, usize)>,
     /// Who consumes the queue: workers and Lambda functions.
     consumers: Vec<Consumer>,
@@ -221,30 +295,37 @@ impl Layout {
         let is_dlq = |name: &str| {
             s.queues.iter().any(|q| q.dead_letter_queue.as_deref() == Some(name))
                 || s.topics.iter().flat_map(|t| &t.subscriptions).any(|x| x.dead_letter_queue.as_deref() == Some(name))
+                || target_dlqs(s).any(|d| d == name)
         };
         let subscribed = s.topics.iter().enumerate().flat_map(|(i, t)| {
-            t.subscriptions
-                .iter()
-                .map(move |sub| (Some(i), Some(sub.clone()), sub.queue.clone().unwrap_or_else(|| sub.endpoint.clone())))
+            t.subscriptions.iter().map(move |sub| {
+                let name = sub.queue.clone().unwrap_or_else(|| sub.endpoint.clone());
+                (Some(i), Some(sub.clone()), None, name, None)
+            })
         });
-        // Queues no topic feeds (work queues), unless they are some queue's DLQ: drawn under it.
-        let fed: Vec<&str> =
-            s.topics.iter().flat_map(|t| t.subscriptions.iter()).filter_map(|x| x.queue.as_deref()).collect();
+        let targeted = rule_targets(s, s.topics.len());
+        // Queues no topic or rule feeds (work queues), unless they are some queue's DLQ: drawn
+        // under it.
+        let mut fed: Vec<String> =
+            s.topics.iter().flat_map(|t| t.subscriptions.iter()).filter_map(|x| x.queue.clone()).collect();
+        fed.extend(targeted.iter().map(|t| t.2.clone()));
         let unfed = s
             .queues
             .iter()
-            .filter(|q| !fed.contains(&q.name.as_str()) && !is_dlq(&q.name))
-            .map(|q| (None, None, q.name.clone()));
+            .filter(move |q| !fed.contains(&q.name) && !is_dlq(&q.name))
+            .map(|q| (None, None, None, q.name.clone(), None));
         let mut top = 0;
         let rows: Vec<Row> = subscribed
+            .chain(targeted.into_iter().map(|(bus, rule, name, dlq)| (Some(bus), None, Some(rule), name, dlq)))
             .chain(unfed)
-            .map(|(topic, sub, name)| {
+            .map(|(topic, sub, rule, name, target_dlq): (_, Option<SubscriptionView>, _, String, Option<String>)| {
                 let queue = find(&name);
+                let endpoint = if queue.is_some() { None } else { endpoint_of(s, &name, sub.as_ref(), rule.as_ref()) };
                 let dlq = queue.and_then(|q| q.dead_letter_queue.clone()).map(|d| {
                     let n = held(&d);
                     (d, n)
                 });
-                let sub_dlq = sub.as_ref().and_then(|x| x.dead_letter_queue.clone()).map(|d| {
+                let sub_dlq = sub.as_ref().and_then(|x| x.dead_letter_queue.clone()).or(target_dlq).map(|d| {
                     let n = held(&d);
                     (d, n)
                 });
@@ -286,6 +367,8 @@ impl Layout {
                     dots,
                     more,
                     sub,
+                    rule,
+                    endpoint,
                     topic,
                     visible: queue.map_or(0, |q| q.visible),
                     inflight: queue.map_or(0, |q| q.in_flight),
@@ -335,7 +418,87 @@ impl Layout {
                 (t.name.clone(), y)
             })
             .collect();
-        Layout { producer, topics, rows, calls, bottom: top, narrow: false }
+        #[cfg(feature = "routes")]
+        let services = s.world.order_services.iter().map(ServiceNode::of).collect();
+        #[cfg(not(feature = "routes"))]
+        let services = Vec::new();
+        let mut layout = Layout {
+            producer,
+            topics,
+            buses_from: s.topics.len(),
+            notes: Vec::new(),
+            services,
+            lift: 0,
+            rows,
+            calls,
+            bottom: top,
+            narrow: false,
+        };
+        layout.place_buses(s);
+        layout.make_room_for_services();
+        layout
+    }
+
+    /// Puts the drawn buses after the topics: each level with the middle of its rules' targets,
+    /// one with no target on a row of its own under the rest.
+    #[cfg(feature = "routes")]
+    fn place_buses(&mut self, s: &Snapshot) {
+        for (k, bus) in drawn_buses(s).enumerate() {
+            let i = self.buses_from + k;
+            let mut fed = self.rows.iter().filter(|r| r.topic == Some(i)).map(|r| r.y);
+            let y = match (fed.next(), fed.next_back()) {
+                (Some(first), Some(last)) => (first + last) / 2,
+                (Some(only), None) => only,
+                _ if self.rows.is_empty() && self.topics.is_empty() => ROW_CENTRE,
+                _ => {
+                    self.bottom += ROW;
+                    self.bottom - ROW + ROW_CENTRE
+                }
+            };
+            self.topics.push((bus.name.clone(), y));
+            let eb = &s.eventbridge;
+            for a in eb.archives.iter().filter(|a| a.bus == bus.name || a.bus == bus.arn) {
+                self.notes.push((
+                    i,
+                    format!("archive {}: {}", a.name, crate::format::count(a.event_count as u64, "event", "events")),
+                ));
+            }
+            for r in eb.replays.iter().filter(|r| r.bus == bus.name || r.bus == bus.arn) {
+                let state = r.state.to_ascii_lowercase();
+                self.notes.push((i, format!("replay {}: {} replayed, {state}", r.name, r.replayed)));
+            }
+        }
+    }
+
+    #[cfg(not(feature = "routes"))]
+    fn place_buses(&mut self, _: &Snapshot) {}
+
+    /// The centre line of order service `i` in the wide diagram: stacked 64 apart, centred on
+    /// the producer's line.
+    pub(super) fn service_y(&self, i: usize) -> i64 {
+        let n = self.services.len() as i64;
+        self.topic_y() + (2 * i as i64 - (n - 1)) * 32
+    }
+
+    /// Moves everything down (and the bottom further) until the stacked order services and
+    /// their captions fit in the wide diagram.
+    fn make_room_for_services(&mut self) {
+        if self.services.len() < 2 {
+            return;
+        }
+        let down = (24 - self.service_y(0)).max(0);
+        for row in &mut self.rows {
+            row.y += down;
+        }
+        for (_, y) in &mut self.topics {
+            *y += down;
+        }
+        self.bottom = (self.bottom + down).max(self.service_y(self.services.len() - 1) + 44);
+    }
+
+    /// Whether source `i` (an index into `topics`) is an EventBridge bus.
+    fn is_bus(&self, i: usize) -> bool {
+        i >= self.buses_from
     }
 
     /// The same diagram drawn top to bottom, for a narrow container: the producer on top, each
@@ -343,7 +506,9 @@ impl Layout {
     /// queue's consumers and dead-letter queues sit under it.
     pub(super) fn narrow(mut self) -> Layout {
         self.narrow = true;
-        let mut top = N_TOP;
+        // Two services stand side by side on top, their captions under them.
+        self.lift = if self.services.len() > 1 { 20 } else { 0 };
+        let mut top = N_TOP + self.lift;
         for i in 0..self.topics.len() {
             self.topics[i].1 = top + 30;
             top += 72;
@@ -365,7 +530,7 @@ impl Layout {
 
     /// The centre line of the `i`th service called directly.
     fn call_y(&self, i: usize) -> i64 {
-        let first = if self.narrow { N_TOP + ROW_CENTRE } else { ROW_CENTRE };
+        let first = if self.narrow { N_TOP + self.lift + ROW_CENTRE } else { ROW_CENTRE };
         first + i as i64 * ROW
     }
 
@@ -412,7 +577,13 @@ impl Layout {
             (row.visible, row.inflight, row.more) = (0, 0, 0);
             row.dots.clear();
             if let Some(sub) = &mut row.sub {
-                (sub.delivered, sub.filtered_out, sub.failed) = (0, 0, 0);
+                (sub.delivered, sub.filtered_out, sub.failed, sub.redriven, sub.retrying) = (0, 0, 0, 0, 0);
+            }
+            if let Some(rule) = &mut row.rule {
+                (rule.matched, rule.enabled) = (0, true);
+            }
+            if let Some(e) = &mut row.endpoint {
+                (e.stat, e.more, e.down) = (String::new(), String::new(), false);
             }
             for (_, n) in row.dlq.iter_mut().chain(row.sub_dlq.iter_mut()) {
                 *n = 0;
@@ -421,6 +592,12 @@ impl Layout {
                 c.state = ConsumerState::Worker(WorkerStatus::Waiting);
             }
             row.drop = None;
+        }
+        for service in &mut shape.services {
+            (service.line, service.crashed) = (String::new(), false);
+        }
+        for (_, note) in &mut shape.notes {
+            note.clear();
         }
         for call in &mut shape.calls {
             (call.latency, call.calls, call.errors, call.down) = (String::new(), 0, 0, false);
@@ -497,10 +674,150 @@ impl Layout {
         self.rows.iter().find(|r| r.queue == queue)
     }
 
+    /// The row of `rule`'s target `destination`.
+    #[cfg(feature = "routes")]
+    pub(super) fn row_of_rule(&self, rule: &str, destination: &str) -> Option<&Row> {
+        self.rows.iter().find(|r| r.queue == destination && r.rule.as_ref().is_some_and(|b| b.name == rule))
+    }
+
     /// The row whose dead-letter queue is `dlq`.
     pub(super) fn row_with_dlq(&self, dlq: &str) -> Option<&Row> {
         self.rows.iter().find(|r| r.dlq.as_ref().is_some_and(|(d, _)| d == dlq))
     }
+}
+
+/// The name at the end of an ARN (`arn:aws:sqs:…:orders-dlq` → `orders-dlq`).
+#[cfg(feature = "routes")]
+fn arn_name(arn: &str) -> &str {
+    arn.rsplit([':', '/']).next().unwrap_or(arn)
+}
+
+/// The buses the diagram draws: those with a rule, or that have had an event.
+#[cfg(feature = "routes")]
+fn drawn_buses(s: &Snapshot) -> impl Iterator<Item = &engine::events::EventBusView> {
+    s.eventbridge.buses.iter().filter(|b| !b.rules.is_empty() || b.received > 0)
+}
+
+/// The queues that rules' targets send what they could not deliver to (`DeadLetterConfig`).
+#[cfg(feature = "routes")]
+fn target_dlqs(s: &Snapshot) -> impl Iterator<Item = &str> {
+    let targets = s.eventbridge.buses.iter().flat_map(|b| &b.rules).flat_map(|r| &r.targets);
+    targets.filter_map(|t| t.dead_letter_arn.as_deref()).map(arn_name)
+}
+
+#[cfg(not(feature = "routes"))]
+fn target_dlqs(_: &Snapshot) -> std::iter::Empty<&str> {
+    std::iter::empty()
+}
+
+/// A row for each target of each rule of each drawn bus, in order: (the bus's index in the
+/// layout's sources, counting from `first`; the rule's badge; the target's name; its
+/// dead-letter queue).
+#[cfg(feature = "routes")]
+fn rule_targets(s: &Snapshot, first: usize) -> Vec<(usize, RuleBadge, String, Option<String>)> {
+    let mut rows = Vec::new();
+    for (i, bus) in drawn_buses(s).enumerate() {
+        for rule in &bus.rules {
+            for t in &rule.targets {
+                let badge = RuleBadge {
+                    bus: bus.name.clone(),
+                    name: rule.name.clone(),
+                    pattern: rule
+                        .event_pattern
+                        .clone()
+                        .or_else(|| rule.schedule_expression.clone())
+                        .unwrap_or_default(),
+                    enabled: rule.state == "ENABLED",
+                    matched: rule.matched,
+                    input: t.input,
+                };
+                let dlq = t.dead_letter_arn.as_deref().map(|a| arn_name(a).to_string());
+                rows.push((first + i, badge, t.destination.clone(), dlq));
+            }
+        }
+    }
+    rows
+}
+
+#[cfg(not(feature = "routes"))]
+fn rule_targets(_: &Snapshot, _: usize) -> Vec<(usize, RuleBadge, String, Option<String>)> {
+    Vec::new()
+}
+
+/// The other pages draw every row as a queue.
+#[cfg(not(feature = "routes"))]
+fn endpoint_of(_: &Snapshot, _: &str, _: Option<&SubscriptionView>, _: Option<&RuleBadge>) -> Option<Endpoint> {
+    None
+}
+
+/// What a row that is not a queue delivers to: an HTTP/S endpoint or a function subscribed to a
+/// topic, or a rule's function, topic or bus.
+#[cfg(feature = "routes")]
+fn endpoint_of(s: &Snapshot, name: &str, sub: Option<&SubscriptionView>, rule: Option<&RuleBadge>) -> Option<Endpoint> {
+    let w = &s.world;
+    let retrying = sub.map_or(0, |x| x.retrying);
+    let waiting = if retrying > 0 {
+        crate::format::count(retrying, "copy waits to retry", "copies wait to retry")
+    } else {
+        String::new()
+    };
+    if let Some(e) = w.http_endpoints.iter().find(|e| e.url == name || e.name == name) {
+        let kind = if e.url.starts_with("https:") { "HTTPS" } else { "HTTP" };
+        let stat = format!("{} sent · {} ok · {} failed", e.requests, e.accepted, e.failed);
+        let more = match (e.down, waiting.is_empty()) {
+            (true, true) => "down".to_string(),
+            (true, false) => format!("down · {waiting}"),
+            (false, _) => waiting,
+        };
+        return Some(Endpoint { kind, label: e.name.clone(), stat, more, down: e.down });
+    }
+    let function = arn_name(name);
+    let is_function = sub.is_some_and(|x| x.protocol == "lambda") || name.contains(":function:");
+    if let Some(f) = w.functions.iter().find(|f| f.name == function).filter(|_| is_function || rule.is_some()) {
+        let count = crate::format::count;
+        let stat = format!(
+            "{} · {} · {} queued",
+            count(f.invocations, "run", "runs"),
+            count(f.errors, "error", "errors"),
+            f.async_queued
+        );
+        let to = |what: &str, arn: &Option<String>| arn.as_deref().map(|a| format!("{what} → {}", arn_name(a)));
+        let more: Vec<String> =
+            [to("ok", &f.on_success), to("failed", &f.on_failure), to("DLQ", &f.dead_letter_target)]
+                .into_iter()
+                .flatten()
+                .collect();
+        let more = if more.is_empty() { waiting } else { more.join(" · ") };
+        return Some(Endpoint { kind: "λ function", label: f.name.clone(), stat, more, down: false });
+    }
+    if let Some(t) = s.topics.iter().find(|t| t.name == name) {
+        let stat = crate::format::count(t.published, "message published", "messages published");
+        return Some(Endpoint { kind: "SNS topic", label: t.name.clone(), stat, more: String::new(), down: false });
+    }
+    #[cfg(feature = "routes")]
+    if let Some(b) = s.eventbridge.buses.iter().find(|b| b.name == name) {
+        let stat = crate::format::count(b.received, "event", "events");
+        return Some(Endpoint { kind: "event bus", label: b.name.clone(), stat, more: String::new(), down: false });
+    }
+    // A rule's target that does not exist (a deleted queue).
+    if rule.is_some() {
+        let (stat, more) = ("does not exist".to_string(), "not retried: to its DLQ".to_string());
+        return Some(Endpoint { kind: "missing", label: name.to_string(), stat, more, down: true });
+    }
+    // A subscription to an endpoint the world does not simulate (an e-mail address, say).
+    sub.filter(|x| x.queue.is_none()).map(|x| Endpoint {
+        kind: "endpoint",
+        label: cut_name(name),
+        stat: format!("{} · {} delivered · {} failed", x.protocol, x.delivered, x.failed),
+        more: waiting,
+        down: false,
+    })
+}
+
+/// An endpoint's address without its scheme, for a box's name line.
+#[cfg(feature = "routes")]
+fn cut_name(name: &str) -> String {
+    name.split_once("://").map_or(name, |(_, rest)| rest).to_string()
 }
 
 /// A consumer on the diagram: a worker or a Lambda event source mapping, in its own state.
@@ -597,6 +914,8 @@ fn selection_of(value: &str) -> Option<Selection> {
         "queue" => Some(Selection::Queue(name)),
         "sub" => Some(Selection::Subscription(name)),
         "worker" => Some(Selection::Worker(name)),
+        "rule" => Some(Selection::Rule(name)),
+        "service" => Some(Selection::Service(name)),
         "msg" => {
             let (copy, queue) = name.split_once(':')?;
             Some(Selection::Message { queue: queue.to_string(), copy: copy.parse().ok()? })
@@ -711,6 +1030,10 @@ pub fn Topology() -> impl IntoView {
 mod markup;
 use markup::diagram_markup;
 
-#[cfg(test)]
+#[cfg(all(test, not(feature = "routes")))]
 #[path = "topology_tests.rs"]
 mod tests;
+
+#[cfg(all(test, feature = "routes"))]
+#[path = "topology_routes_tests.rs"]
+mod routes_tests;

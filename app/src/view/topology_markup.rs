@@ -146,20 +146,24 @@ pub(super) fn diagram_markup(layout: &Layout) -> String {
     let topic_y = layout.topic_y();
     let mut m = String::new();
     let mut live = 0..;
-    let _ = write!(
-        m,
-        "<g class=\"node producer\"><rect x=\"10\" y=\"{}\" width=\"120\" height=\"48\" rx=\"24\"/>\
-         <text class=\"name\" x=\"70\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
-        topic_y - 24,
-        topic_y + 5,
-        esc(&layout.producer),
-    );
     let narrow = layout.narrow;
+    if layout.services.is_empty() {
+        let _ = write!(
+            m,
+            "<g class=\"node producer\"><rect x=\"10\" y=\"{}\" width=\"120\" height=\"48\" rx=\"24\"/>\
+             <text class=\"name\" x=\"70\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
+            topic_y - 24,
+            topic_y + 5,
+            esc(&layout.producer),
+        );
+    }
+    #[cfg(feature = "routes")]
+    services_markup(&mut m, layout, &mut live);
     // In the narrow diagram the topics and each row's badges and queue are drawn where the
     // wide one draws them, moved left.
     let shift =
         |dx: i64| if narrow { (format!("<g transform=\"translate({dx} 0)\">"), "</g>") } else { (String::new(), "") };
-    if !layout.topics.is_empty() {
+    if !layout.topics.is_empty() && layout.services.is_empty() {
         // The producer publishes to the first topic; the others are fed by what publishes to
         // them (an alarm's action, say).
         let path = if narrow {
@@ -169,12 +173,15 @@ pub(super) fn diagram_markup(layout: &Layout) -> String {
         };
         let _ = write!(m, "<g class=\"edge\"><path d=\"{path}\"/></g>");
     }
-    for (topic, y) in &layout.topics {
+    for (i, (topic, y)) in layout.topics.iter().enumerate() {
         let (open, close) = shift(N_TOPIC_SHIFT);
+        let (class, kind, testid) =
+            if layout.is_bus(i) { ("topic bus", "event bus", "bus") } else { ("topic", "SNS topic", "topic") };
         let _ = write!(
             m,
-            "{open}<g class=\"node topic\" data-testid=\"diagram-topic-{t}\"><rect x=\"170\" y=\"{}\" width=\"80\" height=\"60\" rx=\"12\"/>\
-             <text class=\"kind\" x=\"210\" y=\"{}\" text-anchor=\"middle\">SNS topic</text>\
+            "{open}<g class=\"node {class}\" data-testid=\"diagram-{testid}-{t}\"><title>{kind} {t}</title>\
+             <rect x=\"170\" y=\"{}\" width=\"80\" height=\"60\" rx=\"12\"/>\
+             <text class=\"kind\" x=\"210\" y=\"{}\" text-anchor=\"middle\">{kind}</text>\
              <text class=\"name small\" x=\"210\" y=\"{}\" text-anchor=\"middle\">{}</text></g>{close}",
             y - 30,
             y - 10,
@@ -182,6 +189,18 @@ pub(super) fn diagram_markup(layout: &Layout) -> String {
             topic_lines(topic, y + 6),
             t = esc(topic),
         );
+        // A bus's archives and replays, under it (in the narrow diagram beside it): live, their
+        // counts change.
+        for (k, (_, note)) in layout.notes.iter().filter(|(b, _)| *b == i).enumerate() {
+            let (x, top, anchor) = if narrow { (260, y - 4, "start") } else { (210, y + 42, "middle") };
+            let _ = write!(
+                m,
+                "{open}<text class=\"caption note\" data-live=\"{}\" x=\"{x}\" y=\"{}\" text-anchor=\"{anchor}\">{}</text>{close}",
+                live.next().unwrap_or_default(),
+                top + k as i64 * 11,
+                esc(note)
+            );
+        }
     }
     // Direct calls: each service the producer waits on, in turn, with its latency now.
     for (i, Call { name, latency, calls, errors, down }) in layout.calls.iter().enumerate() {
@@ -208,7 +227,22 @@ pub(super) fn diagram_markup(layout: &Layout) -> String {
     }
     let mut over = String::new();
     for row in &layout.rows {
-        let Row { sub, queue, visible, inflight, dlq, sub_dlq, consumers, dots, more, y, drop, topic: _ } = row;
+        let Row {
+            sub,
+            rule,
+            endpoint,
+            queue,
+            visible,
+            inflight,
+            dlq,
+            sub_dlq,
+            consumers,
+            dots,
+            more,
+            y,
+            drop,
+            topic: _,
+        } = row;
         let (y, q) = (*y, esc(queue));
         if let Some(path) = layout.feed_path(row, false) {
             let _ = write!(m, "<g class=\"edge\"><path d=\"{path}\"/></g>");
@@ -243,18 +277,36 @@ pub(super) fn diagram_markup(layout: &Layout) -> String {
                 y + 4
             );
         }
-        box_node(
-            &mut m,
-            "queue",
-            &format!(
-                "tabindex=\"0\" role=\"button\" data-select=\"queue:{q}\" aria-label=\"Queue {q}: {visible} visible, {inflight} in flight\""
+        #[cfg(feature = "routes")]
+        if let Some(rule) = rule {
+            rule_badge(&mut m, live.next().unwrap_or_default(), rule, &q, y);
+        }
+        // What is not a queue is drawn as what it is (only on the routes page); a queue with
+        // its messages inside.
+        #[cfg(feature = "routes")]
+        let drawn = endpoint
+            .as_ref()
+            .map(|e| endpoint_box(&mut m, live.next().unwrap_or_default(), e, sub.as_ref(), rule.as_ref(), y));
+        #[cfg(not(feature = "routes"))]
+        let drawn: Option<()> = {
+            let _ = (rule, endpoint);
+            None
+        };
+        match drawn {
+            Some(()) => {}
+            None => box_node(
+                &mut m,
+                "queue",
+                &format!(
+                    "tabindex=\"0\" role=\"button\" data-select=\"queue:{q}\" aria-label=\"Queue {q}: {visible} visible, {inflight} in flight\""
+                ),
+                live.next().unwrap_or_default(),
+                (y - 30, 60),
+                &q,
+                &format!("{visible} visible · {inflight} in flight"),
+                &dots_markup(queue, dots, *more, y + 19),
             ),
-            live.next().unwrap_or_default(),
-            (y - 30, 60),
-            &q,
-            &format!("{visible} visible · {inflight} in flight"),
-            &dots_markup(queue, dots, *more, y + 19),
-        );
+        }
         if let Some(sub) = sub.as_ref().filter(|s| s.filter_policy.is_some()) {
             let why = if narrow { (296, 20) } else { (258, 34) };
             filter_stats(&mut m, live.next().unwrap_or_default(), &q, sub.filtered_out, drop.as_deref(), y, why);
@@ -323,10 +375,22 @@ pub(super) fn diagram_markup(layout: &Layout) -> String {
         }
         // Under the subscription's badge, right of the topic's edges; drawn after every row.
         if let Some((d, n)) = sub_dlq {
-            let label = format!(
-                "Subscription dead-letter queue {d}: {n} messages, the copies SNS could not deliver to {queue}"
-            );
-            let title = format!("The subscription's dead-letter queue: the copies SNS could not deliver to {queue}");
+            let (label, title) = if let Some(r) = rule {
+                (
+                    format!(
+                        "Target dead-letter queue {d}: {n} messages, the events rule {} could not deliver to {queue}",
+                        r.name
+                    ),
+                    format!("The target's dead-letter queue: the events EventBridge could not deliver to {queue}"),
+                )
+            } else {
+                (
+                    format!(
+                        "Subscription dead-letter queue {d}: {n} messages, the copies SNS could not deliver to {queue}"
+                    ),
+                    format!("The subscription's dead-letter queue: the copies SNS could not deliver to {queue}"),
+                )
+            };
             let ((centre, width, fits), edge_x) =
                 if narrow { ((110, 110, 13), 376 + N_SHIFT) } else { ((432, 136, 18), 376) };
             let node = DeadLetter {
@@ -345,6 +409,114 @@ pub(super) fn diagram_markup(layout: &Layout) -> String {
         }
     }
     m + &over
+}
+
+/// The order services in the producer's place (wide: stacked, each with its line to the
+/// first topic; narrow: side by side on top, the second's line joining the first's), each
+/// with its database in a caption under it. A service opens its database in the inspector.
+#[cfg(feature = "routes")]
+fn services_markup(m: &mut String, layout: &Layout, live: &mut std::ops::RangeFrom<usize>) {
+    use std::fmt::Write;
+    let topic_y = layout.topic_y();
+    for (i, service) in layout.services.iter().enumerate() {
+        let (x, y) = if layout.narrow { (10 + i as i64 * 130, 24) } else { (10, layout.service_y(i)) };
+        let (cx, name) = (x + 60, esc(&service.name));
+        if let Some(_first) = layout.topics.first() {
+            let path = match (layout.narrow, i) {
+                (true, 0) => format!("M {N_TRUNK} 48 L {N_TRUNK} {}", N_TOP + layout.lift),
+                (true, _) => format!("M {cx} 48 L {cx} {} L {N_TRUNK} {}", 48 + layout.lift + 4, 48 + layout.lift + 4),
+                (false, _) => format!("M 130 {y} C 150 {y}, 150 {topic_y}, 170 {topic_y}"),
+            };
+            let _ = write!(m, "<g class=\"edge\"><path d=\"{path}\"/></g>");
+        }
+        let class = if service.crashed { "node producer service crashed" } else { "node producer service" };
+        let (line, design) = (esc(&service.line), service.design);
+        let _ = write!(
+            m,
+            "<g class=\"{class}\" tabindex=\"0\" role=\"button\" data-live=\"{}\" data-select=\"service:{name}\" \
+             data-testid=\"diagram-service-{name}\" aria-label=\"Order service {name} ({design}): {line}\"><title>{name} ({design}): {line}</title>\
+             <rect x=\"{x}\" y=\"{}\" width=\"120\" height=\"40\" rx=\"20\"/>\
+             <text class=\"name small\" x=\"{cx}\" y=\"{}\" text-anchor=\"middle\">{}</text>\
+             <text class=\"caption\" x=\"{cx}\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
+            live.next().unwrap_or_default(),
+            y - 20,
+            y + 4,
+            esc(&cut(&service.name, 16)),
+            y + 32,
+            esc(&cut(&service.line, 30)),
+        );
+    }
+}
+
+/// A row's box for what is not a queue (see [`Endpoint`]).
+#[cfg(feature = "routes")]
+fn endpoint_box(
+    m: &mut String,
+    live: usize,
+    e: &Endpoint,
+    sub: Option<&SubscriptionView>,
+    rule: Option<&RuleBadge>,
+    y: i64,
+) {
+    let (label, kind) = (esc(&e.label), e.kind);
+    let (stat, more_line) = (esc(&e.stat), esc(&e.more));
+    // It opens what delivers to it: its subscription, or its rule.
+    let select = match (sub, rule) {
+        (Some(x), _) => format!(" tabindex=\"0\" role=\"button\" data-select=\"sub:{}\"", esc(&x.arn)),
+        (None, Some(r)) => {
+            format!(" tabindex=\"0\" role=\"button\" data-select=\"rule:{}/{}\"", esc(&r.bus), esc(&r.name))
+        }
+        _ => String::new(),
+    };
+    let attrs = format!(
+        "data-testid=\"diagram-endpoint-{label}\"{select} aria-label=\"{kind} {label}: {stat}{}{more_line}\"",
+        if e.more.is_empty() { "" } else { "; " }
+    );
+    let class = if e.down { "queue endpoint call down" } else { "queue endpoint call" };
+    // The second line is cut to the box; whole in the title and the accessible name.
+    let inner = format!(
+        "<title>{label}: {stat}{}{more_line}</title><text class=\"kind\" x=\"596\" y=\"{}\" text-anchor=\"end\">{kind}</text>\
+         <text class=\"stat more-line\" x=\"424\" y=\"{}\">{}</text>",
+        if e.more.is_empty() { "" } else { "; " },
+        y - 10,
+        y + 22,
+        esc(&cut(&e.more, 31))
+    );
+    box_node(m, class, &attrs, live, (y - 30, 60), &cut(&label, 18), &stat, &inner);
+}
+
+/// A rule's badge on its target's row, where a subscription's badges would be: the rule's name
+/// (its pattern in the title), selecting the rule; under it, a live count of the events it
+/// matched and what the target receives when not the whole event.
+#[cfg(feature = "routes")]
+fn rule_badge(m: &mut String, live: usize, rule: &RuleBadge, q: &str, y: i64) {
+    use std::fmt::Write;
+    let (name, bus, pattern) = (esc(&rule.name), esc(&rule.bus), esc(&rule.pattern));
+    let state = if rule.enabled { "" } else { " disabled" };
+    let matched = crate::format::count(rule.matched, "matched", "matched");
+    // What the target receives when not the whole event, in a word (the inspector says more).
+    let input = match rule.input {
+        "Input" => " · constant",
+        "InputPath" => " · a path",
+        "InputTransformer" => " · transformed",
+        _ => "",
+    };
+    let _ = write!(
+        m,
+        "<g class=\"badges\" data-select=\"rule:{bus}/{name}\"><g class=\"badge rule{state}\" tabindex=\"0\" role=\"button\" \
+         data-testid=\"diagram-rule-{name}\" aria-label=\"Rule {name} on {bus}, to {q}{}: {pattern}\">\
+         <title>Rule {name}{}: {pattern}</title><rect x=\"296\" y=\"{}\" width=\"100\" height=\"20\" rx=\"10\"/>\
+         <text x=\"346\" y=\"{}\">{}</text></g></g>\
+         <g class=\"filter-stats rule-stats\" data-live=\"{live}\" data-testid=\"rule-{name}-matched\" aria-label=\"Rule {name}: {matched}\">\
+         <text class=\"count\" x=\"296\" y=\"{}\">{matched}{}</text></g>",
+        if rule.enabled { "" } else { " (disabled)" },
+        if rule.enabled { "" } else { " (disabled)" },
+        y - 11,
+        y + 4,
+        esc(&cut(&rule.name, 14)),
+        y + 21,
+        input,
+    );
 }
 
 /// Under a filter badge: how many messages it has dropped, and why it dropped the latest one

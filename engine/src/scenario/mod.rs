@@ -14,7 +14,7 @@ mod template;
 pub mod workers;
 
 pub use expect::{contains, resolve_path};
-pub use publish::{PublishPreset, PublishPresets};
+pub use publish::{PublishPreset, PublishPresets, PublishTarget};
 pub(crate) use run::run_steps;
 pub use run::{Run, RunOptions, StepOutcome, Story};
 pub(crate) use template::{fill, has_placeholders, Vars};

@@ -6,8 +6,22 @@
 //!    "attributes": {"event_type": {"DataType": "String", "StringValue": "OrderPlaced"}}, "group": "{{n+4416}}"}]}
 //! ```
 //!
+//! With `"bus"` instead of `"topic"` the buttons put events on that EventBridge bus (PutEvents):
+//! each preset then has a `source`, an optional `detail_type` (its name by default) and a JSON
+//! object `body`, the event's `detail`; attributes and groups are SNS's and are refused.
+//!
+//! ```json
+//! "publish": {"bus": "orders", "presets": [
+//!   {"name": "OrderPlaced", "source": "shop.checkout", "body": {"order_id": "{{n+4416}}", "total": 120}}]}
+//! ```
+//!
+//! With `"service"` the buttons place orders with a simulated order service (PlaceOrder): each
+//! preset has an `order_id` (a placeholder such as `"{{n+5500}}"`, `n` counting the service's
+//! orders), may name another `service`, and may arm a `crash` (`AfterSave`, or `AfterPublish`:
+//! the outbox relay's) for that order.
+//!
 //! A preset's strings may hold these placeholders, filled in at each publish: `{{n}}`, the topic's
-//! message number (how many messages it has had, plus one); `{{n+K}}`, that number plus the whole
+//! message number (how many messages it has had, plus one; for a bus, how many events it has had); `{{n+K}}`, that number plus the whole
 //! number K; `{{now}}`, the virtual time in ISO 8601. In a JSON `body`, a string that is exactly
 //! `{{n}}` or `{{n+K}}` becomes a JSON number. The body is sent as compact JSON text with its keys
 //! in order; a string `body` is sent as it is written, placeholders filled in.
@@ -17,11 +31,21 @@ use crate::time::SimTime;
 use crate::vecmap::json_object;
 use serde_json::{json, Map, Value};
 
+/// Where the page's publish buttons send.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PublishTarget {
+    /// An SNS topic, by name or ARN: each button is a Publish.
+    Topic(String),
+    /// An EventBridge event bus, by name or ARN: each button is a PutEvents of one entry.
+    Bus(String),
+    /// A simulated order service (the outbox's): each button is a PlaceOrder.
+    Service(String),
+}
+
 /// What the page's publish buttons send.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PublishPresets {
-    /// The topic to publish to, by name or ARN.
-    pub topic: String,
+    pub target: PublishTarget,
     /// In the order the page offers them; the first is selected at first.
     pub presets: Vec<PublishPreset>,
 }
@@ -39,6 +63,14 @@ pub struct PublishPreset {
     pub attributes: Option<Value>,
     /// `MessageGroupId` (FIFO topics need one).
     pub group: Option<String>,
+    /// For a bus: the event's `source` and `detail-type` (the preset's name when not given).
+    pub source: Option<String>,
+    pub detail_type: Option<String>,
+    /// For an order service: the service (the section's unless given), the order id template,
+    /// and the crash to arm.
+    pub service: Option<String>,
+    pub order_id: Option<String>,
+    pub crash: Option<String>,
 }
 
 /// A placeholder: the message number plus an offset, or the current time.
@@ -141,6 +173,30 @@ impl PublishPreset {
         }
         params
     }
+
+    /// The PutEvents parameters for event number `n` on `bus` at `now`: one entry, its
+    /// `Detail` the body as compact JSON.
+    pub fn put_events_params(&self, bus: &str, n: u64, now: SimTime) -> Value {
+        let fill = Fill { n, now };
+        let detail_type = self.detail_type.as_deref().map_or_else(|| self.name.clone(), |d| fill.text(d));
+        let source = self.source.as_deref().map(|s| fill.text(s)).unwrap_or_default();
+        let detail = fill.json(&self.body).to_string();
+        json!({"Entries": [{"EventBusName": bus, "Source": source, "DetailType": detail_type, "Detail": detail}]})
+    }
+}
+
+impl PublishPreset {
+    /// The PlaceOrder parameters for order number `n` of `service` (the section's, unless the
+    /// preset names its own).
+    pub fn place_order_params(&self, service: &str, n: u64) -> Value {
+        let fill = Fill { n, now: SimTime::ZERO };
+        let order_id = self.order_id.as_deref().map(|t| fill.json(&Value::String(t.to_string()))).unwrap_or(json!(n));
+        let mut params = json!({"ServiceName": self.service.as_deref().unwrap_or(service), "OrderId": order_id});
+        if let Some(c) = &self.crash {
+            params["Crash"] = json!(c);
+        }
+        params
+    }
 }
 
 impl PublishPresets {
@@ -162,8 +218,9 @@ fn check_templates(value: &Value, path: &str) -> Result<(), String> {
     }
 }
 
-const SECTION_KEYS: &[&str] = &["topic", "presets"];
-const PRESET_KEYS: &[&str] = &["name", "label", "body", "attributes", "group"];
+const SECTION_KEYS: &[&str] = &["topic", "bus", "service", "presets"];
+const PRESET_KEYS: &[&str] =
+    &["name", "label", "body", "attributes", "group", "source", "detail_type", "service", "order_id", "crash"];
 
 /// Reads and checks the `publish` section; errors start with where (`publish.presets[2] (name)`).
 pub(crate) fn parse(value: Value) -> Result<PublishPresets, String> {
@@ -173,8 +230,20 @@ pub(crate) fn parse(value: Value) -> Result<PublishPresets, String> {
     if let Some(k) = map.keys().find(|k| !SECTION_KEYS.contains(&k.as_str())) {
         return Err(format!("publish: unknown key \"{k}\" (it has {})", SECTION_KEYS.join(", ")));
     }
-    let topic = match map.remove("topic") {
-        Some(Value::String(s)) if !s.trim().is_empty() => s,
+    let named = |v: Option<Value>| match v {
+        Some(Value::String(s)) if !s.trim().is_empty() => Ok(Some(s)),
+        Some(_) => Err(()),
+        None => Ok(None),
+    };
+    let target = match (named(map.remove("topic")), named(map.remove("bus")), named(map.remove("service"))) {
+        (Ok(Some(s)), Ok(None), Ok(None)) => PublishTarget::Topic(s),
+        (Ok(None), Ok(Some(s)), Ok(None)) => PublishTarget::Bus(s),
+        (Ok(None), Ok(None), Ok(Some(s))) => PublishTarget::Service(s),
+        (_, Err(()), _) => return Err("publish.bus must be the name or ARN of the event bus to put events on".into()),
+        (_, _, Err(())) => return Err("publish.service must be the name of an order service".into()),
+        (Ok(Some(_)), _, _) | (_, Ok(Some(_)), Ok(Some(_))) => {
+            return Err("publish: give one of \"topic\", \"bus\" and \"service\"".into())
+        }
         _ => return Err("publish.topic must be the name or ARN of the topic to publish to".into()),
     };
     let Some(Value::Array(raw)) = map.remove("presets") else {
@@ -183,10 +252,9 @@ pub(crate) fn parse(value: Value) -> Result<PublishPresets, String> {
     if raw.is_empty() {
         return Err("publish.presets must have at least one preset".into());
     }
-    let fifo = topic.ends_with(".fifo");
     let mut presets: Vec<PublishPreset> = Vec::new();
     for (i, p) in raw.into_iter().enumerate() {
-        let preset = parse_preset(p, fifo).map_err(|(name, e)| match name {
+        let preset = parse_preset(p, &target).map_err(|(name, e)| match name {
             Some(name) => format!("publish.presets[{i}] ({name}): {e}"),
             None => format!("publish.presets[{i}]: {e}"),
         })?;
@@ -195,12 +263,12 @@ pub(crate) fn parse(value: Value) -> Result<PublishPresets, String> {
         }
         presets.push(preset);
     }
-    Ok(PublishPresets { topic, presets })
+    Ok(PublishPresets { target, presets })
 }
 
 type PresetError = (Option<String>, String);
 
-fn parse_preset(value: Value, fifo: bool) -> Result<PublishPreset, PresetError> {
+fn parse_preset(value: Value, target: &PublishTarget) -> Result<PublishPreset, PresetError> {
     let Value::Object(mut map) = value else { return Err((None, "a preset must be an object".into())) };
     let name = match map.remove("name") {
         Some(Value::String(s)) if !s.trim().is_empty() => s,
@@ -217,6 +285,8 @@ fn parse_preset(value: Value, fifo: bool) -> Result<PublishPreset, PresetError> 
     };
     let body = match map.remove("body") {
         Some(b @ (Value::String(_) | Value::Object(_) | Value::Array(_))) => b,
+        // An order service writes its own event.
+        None if matches!(target, PublishTarget::Service(_)) => Value::Null,
         _ => return Err(fail("\"body\" must be a string, or a JSON object or list sent as JSON text".into())),
     };
     check_templates(&body, "body").map_err(fail)?;
@@ -229,10 +299,69 @@ fn parse_preset(value: Value, fifo: bool) -> Result<PublishPreset, PresetError> 
     if let Some(g) = &group {
         check_templates(&Value::String(g.clone()), "group").map_err(fail)?;
     }
-    if fifo && group.is_none() {
-        return Err(fail("a FIFO topic needs \"group\" in every preset (its MessageGroupId)".into()));
+    let mut text = |key: &str| match map.remove(key) {
+        None => Ok(None),
+        Some(Value::String(s)) if !s.trim().is_empty() => {
+            check_templates(&Value::String(s.clone()), key)?;
+            Ok(Some(s))
+        }
+        Some(_) => Err(format!("\"{key}\" must be a non-empty string")),
+    };
+    let (source, detail_type) = (text("source").map_err(fail)?, text("detail_type").map_err(fail)?);
+    let (service, order_id, crash) =
+        (text("service").map_err(fail)?, text("order_id").map_err(fail)?, text("crash").map_err(fail)?);
+    let order_only = service.is_some() || order_id.is_some() || crash.is_some();
+    if order_only && !matches!(target, PublishTarget::Service(_)) {
+        return Err(fail("\"service\", \"order_id\" and \"crash\" are for an order service's presets".into()));
     }
-    let preset = PublishPreset { name: name.clone(), label, body, attributes, group };
+    match target {
+        PublishTarget::Topic(topic) => {
+            if topic.ends_with(".fifo") && group.is_none() {
+                return Err(fail("a FIFO topic needs \"group\" in every preset (its MessageGroupId)".into()));
+            }
+            if source.is_some() || detail_type.is_some() {
+                return Err(fail("\"source\" and \"detail_type\" are for a bus; a topic publishes a body".into()));
+            }
+        }
+        PublishTarget::Service(_) => {
+            if !body.is_null() || attributes.is_some() || group.is_some() || source.is_some() || detail_type.is_some() {
+                return Err(fail(
+                    "an order service writes its own event: give \"order_id\" and \"crash\", not a body".into(),
+                ));
+            }
+            if order_id.is_none() {
+                return Err(fail("an order needs an \"order_id\" (such as \"{{n+5500}}\")".into()));
+            }
+            if let Some(c) = crash.as_deref().filter(|c| !["AfterSave", "AfterPublish"].contains(c)) {
+                return Err(fail(format!("\"crash\" \"{c}\" is not one of AfterSave, AfterPublish")));
+            }
+        }
+        PublishTarget::Bus(_) => {
+            if attributes.is_some() || group.is_some() {
+                return Err(fail(
+                    "a bus takes no \"attributes\" or \"group\": EventBridge matches the event's own fields".into(),
+                ));
+            }
+            if source.is_none() {
+                return Err(fail("an event on a bus needs a \"source\" (such as \"shop.checkout\")".into()));
+            }
+            if !body.is_object() {
+                return Err(fail("on a bus \"body\" must be a JSON object: the event's detail".into()));
+            }
+        }
+    }
+    let preset = PublishPreset {
+        name: name.clone(),
+        label,
+        body,
+        attributes,
+        group,
+        source,
+        detail_type,
+        service,
+        order_id,
+        crash,
+    };
     // The attributes as Publish reads them, filled in for a first message.
     if let Some(attributes) = preset.params("", 1, SimTime::ZERO).get("MessageAttributes") {
         parse_publish_attributes(&json!({"MessageAttributes": attributes}))
@@ -302,5 +431,66 @@ mod tests {
         assert!(parse(json!({"topic": "t", "presets": []})).unwrap_err().contains("at least one"));
         assert!(parse(json!({"presets": []})).unwrap_err().starts_with("publish.topic"));
         assert!(parse(json!({"topic": "t", "presets": [], "extra": 1})).unwrap_err().contains("unknown key \"extra\""));
+    }
+
+    #[test]
+    fn a_bus_preset_is_one_put_events_entry() {
+        let p = parse(json!({"bus": "orders", "presets": [
+            {"name": "OrderPlaced", "source": "shop.checkout", "body": {"order_id": "{{n+4416}}", "at": "{{now}}"}},
+            {"name": "Big", "source": "shop", "detail_type": "OrderPlaced", "body": {"total": 900}}]}))
+        .unwrap();
+        assert_eq!(p.target, PublishTarget::Bus("orders".into()));
+        let params = p.presets[0].put_events_params("orders", 1, SimTime(2_000));
+        let entry = &params["Entries"][0];
+        assert_eq!(entry["EventBusName"], "orders");
+        assert_eq!(entry["Source"], "shop.checkout");
+        assert_eq!(entry["DetailType"], "OrderPlaced", "the detail-type defaults to the preset's name");
+        let detail: Value = serde_json::from_str(entry["Detail"].as_str().unwrap()).unwrap();
+        assert_eq!(detail, json!({"order_id": 4417, "at": SimTime(2_000).iso8601()}));
+        assert_eq!(
+            p.presets[1].put_events_params("orders", 1, SimTime::ZERO)["Entries"][0]["DetailType"],
+            "OrderPlaced"
+        );
+    }
+
+    #[test]
+    fn a_bus_preset_refuses_what_sns_has_and_eventbridge_does_not() {
+        let bus = |preset: Value| parse(json!({"bus": "b", "presets": [preset]})).unwrap_err();
+        let e = bus(json!({"name": "A", "source": "s", "body": {}, "group": "g"}));
+        assert!(e.contains("(A): a bus takes no \"attributes\" or \"group\""), "{e}");
+        let e = bus(json!({"name": "A", "body": {}}));
+        assert!(e.contains("needs a \"source\""), "{e}");
+        let e = bus(json!({"name": "A", "source": "s", "body": "text"}));
+        assert!(e.contains("must be a JSON object"), "{e}");
+        let e = one(json!({"name": "A", "source": "s", "body": "x"})).unwrap_err();
+        assert!(e.contains("are for a bus"), "{e}");
+        let e = parse(json!({"topic": "t", "bus": "b", "presets": []})).unwrap_err();
+        assert!(e.contains("one of \"topic\", \"bus\" and \"service\""), "{e}");
+    }
+
+    #[test]
+    fn a_service_preset_places_an_order_and_may_arm_a_crash() {
+        let p = parse(json!({"service": "shop-dualwrite", "presets": [
+            {"name": "Place", "order_id": "{{n+4400}}"},
+            {"name": "Relay", "service": "shop-outbox", "order_id": "{{n+5500}}", "crash": "AfterPublish"}]}))
+        .unwrap();
+        assert_eq!(p.target, PublishTarget::Service("shop-dualwrite".into()));
+        assert_eq!(
+            p.presets[0].place_order_params("shop-dualwrite", 2),
+            json!({"ServiceName": "shop-dualwrite", "OrderId": 4402})
+        );
+        assert_eq!(
+            p.presets[1].place_order_params("shop-dualwrite", 1),
+            json!({"ServiceName": "shop-outbox", "OrderId": 5501, "Crash": "AfterPublish"}),
+            "a preset's own service"
+        );
+        let service = |preset: Value| parse(json!({"service": "s", "presets": [preset]})).unwrap_err();
+        assert!(service(json!({"name": "A"})).contains("needs an \"order_id\""));
+        assert!(service(json!({"name": "A", "order_id": "{{n}}", "body": "x"})).contains("not a body"));
+        assert!(service(json!({"name": "A", "order_id": "{{n}}", "crash": "Soon"}))
+            .contains("\"crash\" \"Soon\" is not one of"));
+        assert!(one(json!({"name": "A", "body": "x", "crash": "AfterSave"}))
+            .unwrap_err()
+            .contains("for an order service"));
     }
 }

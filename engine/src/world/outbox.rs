@@ -108,6 +108,15 @@ fn order_event(order_id: u64, now: SimTime) -> (String, String) {
     (event_id, body.to_string())
 }
 
+/// A crash point by its name in a parameter (`When`, `Crash`).
+fn crash_point(name: &str, param: &str) -> ApiResult<&'static str> {
+    match name {
+        "AfterSave" => Ok(AFTER_SAVE),
+        "AfterPublish" => Ok(AFTER_PUBLISH),
+        other => Err(invalid(format!("{param} \"{other}\" is not one of AfterSave, AfterPublish"))),
+    }
+}
+
 /// The publish of an order event, as an actor's command.
 pub(crate) fn publish_command(topic: &Name, payload: String) -> Command {
     let mut attributes = MessageAttributes::new();
@@ -181,21 +190,24 @@ impl Sim {
     /// next such point (for `AfterPublish` in the `Outbox` design, the relay's).
     pub(crate) fn crash_order_service(&mut self, p: &Params) -> ApiResult<Value> {
         let key = self.order_service_ref(p.str("ServiceName")?)?;
-        let point = match p.str("When")? {
-            "AfterSave" => AFTER_SAVE,
-            "AfterPublish" => AFTER_PUBLISH,
-            other => return Err(invalid(format!("When \"{other}\" is not one of AfterSave, AfterPublish"))),
-        };
-        self.world.order_services.get_mut(&key).expect("invariant: resolved").crash_armed = Some(point);
-        self.emit(EventKind::World(WorldEvent::OrderServiceCrashArmed { service: key, point }));
+        let point = crash_point(p.str("When")?, "When")?;
+        self.arm_crash(key, point);
         Ok(json!({}))
     }
 
-    /// `PlaceOrder` {ServiceName, OrderId}: the service's request path, run now.
+    fn arm_crash(&mut self, key: Name, point: &'static str) {
+        self.world.order_services.get_mut(&key).expect("invariant: resolved").crash_armed = Some(point);
+        self.emit(EventKind::World(WorldEvent::OrderServiceCrashArmed { service: key, point }));
+    }
+
+    /// `PlaceOrder` {ServiceName, OrderId, Crash}: the service's request path, run now. `Crash`
+    /// (AfterSave | AfterPublish) arms that crash first, as `CrashOrderService` would: one
+    /// command for "place an order and crash here" (the page's presets).
     pub(crate) fn place_order(&mut self, p: &Params) -> ApiResult<Value> {
         let key = self.order_service_ref(p.str("ServiceName")?)?;
         let order_id =
             p.opt_int("OrderId", 1, 1_000_000_000_000)?.ok_or_else(|| Service::Sim.missing("OrderId"))? as u64;
+        let crash = p.opt_str("Crash")?.map(|c| crash_point(c, "Crash")).transpose()?;
         let s = &self.world.order_services[&key];
         if let Some(until) = s.crashed_until {
             return Err(ApiError::new(
@@ -210,6 +222,9 @@ impl Sim {
             ));
         }
         let (design, topic) = (s.design, s.topic.clone());
+        if let Some(point) = crash {
+            self.arm_crash(key.clone(), point);
+        }
         let now = self.now;
         let (event_id, payload) = order_event(order_id, now);
         let s = self.world.order_services.get_mut(&key).expect("invariant: resolved");

@@ -1,0 +1,3 @@
+fn main() {
+    app::mount_routes();
+}

@@ -1,0 +1,125 @@
+//! The routes page's diagram (the `routes` feature) against its scenarios: EventBridge buses
+//! beside the topics with a row for each rule's target, the target's dead-letter queue under
+//! it, and what is not a queue (a webhook, a function, a missing queue) drawn as what it is.
+
+use super::{diagram_markup, selection_of, Layout};
+use crate::playground::{Playground, BUILTIN, ROUTE_SCENARIOS, SCENARIOS};
+use crate::view::Selection;
+
+#[test]
+fn the_routes_page_offers_its_own_scenarios_and_each_loads() {
+    let ids: Vec<&str> = SCENARIOS.iter().map(|(id, _)| *id).collect();
+    assert_eq!(BUILTIN.iter().map(|(id, _)| *id).collect::<Vec<_>>(), ids);
+    assert_eq!(ROUTE_SCENARIOS, ids.as_slice(), "the list the other builds know the routes page's files by");
+    for (id, name) in BUILTIN {
+        let pg = Playground::builtin(id).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(pg.name, *name, "{id}: the picker's name is the file's");
+    }
+}
+
+#[test]
+fn a_bus_is_drawn_with_a_row_for_each_rules_target() {
+    let pg = Playground::builtin("eventbridge-orders").unwrap();
+    let layout = Layout::of_now(&pg.snapshot());
+    let buses: Vec<&str> =
+        layout.topics.iter().enumerate().filter(|(i, _)| layout.is_bus(*i)).map(|(_, (n, _))| n.as_str()).collect();
+    assert_eq!(buses, ["shop"], "the default bus, with no rule and no event, is not drawn");
+    let rows: Vec<(&str, &str)> =
+        layout.rows.iter().map(|r| (r.rule.as_ref().map_or("", |b| b.name.as_str()), r.queue.as_str())).collect();
+    // Rules in name order, as ListRules gives them.
+    assert_eq!(rows, [("audit", "audit"), ("big-orders", "big-orders"), ("shipping", "warehouse-v1")]);
+    // The scenario put 4417 (total 250) and 4418 (total 40): big-orders matched one, audit both.
+    let matched: Vec<u64> = layout.rows.iter().map(|r| r.rule.as_ref().map_or(0, |b| b.matched)).collect();
+    assert_eq!(matched, [2, 1, 0]);
+    assert_eq!(layout.rows[0].rule.as_ref().map(|b| b.input), Some("InputTransformer"));
+    assert_eq!(layout.row_of("big-orders").map(|r| r.visible), Some(1));
+    // The deleted target is drawn as missing, its dead-letter queue under its badge; the DLQ
+    // has no row of its own.
+    let warehouse = layout.row_of("warehouse-v1").unwrap();
+    assert!(warehouse.endpoint.as_ref().is_some_and(|e| e.down), "{:?}", warehouse.endpoint);
+    assert_eq!(warehouse.sub_dlq, Some(("shipping-dlq".to_string(), 0)));
+    assert!(layout.row_of("shipping-dlq").is_none());
+    // The bus's archive is noted under it, with the events it keeps.
+    assert_eq!(layout.notes, [(0, "archive shop-archive: 2 events".to_string())]);
+    // Every row hangs from the bus.
+    assert!(layout.rows.iter().all(|r| r.topic == Some(0)));
+    let markup = diagram_markup(&layout);
+    for id in [
+        "diagram-bus-shop",
+        "diagram-rule-big-orders",
+        "diagram-rule-audit",
+        "diagram-rule-shipping",
+        "rule-audit-matched",
+    ] {
+        assert!(markup.contains(&format!("data-testid=\"{id}\"")), "{id} in the markup");
+    }
+    assert!(markup.contains("data-select=\"rule:shop/big-orders\""));
+    assert_eq!(selection_of("rule:shop/audit"), Some(Selection::Rule("shop/audit".into())));
+}
+
+#[test]
+fn a_shipment_put_by_the_page_goes_to_the_target_dead_letter_queue() {
+    let mut pg = Playground::builtin("eventbridge-orders").unwrap();
+    pg.publish("OrderShipped").expect("put the event");
+    pg.publish("BigOrder").expect("put the event");
+    let layout = Layout::of_now(&pg.snapshot());
+    // No retry for a target that does not exist: the event is in the DLQ at once.
+    assert_eq!(layout.row_of("warehouse-v1").and_then(|r| r.sub_dlq.clone()), Some(("shipping-dlq".to_string(), 1)));
+    assert_eq!(layout.row_of("big-orders").map(|r| r.visible), Some(2));
+    let shipping = layout.rows.iter().find(|r| r.rule.as_ref().is_some_and(|b| b.name == "shipping")).unwrap();
+    assert_eq!(shipping.rule.as_ref().map(|b| b.matched), Some(1));
+}
+
+#[test]
+fn a_webhook_and_a_function_are_drawn_as_what_they_are() {
+    let pg = Playground::builtin("webhook-retries").unwrap();
+    let layout = Layout::of_now(&pg.snapshot());
+    let partner = layout.row_of("https://partner.example.com/sns").expect("the webhook's row");
+    let e = partner.endpoint.as_ref().expect("drawn as an endpoint");
+    assert_eq!((e.kind, e.label.as_str(), e.down), ("HTTPS", "partner", true));
+    // Attempts at 0 s (two: no delay for the first retry) have failed; the next waits 5 s.
+    assert_eq!(
+        (e.stat.as_str(), e.more.as_str()),
+        ("3 sent · 1 ok · 2 failed", "down · 1 copy waits to retry"),
+        "{e:?}"
+    );
+    let ledger = layout.row_of("ledger").unwrap();
+    assert_eq!(ledger.sub_dlq, Some(("ledger-sns-dlq".to_string(), 1)), "the blocked copy, at once");
+
+    let pg = Playground::builtin("lambda-destinations").unwrap();
+    let layout = Layout::of_now(&pg.snapshot());
+    let charge = layout.row_of("arn:aws:lambda:us-east-1:000000000000:function:charge").expect("the function's row");
+    let e = charge.endpoint.as_ref().expect("drawn as a function");
+    assert_eq!((e.kind, e.label.as_str()), ("λ function", "charge"));
+    assert_eq!(e.more, "ok → charge-ok · failed → charge-failed");
+}
+
+#[test]
+fn order_services_stand_in_the_producers_place_with_their_databases() {
+    let mut pg = Playground::builtin("outbox").unwrap();
+    // The scenario placed 4401 (dual write, published) and 5501 (outbox, its row sent by the
+    // relay within the scenario's first 2 s).
+    let layout = Layout::of_now(&pg.snapshot());
+    let lines: Vec<(&str, &str, &str)> =
+        layout.services.iter().map(|s| (s.name.as_str(), s.design, s.line.as_str())).collect();
+    assert_eq!(
+        lines,
+        [("shop-dualwrite", "dual write", "1 order · 0 lost"), ("shop-outbox", "outbox", "1 order · 0 unsent")]
+    );
+    // Stacked 64 apart around the topic's line, inside the diagram.
+    assert_eq!(layout.service_y(1) - layout.service_y(0), 64);
+    assert!(layout.service_y(0) - 24 >= 0 && layout.service_y(1) + 44 <= layout.height(), "{layout:?}");
+    // A crash between save and publish loses 4402's event for good.
+    pg.publish("DualWriteCrash").expect("place the order");
+    let layout = Layout::of_now(&pg.snapshot());
+    assert_eq!(layout.services[0].line, "crashed · 2 orders · 1 lost");
+    assert!(layout.services[0].crashed);
+    let markup = diagram_markup(&layout);
+    assert!(markup.contains("data-testid=\"diagram-service-shop-outbox\""));
+    assert!(markup.contains("data-select=\"service:shop-dualwrite\""));
+    assert_eq!(selection_of("service:shop-outbox"), Some(Selection::Service("shop-outbox".into())));
+    // The narrow diagram puts them side by side and starts the topic under their captions.
+    let narrow = layout.narrow();
+    assert_eq!(narrow.lift, 20);
+    assert_eq!(narrow.topics[0].1, super::N_TOP + 20 + 30);
+}
