@@ -28,13 +28,22 @@ pub const BUILTIN: &[(&str, &str)] = &[
 #[cfg(feature = "routes")]
 pub const BUILTIN: &[(&str, &str)] = &[
     ("eventbridge-orders", "EventBridge: rules route by content"),
+    ("eventbridge-replay", "EventBridge: archive and replay after a fix"),
     ("webhook-retries", "SNS to a webhook: retries and the subscription DLQ"),
     ("lambda-destinations", "Lambda async: retries and destinations"),
+    ("retry-amplification", "Lambda from SQS: who owns the retry"),
     ("outbox", "Dual write or outbox"),
 ];
 
 /// The routes page's scenario files (in `public/scenarios/` with the others), whatever the build.
-pub const ROUTE_SCENARIOS: &[&str] = &["eventbridge-orders", "webhook-retries", "lambda-destinations", "outbox"];
+pub const ROUTE_SCENARIOS: &[&str] = &[
+    "eventbridge-orders",
+    "eventbridge-replay",
+    "webhook-retries",
+    "lambda-destinations",
+    "retry-amplification",
+    "outbox",
+];
 
 /// The built-in scenarios' files, compiled in for the native tests and `Playground::builtin`
 /// (the page fetches them instead): (id, file contents), in the order of [`BUILTIN`].
@@ -51,8 +60,10 @@ pub const SCENARIOS: &[(&str, &str)] = &[
 #[cfg(feature = "routes")]
 pub const SCENARIOS: &[(&str, &str)] = &[
     ("eventbridge-orders", include_str!("../../public/scenarios/eventbridge-orders.json")),
+    ("eventbridge-replay", include_str!("../../public/scenarios/eventbridge-replay.json")),
     ("webhook-retries", include_str!("../../public/scenarios/webhook-retries.json")),
     ("lambda-destinations", include_str!("../../public/scenarios/lambda-destinations.json")),
+    ("retry-amplification", include_str!("../../public/scenarios/retry-amplification.json")),
     ("outbox", include_str!("../../public/scenarios/outbox.json")),
 ];
 
@@ -81,12 +92,6 @@ pub enum Sends {
     Bus,
     /// PlaceOrder with an order service (dual write or outbox).
     Service,
-}
-
-/// What a page without EventBridge says when a scenario would put events on a bus.
-#[cfg(not(feature = "routes"))]
-fn no_eventbridge(bus: &str) -> ApiError {
-    ApiError::new("NotFound", format!("This page does not model EventBridge: open this scenario, which puts events on the bus \"{bus}\", on the routes page (routes.html)."))
 }
 
 #[derive(Clone, Debug)]
@@ -286,6 +291,7 @@ impl Playground {
     /// or the order service's name, whether the topic is FIFO, and which of the three it is.
     /// `None` when there is nothing to publish to.
     pub fn publish_target(&self, snapshot: &Snapshot) -> Option<(String, bool, Sends)> {
+        #[cfg(feature = "routes")]
         match self.publish.as_ref().map(|p| &p.target) {
             Some(PublishTarget::Bus(bus)) => return Some((bus.clone(), false, Sends::Bus)),
             Some(PublishTarget::Service(s)) => return Some((s.clone(), false, Sends::Service)),
@@ -308,6 +314,7 @@ impl Playground {
     }
 
     /// The bus the `publish` section names, if it names one.
+    #[cfg(feature = "routes")]
     fn bus(&self) -> Option<&str> {
         match self.publish.as_ref().map(|p| &p.target) {
             Some(PublishTarget::Bus(b)) => Some(b.as_str()),
@@ -364,11 +371,11 @@ impl Playground {
             self.presets().iter().find(|p| p.name == name).ok_or_else(|| {
                 ApiError::new("NotFound", format!("This scenario has no event \"{name}\" to publish."))
             })?;
+        // Only the routes page's engine reads a `publish` section that names a bus or a service
+        // (elsewhere the file is refused when it loads).
+        #[cfg(feature = "routes")]
         if let Some(bus) = self.bus() {
-            #[cfg(feature = "routes")]
             return self.put_event(&preset.put_events_params(bus, self.bus_events(bus)? + 1, self.now()));
-            #[cfg(not(feature = "routes"))]
-            return Err(no_eventbridge(bus));
         }
         #[cfg(feature = "routes")]
         if let Some(PublishTarget::Service(service)) = self.publish.as_ref().map(|p| &p.target) {
@@ -389,10 +396,6 @@ impl Playground {
     /// is the event's detail and `attributes` its source and detail-type, as
     /// `{"Source": …, "DetailType": …}`.
     pub fn publish_custom(&mut self, body: &str, attributes: &str, group: &str) -> Result<Value, ApiError> {
-        #[cfg(not(feature = "routes"))]
-        if let Some(bus) = self.bus() {
-            return Err(no_eventbridge(bus));
-        }
         #[cfg(feature = "routes")]
         if let Some(bus) = self.bus().map(str::to_string) {
             let head: Value = serde_json::from_str(attributes).map_err(|e| {

@@ -36,17 +36,10 @@ pub const LINK_OFFER_CHARS: usize = 8_000;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Pick {
     Queue(String),
-    Message {
-        queue: String,
-        copy: u64,
-    },
+    Message { queue: String, copy: u64 },
     Subscription(String),
     Worker(String),
     Event(u64),
-    /// An EventBridge rule, as `bus/rule` (the routes page).
-    Rule(String),
-    /// An order service (the routes page).
-    Service(String),
 }
 
 /// Where the story starts: a built-in scenario by id, or a whole scenario file.
@@ -138,8 +131,6 @@ impl Share {
                 Pick::Subscription(s) => json!(["subscription", s]),
                 Pick::Worker(w) => json!(["worker", w]),
                 Pick::Event(e) => json!(["event", e]),
-                Pick::Rule(r) => json!(["rule", r]),
-                Pick::Service(s) => json!(["service", s]),
             };
         }
         v.to_string()
@@ -256,8 +247,6 @@ fn parse_pick(p: &Value) -> Option<Pick> {
         ("subscription", 2) => Pick::Subscription(s(1)?),
         ("worker", 2) => Pick::Worker(s(1)?),
         ("event", 2) => Pick::Event(n(1)?),
-        ("rule", 2) => Pick::Rule(s(1)?),
-        ("service", 2) => Pick::Service(s(1)?),
         _ => return None,
     })
 }

@@ -134,7 +134,14 @@ fn the_event_log_and_the_kept_responses_change_no_verdict() {
 }
 
 /// The routes page's scenario files, as `app::playground::ROUTE_SCENARIOS` lists them.
-const ROUTE_SCENARIOS: &[&str] = &["eventbridge-orders", "webhook-retries", "lambda-destinations", "outbox"];
+const ROUTE_SCENARIOS: &[&str] = &[
+    "eventbridge-orders",
+    "eventbridge-replay",
+    "webhook-retries",
+    "lambda-destinations",
+    "retry-amplification",
+    "outbox",
+];
 
 #[test]
 fn each_shipped_scenario_describes_what_its_page_offers_and_loads_without_an_unexpected_error() {

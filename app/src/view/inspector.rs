@@ -148,7 +148,9 @@ pub fn Inspector() -> impl IntoView {
                 None => Parts::text(hint("That worker has been removed.")),
             },
             Selection::Event(seq) => Parts::text(event(seq)),
+            #[cfg(feature = "routes")]
             Selection::Rule(id) => Parts::text(rule(s, &id)),
+            #[cfg(feature = "routes")]
             Selection::Service(name) => Parts::text(order_service(s, &name)),
         })
     };
@@ -448,16 +450,6 @@ fn order_service(s: &engine::Snapshot, name: &str) -> String {
         out += &(heading(4, "outbox table") + "<ul class=\"reasons\">" + &items(rows) + "</ul>");
     }
     out
-}
-
-#[cfg(not(feature = "routes"))]
-fn order_service(_: &engine::Snapshot, _: &str) -> String {
-    hint("Order services are drawn on the routes page.")
-}
-
-#[cfg(not(feature = "routes"))]
-fn rule(_: &engine::Snapshot, _: &str) -> String {
-    hint("EventBridge rules are drawn on the routes page.")
 }
 
 fn worker<'a>(w: &WorkerView, jobs: impl Iterator<Item = &'a JobView>) -> String {

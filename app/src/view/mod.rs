@@ -32,15 +32,15 @@ pub(crate) const BRAND: &str = "<svg class=\"logo\" viewBox=\"0 0 32 32\" aria-h
 /// The sandbox's links to the other pages (each its own bundle; see scripts/build.sh).
 #[cfg(not(feature = "routes"))]
 const PAGES: &str = "<a href=\"lesson.html\" data-testid=\"nav-lessons\">Lessons</a>\
-    <a href=\"compare.html?compare=fanout,workqueue\" data-testid=\"nav-compare\">Compare designs</a>\
-    <a href=\"compare.html?interview=checkout\" data-testid=\"nav-interview\">Interview practice</a>\
+    <a href=\"compare.html?compare=fanout,workqueue\" data-testid=\"nav-compare\">Compare<span class=\"long\"> designs</span></a>\
+    <a href=\"compare.html?interview=checkout\" data-testid=\"nav-interview\">Interview<span class=\"long\"> practice</span></a>\
     <a href=\"routes.html\" data-testid=\"nav-routes\">Other routes</a>";
 
 /// The routes page's: back to the sandbox instead of to itself.
 #[cfg(feature = "routes")]
 const PAGES: &str = "<a href=\"lesson.html\" data-testid=\"nav-lessons\">Lessons</a>\
-    <a href=\"compare.html?compare=fanout,workqueue\" data-testid=\"nav-compare\">Compare designs</a>\
-    <a href=\"compare.html?interview=checkout\" data-testid=\"nav-interview\">Interview practice</a>\
+    <a href=\"compare.html?compare=fanout,workqueue\" data-testid=\"nav-compare\">Compare<span class=\"long\"> designs</span></a>\
+    <a href=\"compare.html?interview=checkout\" data-testid=\"nav-interview\">Interview<span class=\"long\"> practice</span></a>\
     <a href=\"index.html\" data-testid=\"nav-sandbox\">Sandbox</a>";
 
 /// What the inspector shows.
@@ -54,9 +54,11 @@ pub enum Selection {
     Subscription(String),
     Worker(String),
     Event(u64),
-    /// An EventBridge rule, as `bus/rule`.
+    /// An EventBridge rule, as `bus/rule` (the routes page).
+    #[cfg(feature = "routes")]
     Rule(String),
-    /// An order service (dual write or outbox) and its database.
+    /// An order service (dual write or outbox) and its database (the routes page).
+    #[cfg(feature = "routes")]
     Service(String),
 }
 

@@ -102,16 +102,18 @@ pub fn payload_in_address() -> Option<String> {
     share::in_hash(&hash).map(str::to_string)
 }
 
-pub fn pick_of(s: &Selection) -> Pick {
-    match s {
+/// What a link carries of the selection: `None` for what only the routes page draws (it has no
+/// share links).
+pub fn pick_of(s: &Selection) -> Option<Pick> {
+    Some(match s {
         Selection::Queue(q) => Pick::Queue(q.clone()),
         Selection::Message { queue, copy } => Pick::Message { queue: queue.clone(), copy: *copy },
         Selection::Subscription(a) => Pick::Subscription(a.clone()),
         Selection::Worker(w) => Pick::Worker(w.clone()),
         Selection::Event(e) => Pick::Event(*e),
-        Selection::Rule(r) => Pick::Rule(r.clone()),
-        Selection::Service(s) => Pick::Service(s.clone()),
-    }
+        #[cfg(feature = "routes")]
+        Selection::Rule(_) | Selection::Service(_) => return None,
+    })
 }
 
 pub fn selection_of(p: Pick) -> Selection {
@@ -121,14 +123,12 @@ pub fn selection_of(p: Pick) -> Selection {
         Pick::Subscription(a) => Selection::Subscription(a),
         Pick::Worker(w) => Selection::Worker(w),
         Pick::Event(e) => Selection::Event(e),
-        Pick::Rule(r) => Selection::Rule(r),
-        Pick::Service(s) => Selection::Service(s),
     }
 }
 
 /// A link to the story as it is now: this page's address with the share fragment.
 pub async fn link_now(ctx: Ctx, base: &str) -> Result<String, String> {
-    let share = ctx.pg.with_untracked(|pg| Share::of(pg, ctx.selected.get_untracked().as_ref().map(pick_of)));
+    let share = ctx.pg.with_untracked(|pg| Share::of(pg, ctx.selected.get_untracked().as_ref().and_then(pick_of)));
     Ok(format!("{base}#{}{}", share::PREFIX, encode(&share).await?))
 }
 

@@ -86,6 +86,7 @@ pub(super) struct Call {
 
 /// An order service in the producer's place: its name and design, its database in one line,
 /// whether it is down after a crash.
+#[cfg(feature = "routes")]
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct ServiceNode {
     pub(super) name: String,
@@ -116,6 +117,7 @@ impl ServiceNode {
 }
 
 /// A rule's badge on the row of one of its targets: what the bus matched with it.
+#[cfg(feature = "routes")]
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct RuleBadge {
     pub(super) bus: String,
@@ -130,6 +132,7 @@ pub(super) struct RuleBadge {
 
 /// What a row's box is when it is not a queue: an HTTP/S endpoint, a Lambda function, a topic or
 /// a bus that a subscription or a rule delivers to.
+#[cfg(feature = "routes")]
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Endpoint {
     /// "HTTPS", "HTTP", "λ function", "SNS topic", "event bus", "missing" (a deleted target).
@@ -141,6 +144,18 @@ pub(super) struct Endpoint {
     more: String,
     down: bool,
 }
+
+/// The other pages draw no rule, no endpoint and no order service: there these types have no
+/// values, so a row's `rule` and `endpoint` are always `None` and cost nothing to copy.
+#[cfg(not(feature = "routes"))]
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum RuleBadge {}
+#[cfg(not(feature = "routes"))]
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Endpoint {}
+#[cfg(not(feature = "routes"))]
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum ServiceNode {}
 
 /// One queue on the diagram: fed by a subscription, or (a plain work queue) by nothing drawn.
 #[derive(Clone, Debug, PartialEq)]
@@ -475,6 +490,7 @@ impl Layout {
 
     /// The centre line of order service `i` in the wide diagram: stacked 64 apart, centred on
     /// the producer's line.
+    #[cfg(feature = "routes")]
     pub(super) fn service_y(&self, i: usize) -> i64 {
         let n = self.services.len() as i64;
         self.topic_y() + (2 * i as i64 - (n - 1)) * 32
@@ -482,6 +498,10 @@ impl Layout {
 
     /// Moves everything down (and the bottom further) until the stacked order services and
     /// their captions fit in the wide diagram.
+    #[cfg(not(feature = "routes"))]
+    fn make_room_for_services(&mut self) {}
+
+    #[cfg(feature = "routes")]
     fn make_room_for_services(&mut self) {
         if self.services.len() < 2 {
             return;
@@ -579,9 +599,11 @@ impl Layout {
             if let Some(sub) = &mut row.sub {
                 (sub.delivered, sub.filtered_out, sub.failed, sub.redriven, sub.retrying) = (0, 0, 0, 0, 0);
             }
+            #[cfg(feature = "routes")]
             if let Some(rule) = &mut row.rule {
                 (rule.matched, rule.enabled) = (0, true);
             }
+            #[cfg(feature = "routes")]
             if let Some(e) = &mut row.endpoint {
                 (e.stat, e.more, e.down) = (String::new(), String::new(), false);
             }
@@ -593,6 +615,7 @@ impl Layout {
             }
             row.drop = None;
         }
+        #[cfg(feature = "routes")]
         for service in &mut shape.services {
             (service.line, service.crashed) = (String::new(), false);
         }
@@ -914,7 +937,9 @@ fn selection_of(value: &str) -> Option<Selection> {
         "queue" => Some(Selection::Queue(name)),
         "sub" => Some(Selection::Subscription(name)),
         "worker" => Some(Selection::Worker(name)),
+        #[cfg(feature = "routes")]
         "rule" => Some(Selection::Rule(name)),
+        #[cfg(feature = "routes")]
         "service" => Some(Selection::Service(name)),
         "msg" => {
             let (copy, queue) = name.split_once(':')?;

@@ -375,11 +375,14 @@ pub(super) fn diagram_markup(layout: &Layout) -> String {
         }
         // Under the subscription's badge, right of the topic's edges; drawn after every row.
         if let Some((d, n)) = sub_dlq {
-            let (label, title) = if let Some(r) = rule {
+            #[cfg(feature = "routes")]
+            let of_rule = rule.as_ref().map(|r| r.name.as_str());
+            #[cfg(not(feature = "routes"))]
+            let of_rule: Option<&str> = None;
+            let (label, title) = if let Some(r) = of_rule {
                 (
                     format!(
-                        "Target dead-letter queue {d}: {n} messages, the events rule {} could not deliver to {queue}",
-                        r.name
+                        "Target dead-letter queue {d}: {n} messages, the events rule {r} could not deliver to {queue}"
                     ),
                     format!("The target's dead-letter queue: the events EventBridge could not deliver to {queue}"),
                 )

@@ -123,3 +123,32 @@ fn order_services_stand_in_the_producers_place_with_their_databases() {
     assert_eq!(narrow.lift, 20);
     assert_eq!(narrow.topics[0].1, super::N_TOP + 20 + 30);
 }
+
+#[test]
+fn a_replay_puts_the_archived_events_back_and_the_bus_notes_it() {
+    let mut pg = Playground::builtin("eventbridge-replay").unwrap();
+    let layout = Layout::of_now(&pg.snapshot());
+    assert!(layout.notes.iter().any(|(_, n)| n == "replay after-fix: 2 replayed, running"), "{:?}", layout.notes);
+    pg.play_for(120_000);
+    let layout = Layout::of_now(&pg.snapshot());
+    assert!(layout.notes.iter().any(|(_, n)| n == "replay after-fix: 3 replayed, completed"), "{:?}", layout.notes);
+    // billing gets the three orders it missed; analytics leaves replayed events out.
+    assert_eq!(layout.row_of("billing").map(|r| r.visible), Some(3));
+    let analytics = layout.rows.iter().find(|r| r.rule.as_ref().is_some_and(|b| b.name == "analytics")).unwrap();
+    assert_eq!(analytics.visible, 3);
+}
+
+#[test]
+fn an_sqs_triggered_functions_failures_end_in_the_queues_dlq_never_in_on_failure() {
+    let mut pg = Playground::builtin("retry-amplification").unwrap();
+    pg.play_for(300_000);
+    let layout = Layout::of_now(&pg.snapshot());
+    let orders = layout.row_of("orders").unwrap();
+    assert_eq!(orders.dlq, Some(("orders-dlq".to_string(), 5)), "all five after the third receive");
+    assert_eq!(
+        layout.row_of("ship-on-failure").map(|r| r.visible),
+        Some(0),
+        "OnFailure is for asynchronous invocations"
+    );
+    assert!(orders.consumers.iter().any(|c| c.label == "λ ship"));
+}
