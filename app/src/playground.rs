@@ -31,6 +31,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("eventbridge-replay", "EventBridge: archive and replay after a fix"),
     ("webhook-retries", "SNS to a webhook: retries and the subscription DLQ"),
     ("lambda-destinations", "Lambda async: retries and destinations"),
+    ("lambda-out-of-order", "Lambda async: no order between two invocations"),
     ("retry-amplification", "Lambda from SQS: who owns the retry"),
     ("outbox", "Dual write or outbox"),
 ];
@@ -41,6 +42,7 @@ pub const ROUTE_SCENARIOS: &[&str] = &[
     "eventbridge-replay",
     "webhook-retries",
     "lambda-destinations",
+    "lambda-out-of-order",
     "retry-amplification",
     "outbox",
 ];
@@ -63,6 +65,7 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("eventbridge-replay", include_str!("../../public/scenarios/eventbridge-replay.json")),
     ("webhook-retries", include_str!("../../public/scenarios/webhook-retries.json")),
     ("lambda-destinations", include_str!("../../public/scenarios/lambda-destinations.json")),
+    ("lambda-out-of-order", include_str!("../../public/scenarios/lambda-out-of-order.json")),
     ("retry-amplification", include_str!("../../public/scenarios/retry-amplification.json")),
     ("outbox", include_str!("../../public/scenarios/outbox.json")),
 ];

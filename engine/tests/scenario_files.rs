@@ -139,6 +139,7 @@ const ROUTE_SCENARIOS: &[&str] = &[
     "eventbridge-replay",
     "webhook-retries",
     "lambda-destinations",
+    "lambda-out-of-order",
     "retry-amplification",
     "outbox",
 ];

@@ -288,7 +288,7 @@ impl Dot {
 
 #[derive(Clone, Debug, PartialEq)]
 struct Consumer {
-    /// The worker's name, or the Lambda function's name after "λ".
+    /// The worker's name, or the Lambda function's (its glyph, λ, says which).
     label: String,
     state: ConsumerState,
     /// The worker to inspect on click (functions have no inspector page).
@@ -350,7 +350,7 @@ impl Layout {
                     worker: Some(w.name.clone()),
                 });
                 let functions = s.world.event_source_mappings.iter().filter(|m| m.queue == name).map(|m| Consumer {
-                    label: format!("λ {}", m.function),
+                    label: m.function.clone(),
                     state: ConsumerState::Mapping(m.state),
                     worker: None,
                 });

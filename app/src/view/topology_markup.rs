@@ -325,15 +325,20 @@ pub(super) fn diagram_markup(layout: &Layout) -> String {
             };
             let label = esc(&c.label);
             let select = c.worker.as_deref().map(|w| format!(" data-select=\"worker:{}\"", esc(w))).unwrap_or_default();
+            // A function's node: "Lambda function ship" to a screen reader; its test id keeps
+            // the "λ " it has always had.
+            let (who, testid) = match &c.worker {
+                Some(w) => ("", esc(w)),
+                None => ("Lambda function ", format!("λ {label}")),
+            };
             let _ = write!(
                 m,
                 "<g class=\"edge consume\"><path d=\"{edge}\"/></g>\
-                 <g class=\"node consumer {}\" tabindex=\"0\" role=\"button\" data-live=\"{}\"{select} data-testid=\"diagram-consumer-{}\" aria-label=\"{label} on {q}: {}\">\
-                 <title>{label}: {}</title><rect x=\"{cx}\" y=\"{}\" width=\"{cw}\" height=\"20\" rx=\"10\"/>\
+                 <g class=\"node consumer {}\" tabindex=\"0\" role=\"button\" data-live=\"{}\"{select} data-testid=\"diagram-consumer-{testid}\" aria-label=\"{who}{label} on {q}: {}\">\
+                 <title>{who}{label}: {}</title><rect x=\"{cx}\" y=\"{}\" width=\"{cw}\" height=\"20\" rx=\"10\"/>\
                  <text class=\"glyph\" x=\"{}\" y=\"{}\">{}</text><text x=\"{}\" y=\"{}\">{label}</text></g>",
                 c.state.name().to_ascii_lowercase(),
                 live.next().unwrap_or_default(),
-                c.worker.as_deref().map_or_else(|| label.clone(), esc),
                 c.state.name(),
                 c.state.name(),
                 cy - 10,

@@ -150,5 +150,36 @@ fn an_sqs_triggered_functions_failures_end_in_the_queues_dlq_never_in_on_failure
         Some(0),
         "OnFailure is for asynchronous invocations"
     );
-    assert!(orders.consumers.iter().any(|c| c.label == "λ ship"));
+    assert!(
+        orders.consumers.iter().any(|c| c.label == "ship" && c.worker.is_none()),
+        "the function, drawn with its λ glyph"
+    );
+    let markup = diagram_markup(&layout);
+    assert!(
+        markup.contains("data-testid=\"diagram-consumer-λ ship\" aria-label=\"Lambda function ship on orders: "),
+        "its test id as before"
+    );
+}
+
+#[test]
+fn two_quick_asynchronous_invocations_complete_out_of_order_and_the_latest_version_wins() {
+    use engine::EventKind;
+    let mut pg = Playground::builtin("lambda-out-of-order").unwrap();
+    pg.play_for(2_000);
+    // The order the function finished them in, as the log says: the cancellation (evt-2) first.
+    let done: Vec<(u64, String)> = pg
+        .events()
+        .iter()
+        .filter(|e| e.kind.name() == "AsyncInvocationSucceeded")
+        .map(|e| (e.at.ms(), e.kind.summary()))
+        .collect();
+    assert_eq!(done.len(), 2, "{done:?}");
+    assert!(done[0].1.contains("(evt-2)") && done[1].1.contains("(evt-1)"), "{done:?}");
+    // The description's times: the cancellation runs at 0.09 s, the placement at 0.58 s.
+    let started: Vec<u64> =
+        pg.events().iter().filter(|e| e.kind.name() == "AsyncInvocationStarted").map(|e| e.at.ms()).collect();
+    assert_eq!(started, [93, 583]);
+    let skipped =
+        pg.events().iter().filter(|e| matches!(&e.kind, EventKind::World(_)) && e.kind.name() == "SideEffectSkipped");
+    assert!(skipped.map(|e| e.kind.summary()).any(|s| s.contains("evt-1 skipped (stale")));
 }
