@@ -309,38 +309,34 @@ fn queue(q: &QueueView, now: SimTime) -> Parts {
 
 fn subscription(sub: &SubscriptionView) -> String {
     let ctx = use_ctx();
-    let queue = sub.queue.clone().unwrap_or_default();
-    // The log changes only with the snapshot, which the inspector follows.
-    let reasons = ctx.pg.with_untracked(|p| {
-        p.events()
-            .iter()
-            .rev()
-            .filter_map(|e| match &e.kind {
-                EventKind::FilteredOut { subscription, sns_message_id, reason, .. } if **subscription == *sub.arn => {
-                    Some(format!("{sns_message_id}: {reason}"))
+    let queue = sub.queue.clone().unwrap_or_else(|| sub.endpoint.clone());
+    // One look back through the log (it changes only with the snapshot, which the inspector
+    // follows), stopping once both lists are full: why its latest messages were filtered out,
+    // and its latest delivery attempts, when each was made and how it ended (a retried
+    // endpoint's delivery policy, made visible).
+    let (mut reasons, mut attempts) = (Vec::new(), Vec::new());
+    ctx.pg.with_untracked(|p| {
+        for e in p.events().iter().rev() {
+            if reasons.len() >= 5 && attempts.len() >= 12 {
+                break;
+            }
+            match &e.kind {
+                EventKind::FilteredOut { subscription, sns_message_id, reason, .. }
+                    if **subscription == *sub.arn && reasons.len() < 5 =>
+                {
+                    reasons.push(format!("{sns_message_id}: {reason}"));
                 }
-                _ => None,
-            })
-            .take(5)
-            .collect::<Vec<_>>()
-    });
-    // Its latest delivery attempts, newest first: when each was made and how it ended (a
-    // retried endpoint's delivery policy, made visible).
-    let attempts = ctx.pg.with_untracked(|p| {
-        p.events()
-            .iter()
-            .rev()
-            .filter(|e| match &e.kind {
                 EventKind::DeliveryAttemptFailed { subscription, .. }
                 | EventKind::DeliveredToEndpoint { subscription, .. }
-                | EventKind::DeliveryFailed { subscription, .. } => **subscription == *sub.arn,
-                _ => false,
-            })
-            .take(12)
-            .map(|e| format!("{}  {}", e.at, e.kind.summary()))
-            .collect::<Vec<_>>()
+                | EventKind::DeliveryFailed { subscription, .. }
+                    if **subscription == *sub.arn && attempts.len() < 12 =>
+                {
+                    attempts.push(format!("{}  {}", e.at, e.kind.summary()));
+                }
+                _ => {}
+            }
+        }
     });
-    let queue = if queue.is_empty() { sub.endpoint.clone() } else { queue };
     let mut out = heading(3, &format!("Subscription of {queue}"))
         + &facts(&[
             Some(("ARN", sub.arn.to_string())),

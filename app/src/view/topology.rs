@@ -84,79 +84,6 @@ pub(super) struct Call {
     down: bool,
 }
 
-/// An order service in the producer's place: its name and design, its database in one line,
-/// whether it is down after a crash.
-#[cfg(feature = "routes")]
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct ServiceNode {
-    pub(super) name: String,
-    design: &'static str,
-    line: String,
-    crashed: bool,
-}
-
-#[cfg(feature = "routes")]
-impl ServiceNode {
-    /// "2 orders · 1 lost" (dual write), "2 orders · 1 unsent" (outbox), "crashed" first while
-    /// it restarts, "crash armed" last when a crash waits for its point.
-    fn of(s: &engine::world::OrderServiceView) -> ServiceNode {
-        use engine::world::OrderDesign;
-        let orders = crate::format::count(s.db.orders.len() as u64, "order", "orders");
-        let missing = s.orders_without_event.len();
-        let (design, mut line) = match s.design {
-            OrderDesign::DualWrite => ("dual write", format!("{orders} · {missing} lost")),
-            OrderDesign::Outbox => ("outbox", format!("{orders} · {missing} unsent")),
-        };
-        if s.crashed {
-            line = format!("crashed · {line}");
-        } else if s.crash_armed.is_some() {
-            line.push_str(" · crash armed");
-        }
-        ServiceNode { name: s.name.clone(), design, line, crashed: s.crashed }
-    }
-}
-
-/// A rule's badge on the row of one of its targets: what the bus matched with it.
-#[cfg(feature = "routes")]
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct RuleBadge {
-    pub(super) bus: String,
-    pub(super) name: String,
-    /// The event pattern, or the schedule expression of a scheduled rule.
-    pattern: String,
-    enabled: bool,
-    matched: u64,
-    /// What the target receives: `event`, `Input`, `InputPath` or `InputTransformer`.
-    input: &'static str,
-}
-
-/// What a row's box is when it is not a queue: an HTTP/S endpoint, a Lambda function, a topic or
-/// a bus that a subscription or a rule delivers to.
-#[cfg(feature = "routes")]
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct Endpoint {
-    /// "HTTPS", "HTTP", "λ function", "SNS topic", "event bus", "missing" (a deleted target).
-    kind: &'static str,
-    /// Its name on the diagram.
-    label: String,
-    /// Its counts, and a second line (retries waiting, where its records go).
-    stat: String,
-    more: String,
-    down: bool,
-}
-
-/// The other pages draw no rule, no endpoint and no order service: there these types have no
-/// values, so a row's `rule` and `endpoint` are always `None` and cost nothing to copy.
-#[cfg(not(feature = "routes"))]
-#[derive(Clone, Debug, PartialEq)]
-pub(super) enum RuleBadge {}
-#[cfg(not(feature = "routes"))]
-#[derive(Clone, Debug, PartialEq)]
-pub(super) enum Endpoint {}
-#[cfg(not(feature = "routes"))]
-#[derive(Clone, Debug, PartialEq)]
-pub(super) enum ServiceNode {}
-
 /// One queue on the diagram: fed by a subscription, or (a plain work queue) by nothing drawn.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Row {
@@ -419,13 +346,11 @@ impl Layout {
             .iter()
             .enumerate()
             .map(|(i, t)| {
-                let mut fed = rows.iter().filter(|r| r.topic == Some(i)).map(|r| r.y);
-                let y = match (fed.next(), fed.next_back()) {
-                    (Some(first), Some(last)) => (first + last) / 2,
-                    (Some(only), None) => only,
+                let y = match middle_of(rows.iter().filter(|r| r.topic == Some(i))) {
+                    Some(y) => y,
                     // The first topic, with nothing subscribed yet, faces the top row.
-                    (None, _) if i == 0 => ROW_CENTRE,
-                    (None, _) => {
+                    None if i == 0 => ROW_CENTRE,
+                    None => {
                         top += ROW;
                         top - ROW + ROW_CENTRE
                     }
@@ -452,68 +377,6 @@ impl Layout {
         layout.place_buses(s);
         layout.make_room_for_services();
         layout
-    }
-
-    /// Puts the drawn buses after the topics: each level with the middle of its rules' targets,
-    /// one with no target on a row of its own under the rest.
-    #[cfg(feature = "routes")]
-    fn place_buses(&mut self, s: &Snapshot) {
-        for (k, bus) in drawn_buses(s).enumerate() {
-            let i = self.buses_from + k;
-            let mut fed = self.rows.iter().filter(|r| r.topic == Some(i)).map(|r| r.y);
-            let y = match (fed.next(), fed.next_back()) {
-                (Some(first), Some(last)) => (first + last) / 2,
-                (Some(only), None) => only,
-                _ if self.rows.is_empty() && self.topics.is_empty() => ROW_CENTRE,
-                _ => {
-                    self.bottom += ROW;
-                    self.bottom - ROW + ROW_CENTRE
-                }
-            };
-            self.topics.push((bus.name.clone(), y));
-            let eb = &s.eventbridge;
-            for a in eb.archives.iter().filter(|a| a.bus == bus.name || a.bus == bus.arn) {
-                self.notes.push((
-                    i,
-                    format!("archive {}: {}", a.name, crate::format::count(a.event_count as u64, "event", "events")),
-                ));
-            }
-            for r in eb.replays.iter().filter(|r| r.bus == bus.name || r.bus == bus.arn) {
-                let state = r.state.to_ascii_lowercase();
-                self.notes.push((i, format!("replay {}: {} replayed, {state}", r.name, r.replayed)));
-            }
-        }
-    }
-
-    #[cfg(not(feature = "routes"))]
-    fn place_buses(&mut self, _: &Snapshot) {}
-
-    /// The centre line of order service `i` in the wide diagram: stacked 64 apart, centred on
-    /// the producer's line.
-    #[cfg(feature = "routes")]
-    pub(super) fn service_y(&self, i: usize) -> i64 {
-        let n = self.services.len() as i64;
-        self.topic_y() + (2 * i as i64 - (n - 1)) * 32
-    }
-
-    /// Moves everything down (and the bottom further) until the stacked order services and
-    /// their captions fit in the wide diagram.
-    #[cfg(not(feature = "routes"))]
-    fn make_room_for_services(&mut self) {}
-
-    #[cfg(feature = "routes")]
-    fn make_room_for_services(&mut self) {
-        if self.services.len() < 2 {
-            return;
-        }
-        let down = (24 - self.service_y(0)).max(0);
-        for row in &mut self.rows {
-            row.y += down;
-        }
-        for (_, y) in &mut self.topics {
-            *y += down;
-        }
-        self.bottom = (self.bottom + down).max(self.service_y(self.services.len() - 1) + 44);
     }
 
     /// Whether source `i` (an index into `topics`) is an EventBridge bus.
@@ -665,12 +528,7 @@ impl Layout {
         if self.rows.is_empty() && !self.calls.is_empty() {
             return ROW_CENTRE + (self.calls.len() as i64 - 1) * ROW / 2;
         }
-        let mut fed = self.rows.iter().map(|r| r.y);
-        match (fed.next(), fed.next_back()) {
-            (Some(first), Some(last)) => (first + last) / 2,
-            (Some(only), None) => only,
-            _ => ROW_CENTRE,
-        }
+        middle_of(self.rows.iter()).unwrap_or(ROW_CENTRE)
     }
 
     /// The ARNs of the subscriptions drawn with a filter.
@@ -697,150 +555,20 @@ impl Layout {
         self.rows.iter().find(|r| r.queue == queue)
     }
 
-    /// The row of `rule`'s target `destination`.
-    #[cfg(feature = "routes")]
-    pub(super) fn row_of_rule(&self, rule: &str, destination: &str) -> Option<&Row> {
-        self.rows.iter().find(|r| r.queue == destination && r.rule.as_ref().is_some_and(|b| b.name == rule))
-    }
-
     /// The row whose dead-letter queue is `dlq`.
     pub(super) fn row_with_dlq(&self, dlq: &str) -> Option<&Row> {
         self.rows.iter().find(|r| r.dlq.as_ref().is_some_and(|(d, _)| d == dlq))
     }
 }
 
-/// The name at the end of an ARN (`arn:aws:sqs:…:orders-dlq` → `orders-dlq`).
-#[cfg(feature = "routes")]
-fn arn_name(arn: &str) -> &str {
-    arn.rsplit([':', '/']).next().unwrap_or(arn)
-}
-
-/// The buses the diagram draws: those with a rule, or that have had an event.
-#[cfg(feature = "routes")]
-fn drawn_buses(s: &Snapshot) -> impl Iterator<Item = &engine::events::EventBusView> {
-    s.eventbridge.buses.iter().filter(|b| !b.rules.is_empty() || b.received > 0)
-}
-
-/// The queues that rules' targets send what they could not deliver to (`DeadLetterConfig`).
-#[cfg(feature = "routes")]
-fn target_dlqs(s: &Snapshot) -> impl Iterator<Item = &str> {
-    let targets = s.eventbridge.buses.iter().flat_map(|b| &b.rules).flat_map(|r| &r.targets);
-    targets.filter_map(|t| t.dead_letter_arn.as_deref()).map(arn_name)
-}
-
-#[cfg(not(feature = "routes"))]
-fn target_dlqs(_: &Snapshot) -> std::iter::Empty<&str> {
-    std::iter::empty()
-}
-
-/// A row for each target of each rule of each drawn bus, in order: (the bus's index in the
-/// layout's sources, counting from `first`; the rule's badge; the target's name; its
-/// dead-letter queue).
-#[cfg(feature = "routes")]
-fn rule_targets(s: &Snapshot, first: usize) -> Vec<(usize, RuleBadge, String, Option<String>)> {
-    let mut rows = Vec::new();
-    for (i, bus) in drawn_buses(s).enumerate() {
-        for rule in &bus.rules {
-            for t in &rule.targets {
-                let badge = RuleBadge {
-                    bus: bus.name.clone(),
-                    name: rule.name.clone(),
-                    pattern: rule
-                        .event_pattern
-                        .clone()
-                        .or_else(|| rule.schedule_expression.clone())
-                        .unwrap_or_default(),
-                    enabled: rule.state == "ENABLED",
-                    matched: rule.matched,
-                    input: t.input,
-                };
-                let dlq = t.dead_letter_arn.as_deref().map(|a| arn_name(a).to_string());
-                rows.push((first + i, badge, t.destination.clone(), dlq));
-            }
-        }
+/// The line midway between the first and the last of `rows` (what a topic or a bus feeds, or a
+/// producer sends to), if there is any.
+fn middle_of<'a>(mut rows: impl DoubleEndedIterator<Item = &'a Row>) -> Option<i64> {
+    match (rows.next(), rows.next_back()) {
+        (Some(first), Some(last)) => Some((first.y + last.y) / 2),
+        (Some(only), None) => Some(only.y),
+        _ => None,
     }
-    rows
-}
-
-#[cfg(not(feature = "routes"))]
-fn rule_targets(_: &Snapshot, _: usize) -> Vec<(usize, RuleBadge, String, Option<String>)> {
-    Vec::new()
-}
-
-/// The other pages draw every row as a queue.
-#[cfg(not(feature = "routes"))]
-fn endpoint_of(_: &Snapshot, _: &str, _: Option<&SubscriptionView>, _: Option<&RuleBadge>) -> Option<Endpoint> {
-    None
-}
-
-/// What a row that is not a queue delivers to: an HTTP/S endpoint or a function subscribed to a
-/// topic, or a rule's function, topic or bus.
-#[cfg(feature = "routes")]
-fn endpoint_of(s: &Snapshot, name: &str, sub: Option<&SubscriptionView>, rule: Option<&RuleBadge>) -> Option<Endpoint> {
-    let w = &s.world;
-    let retrying = sub.map_or(0, |x| x.retrying);
-    let waiting = if retrying > 0 {
-        crate::format::count(retrying, "copy waits to retry", "copies wait to retry")
-    } else {
-        String::new()
-    };
-    if let Some(e) = w.http_endpoints.iter().find(|e| e.url == name || e.name == name) {
-        let kind = if e.url.starts_with("https:") { "HTTPS" } else { "HTTP" };
-        let stat = format!("{} sent · {} ok · {} failed", e.requests, e.accepted, e.failed);
-        let more = match (e.down, waiting.is_empty()) {
-            (true, true) => "down".to_string(),
-            (true, false) => format!("down · {waiting}"),
-            (false, _) => waiting,
-        };
-        return Some(Endpoint { kind, label: e.name.clone(), stat, more, down: e.down });
-    }
-    let function = arn_name(name);
-    let is_function = sub.is_some_and(|x| x.protocol == "lambda") || name.contains(":function:");
-    if let Some(f) = w.functions.iter().find(|f| f.name == function).filter(|_| is_function || rule.is_some()) {
-        let count = crate::format::count;
-        let stat = format!(
-            "{} · {} · {} queued",
-            count(f.invocations, "run", "runs"),
-            count(f.errors, "error", "errors"),
-            f.async_queued
-        );
-        let to = |what: &str, arn: &Option<String>| arn.as_deref().map(|a| format!("{what} → {}", arn_name(a)));
-        let more: Vec<String> =
-            [to("ok", &f.on_success), to("failed", &f.on_failure), to("DLQ", &f.dead_letter_target)]
-                .into_iter()
-                .flatten()
-                .collect();
-        let more = if more.is_empty() { waiting } else { more.join(" · ") };
-        return Some(Endpoint { kind: "λ function", label: f.name.clone(), stat, more, down: false });
-    }
-    if let Some(t) = s.topics.iter().find(|t| t.name == name) {
-        let stat = crate::format::count(t.published, "message published", "messages published");
-        return Some(Endpoint { kind: "SNS topic", label: t.name.clone(), stat, more: String::new(), down: false });
-    }
-    #[cfg(feature = "routes")]
-    if let Some(b) = s.eventbridge.buses.iter().find(|b| b.name == name) {
-        let stat = crate::format::count(b.received, "event", "events");
-        return Some(Endpoint { kind: "event bus", label: b.name.clone(), stat, more: String::new(), down: false });
-    }
-    // A rule's target that does not exist (a deleted queue).
-    if rule.is_some() {
-        let (stat, more) = ("does not exist".to_string(), "not retried: to its DLQ".to_string());
-        return Some(Endpoint { kind: "missing", label: name.to_string(), stat, more, down: true });
-    }
-    // A subscription to an endpoint the world does not simulate (an e-mail address, say).
-    sub.filter(|x| x.queue.is_none()).map(|x| Endpoint {
-        kind: "endpoint",
-        label: cut_name(name),
-        stat: format!("{} · {} delivered · {} failed", x.protocol, x.delivered, x.failed),
-        more: waiting,
-        down: false,
-    })
-}
-
-/// An endpoint's address without its scheme, for a box's name line.
-#[cfg(feature = "routes")]
-fn cut_name(name: &str) -> String {
-    name.split_once("://").map_or(name, |(_, rest)| rest).to_string()
 }
 
 /// A consumer on the diagram: a worker or a Lambda event source mapping, in its own state.
@@ -1054,6 +782,10 @@ pub fn Topology() -> impl IntoView {
 #[path = "topology_markup.rs"]
 mod markup;
 use markup::diagram_markup;
+
+#[path = "topology_routes.rs"]
+mod routes;
+use routes::{endpoint_of, rule_targets, target_dlqs, Endpoint, RuleBadge, ServiceNode};
 
 #[cfg(all(test, not(feature = "routes")))]
 #[path = "topology_tests.rs"]
