@@ -24,10 +24,10 @@ no_web_in_engine() {
 step "format (cargo fmt --check)"          cargo fmt --all --check
 step "lint (cargo clippy -D warnings)"     cargo clippy --workspace --all-targets -- -D warnings
 step "lint wasm (clippy, wasm32)"          cargo clippy -p app --target wasm32-unknown-unknown --all-targets -- -D warnings
-step "lint routes page (clippy, wasm32)"   cargo clippy -p app --features routes --target wasm32-unknown-unknown --all-targets -- -D warnings
+step "lint routes page (clippy, wasm32)"   cargo clippy -p app --no-default-features --features routes --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "engine has no web dependency"        no_web_in_engine
 step "unit and property tests (native)"    cargo test --workspace
-step "routes page's tests (native)"        cargo test -p app --features routes
+step "routes page's tests (native)"        cargo test -p app --no-default-features --features routes
 step "data files (fanout test)"               scenarios
 step "AWS exports (cfn-lint, moto)"        scripts/export_check.sh
 step "component tests (wasm, Chromium)"    cargo test -p app --target wasm32-unknown-unknown

@@ -440,6 +440,25 @@ impl Playground {
         self.history.apply("StartMessageMoveTask", &json!({"SourceArn": dlq.arn, "MaxNumberOfMessagesPerSecond": 5}))
     }
 
+    /// Replays everything `archive` keeps, up to this second, to the bus it archives
+    /// (StartReplay), as a team does once a consumer is fixed. Each replay gets the first free
+    /// name of replay-1, replay-2, … (a replay's name is never reused: AWS keeps replays).
+    #[cfg(feature = "routes")]
+    pub fn replay(&mut self, archive: &str, bus_arn: &str) -> Result<Value, ApiError> {
+        let name = format!("replay-{}", self.history.applied());
+        let (start, end) = (engine::time::EPOCH_MS / 1000, (engine::time::EPOCH_MS + self.now().0) / 1000 + 1);
+        self.history.apply(
+            "StartReplay",
+            &json!({
+                "ReplayName": name,
+                "EventSourceArn": format!("arn:aws:events:us-east-1:000000000000:archive/{archive}"),
+                "EventStartTime": start,
+                "EventEndTime": end,
+                "Destination": {"Arn": bus_arn},
+            }),
+        )
+    }
+
     pub fn set_queue_attribute(&mut self, queue: &str, name: &str, value: &str) -> Result<Value, ApiError> {
         self.history.apply("SetQueueAttributes", &json!({"QueueUrl": queue, "Attributes": {name: value}}))
     }

@@ -70,7 +70,11 @@ fn the_page_leaves_out_the_routes_it_does_not_draw_and_says_so() {
     let before = pg.events().len();
     let e = pg.apply("CreateOrderService", &serde_json::json!({"ServiceName": "orders"})).unwrap_err();
     assert_eq!(e.code, "InvalidAction");
-    assert!(e.message.contains("CreateOrderService is not in this build of the playground"), "{}", e.message);
+    assert!(
+        e.message.contains("CreateOrderService is not on this page") && e.message.contains("routes page (routes.html)"),
+        "{}",
+        e.message
+    );
     assert_eq!(pg.events().len(), before);
     assert!(engine::actions::find("CreateHttpEndpoint").is_none() && engine::actions::find("Invoke").is_none());
 }

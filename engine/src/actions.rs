@@ -8,9 +8,9 @@
 use crate::error::{ApiResult, Service};
 use crate::params::Params;
 use crate::sim::Sim;
-use crate::world::{
-    BEHAVIOR_KEYS, DEPENDENCY_KEYS, FUNCTION_KEYS, MAPPING_SETTINGS, POLL_KEYS, PRODUCER_KEYS, PUT_KEYS,
-};
+#[cfg(feature = "cloudwatch")]
+use crate::world::PUT_KEYS;
+use crate::world::{BEHAVIOR_KEYS, DEPENDENCY_KEYS, FUNCTION_KEYS, MAPPING_SETTINGS, POLL_KEYS, PRODUCER_KEYS};
 use serde_json::Value;
 
 pub(crate) type Handler = fn(&mut Sim, &Params<'_>) -> ApiResult<Value>;
@@ -189,6 +189,16 @@ pub const ACTIONS: &[Action] = &[
     action("DescribeProducer", Own, &["ProducerName"], Sim::describe_producer),
     // Amazon CloudWatch
     action("ConfigureMetrics", Own, &["Resolution"], Sim::configure_metrics),
+    // Service outages, for failing deliveries
+    action("SimulateServiceOutage", Own, &["ResourceArn", "Duration", "StartAfter"], Sim::simulate_service_outage),
+];
+
+/// Reading CloudWatch metrics and alarms on them. In the engine with its `cloudwatch` feature (on
+/// by default); of the browser pages all but the routes page have them: the routes page draws no
+/// metrics, so it leaves them out for room (about 3 KB gzip). The metrics themselves are counted
+/// in every build (the world's own actions read them).
+#[cfg(feature = "cloudwatch")]
+pub const CLOUDWATCH_ACTIONS: &[Action] = &[
     action(
         "GetMetricStatistics",
         Own,
@@ -203,9 +213,14 @@ pub const ACTIONS: &[Action] = &[
         Sim::describe_alarms,
     ),
     action("DeleteAlarms", Own, &["AlarmNames"], Sim::delete_alarms),
-    // Service outages, for failing deliveries
-    action("SimulateServiceOutage", Own, &["ResourceArn", "Duration", "StartAfter"], Sim::simulate_service_outage),
 ];
+
+#[cfg(not(feature = "cloudwatch"))]
+pub const CLOUDWATCH_ACTIONS: &[Action] = &[];
+
+/// The actions of [`CLOUDWATCH_ACTIONS`] by name, in every build (see [`ROUTE_ACTION_NAMES`]).
+pub const CLOUDWATCH_ACTION_NAMES: &[&str] =
+    &["GetMetricStatistics", "PutMetricAlarm", "DescribeAlarms", "DeleteAlarms"];
 
 /// The other routes: simulated HTTP/S endpoints for SNS, Lambda's asynchronous invocation with
 /// its retries and destinations, and the order service with its outbox. In the engine with its
@@ -327,7 +342,7 @@ pub const ROUTE_ACTION_NAMES: &[&str] = &[
 
 /// Every action of this build, in table order.
 pub fn all() -> impl Iterator<Item = &'static Action> {
-    ACTIONS.iter().chain(ROUTE_ACTIONS).chain(EVENTBRIDGE_ACTIONS)
+    ACTIONS.iter().chain(CLOUDWATCH_ACTIONS).chain(ROUTE_ACTIONS).chain(EVENTBRIDGE_ACTIONS)
 }
 
 /// The action of that exact name.
@@ -360,6 +375,13 @@ mod tests {
     fn the_route_actions_are_named_for_the_builds_without_them() {
         let names: Vec<&str> = ROUTE_ACTIONS.iter().map(|a| a.name).collect();
         assert_eq!(names, ROUTE_ACTION_NAMES);
+    }
+
+    #[cfg(feature = "cloudwatch")]
+    #[test]
+    fn the_cloudwatch_actions_are_named_for_the_builds_without_them() {
+        let names: Vec<&str> = CLOUDWATCH_ACTIONS.iter().map(|a| a.name).collect();
+        assert_eq!(names, CLOUDWATCH_ACTION_NAMES);
     }
 
     #[test]

@@ -157,9 +157,17 @@ impl Sim {
                 return Err(ApiError::new(
                     "InvalidAction",
                     format!(
-                        "{action} is not in this build of the playground: the page leaves out HTTP/S endpoints, \
-                         Lambda's asynchronous invocation and destinations, and the outbox until it draws them \
-                         (the engine's extra-routes feature; the fanout CLI has them)."
+                        "{action} is not on this page: HTTP/S endpoints, Lambda's asynchronous invocation and \
+                         destinations, and the outbox are on the routes page (routes.html) and in the fanout CLI."
+                    ),
+                ));
+            }
+            if crate::actions::CLOUDWATCH_ACTION_NAMES.contains(&action) {
+                return Err(ApiError::new(
+                    "InvalidAction",
+                    format!(
+                        "{action} is not on this page: the routes page draws no metrics. Open the file in the \
+                         sandbox (index.html) or run it with the fanout CLI."
                     ),
                 ));
             }

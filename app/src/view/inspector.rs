@@ -165,10 +165,21 @@ pub fn Inspector() -> impl IntoView {
     });
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let target = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
-        let Some(button) = target.and_then(|t| t.closest("[data-act=delete]").ok().flatten()) else { return };
-        let (queue, handle) = (button.get_attribute("data-queue"), button.get_attribute("data-handle"));
-        if let (Some(queue), Some(handle)) = (queue, handle) {
-            ctx.act(|p| p.delete(&queue, &handle));
+        let Some(button) = target.and_then(|t| t.closest("[data-act]").ok().flatten()) else { return };
+        let attr = |name| button.get_attribute(name);
+        match attr("data-act").as_deref() {
+            Some("delete") => {
+                if let (Some(queue), Some(handle)) = (attr("data-queue"), attr("data-handle")) {
+                    ctx.act(|p| p.delete(&queue, &handle));
+                }
+            }
+            #[cfg(feature = "routes")]
+            Some("replay") => {
+                if let (Some(archive), Some(bus)) = (attr("data-archive"), attr("data-bus")) {
+                    ctx.act(|p| p.replay(&archive, &bus));
+                }
+            }
+            _ => {}
         }
     };
     view! {
@@ -409,6 +420,21 @@ fn rule(s: &engine::Snapshot, id: &str) -> String {
                 t.message_group_id.clone().map(|g| ("MessageGroupId", g)),
             ]));
     }
+    // The bus's archives, each with the button that replays it: what a team does once the
+    // consumer that missed the events is fixed.
+    let bus_arn = s.eventbridge.buses.iter().find(|b| b.name == bus).map_or("", |b| b.arn.as_str());
+    for a in s.eventbridge.archives.iter().filter(|a| a.bus == bus || a.bus == bus_arn) {
+        let (archive, n) = (esc(&a.name), crate::format::count(a.event_count as u64, "event", "events"));
+        out += &format!(
+            "<h4>Archive {archive}: {n}</h4><p><button data-act=\"replay\" data-archive=\"{archive}\" data-bus=\"{}\" \
+             data-testid=\"replay-{archive}\">Replay them to {}</button></p>",
+            esc(bus_arn),
+            esc(bus),
+        );
+    }
+    if out.contains("data-act=\"replay\"") {
+        out += &hint("StartReplay puts the archived events, up to now, on the bus again; each carries replay-name.");
+    }
     out
 }
 
@@ -472,13 +498,15 @@ fn worker<'a>(w: &WorkerView, jobs: impl Iterator<Item = &'a JobView>) -> String
     let done: Vec<String> = jobs
         .map(|j| {
             format!(
-                "{}: {} × {} for {} ({}, {} skipped as already done)",
+                "{}: {} × {} for {} ({})",
                 j.job,
                 j.effect,
                 j.side_effects,
                 crate::format::count(j.distinct_events, "event", "events"),
-                crate::format::count(j.duplicates, "duplicate", "duplicates"),
-                j.skipped
+                std::iter::once(crate::format::count(j.duplicates, "duplicate", "duplicates"))
+                    .chain(super::queues::skips(j))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         })
         .collect();

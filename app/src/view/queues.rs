@@ -26,13 +26,23 @@ pub fn Effects() -> impl IntoView {
                     if j.duplicates != 0 {
                         li += &format!("<span class=\"warn\"> · {}</span>", crate::format::count(j.duplicates, "duplicate", "duplicates"));
                     }
-                    if j.skipped != 0 {
-                        li += &format!("<span class=\"ok\"> · {} skipped as already done</span>", j.skipped);
+                    for skip in skips(j) {
+                        li += &format!("<span class=\"ok\"> · {skip}</span>");
                     }
                     li + "</li>"
                 }).collect::<String>())></ul>
         </section>
     }
+}
+
+/// What a job's consumer left undone, and why: an event it had done already, or a version older
+/// than the one it holds (latest-version-wins), which it never did.
+pub fn skips(j: &engine::world::JobView) -> impl Iterator<Item = String> {
+    let done = j.skipped - j.stale;
+    [(done, "already done"), (j.stale, "stale")]
+        .into_iter()
+        .filter(|&(n, _)| n != 0)
+        .map(|(n, why)| format!("{n} skipped as {why}"))
 }
 
 #[component]

@@ -389,8 +389,8 @@ impl Layout {
     /// queue's consumers and dead-letter queues sit under it.
     pub(super) fn narrow(mut self) -> Layout {
         self.narrow = true;
-        // Two services stand side by side on top, their captions under them.
-        self.lift = if self.services.len() > 1 { 20 } else { 0 };
+        // Order services stand side by side on top, their captions under them.
+        self.lift = self.services_lift();
         let mut top = N_TOP + self.lift;
         for i in 0..self.topics.len() {
             self.topics[i].1 = top + 30;
@@ -481,6 +481,9 @@ impl Layout {
         #[cfg(feature = "routes")]
         for service in &mut shape.services {
             (service.line, service.crashed) = (String::new(), false);
+            if let Some(relay) = &mut service.relay {
+                *relay = (String::new(), false);
+            }
         }
         for (_, note) in &mut shape.notes {
             note.clear();

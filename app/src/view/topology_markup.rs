@@ -432,7 +432,10 @@ fn services_markup(m: &mut String, layout: &Layout, live: &mut std::ops::RangeFr
         if let Some(_first) = layout.topics.first() {
             let path = match (layout.narrow, i) {
                 (true, 0) => format!("M {N_TRUNK} 48 L {N_TRUNK} {}", N_TOP + layout.lift),
-                (true, _) => format!("M {cx} 48 L {cx} {} L {N_TRUNK} {}", 48 + layout.lift + 4, 48 + layout.lift + 4),
+                // From inside the box's left end, down past its captions, to the trunk.
+                (true, _) => {
+                    format!("M {} 24 L {} {} L {N_TRUNK} {}", x + 8, x + 8, 48 + layout.lift + 4, 48 + layout.lift + 4)
+                }
                 (false, _) => format!("M 130 {y} C 150 {y}, 150 {topic_y}, 170 {topic_y}"),
             };
             let _ = write!(m, "<g class=\"edge\"><path d=\"{path}\"/></g>");
@@ -453,6 +456,19 @@ fn services_markup(m: &mut String, layout: &Layout, live: &mut std::ops::RangeFr
             y + 32,
             esc(&cut(&service.line, 30)),
         );
+        // The relay that publishes its outbox, under its database: live, dashed while down.
+        if let Some((line, crashed)) = &service.relay {
+            let line = esc(line);
+            let _ = write!(
+                m,
+                "<g class=\"relay{}\" data-live=\"{}\" data-testid=\"diagram-relay-{name}\" aria-label=\"{line}\"><text class=\"caption\" \
+                 x=\"{cx}\" y=\"{}\" text-anchor=\"middle\">relay{}</text></g>",
+                if *crashed { " crashed" } else { "" },
+                live.next().unwrap_or_default(),
+                y + 44,
+                line.split_once(':').map_or("", |(_, state)| state),
+            );
+        }
     }
 }
 
@@ -503,11 +519,18 @@ fn rule_badge(m: &mut String, live: usize, rule: &RuleBadge, q: &str, y: i64) {
     let state = if rule.enabled { "" } else { " disabled" };
     let matched = crate::format::count(rule.matched, "matched", "matched");
     // What the target receives when not the whole event, in a word (the inspector says more).
+    // On a line of its own, flush with the badge's end: beside the count it would run under
+    // the target's node, and at the badge's start the line from the bus can cross it.
     let input = match rule.input {
-        "Input" => " · constant",
-        "InputPath" => " · a path",
-        "InputTransformer" => " · transformed",
+        "Input" => "constant",
+        "InputPath" => "a path",
+        "InputTransformer" => "transformed",
         _ => "",
+    };
+    let input = if input.is_empty() {
+        String::new()
+    } else {
+        format!("</text><text class=\"count\" x=\"396\" y=\"{}\" text-anchor=\"end\">{input}", y + 40)
     };
     let _ = write!(
         m,

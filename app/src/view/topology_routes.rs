@@ -14,6 +14,9 @@ pub(crate) struct ServiceNode {
     pub(super) design: &'static str,
     pub(super) line: String,
     pub(super) crashed: bool,
+    /// Its outbox relay's line ("relay r: 2 published", or crashed; the caption leaves the
+    /// name out), and whether it is down.
+    pub(super) relay: Option<(String, bool)>,
 }
 
 #[cfg(feature = "routes")]
@@ -33,7 +36,12 @@ impl ServiceNode {
         } else if s.crash_armed.is_some() {
             line.push_str(" · crash armed");
         }
-        ServiceNode { name: s.name.clone(), design, line, crashed: s.crashed }
+        let relay = s.relays.first().map(|r| {
+            let state =
+                if r.crashed { "crashed, restarting".to_string() } else { format!("{} published", r.published) };
+            (format!("relay {}: {state}", r.name), r.crashed)
+        });
+        ServiceNode { name: s.name.clone(), design, line, crashed: s.crashed, relay }
     }
 }
 
@@ -116,7 +124,22 @@ impl Layout {
     #[cfg(feature = "routes")]
     pub(super) fn service_y(&self, i: usize) -> i64 {
         let n = self.services.len() as i64;
-        self.topic_y() + (2 * i as i64 - (n - 1)) * 32
+        // 76 apart: a service's box, its database's caption and its relay's.
+        self.topic_y() + (2 * i as i64 - (n - 1)) * 38
+    }
+
+    /// How far the narrow diagram starts lower for the order services on top: two side by side
+    /// need room for the second's line to the trunk, a relay for its caption.
+    #[cfg(not(feature = "routes"))]
+    pub(super) fn services_lift(&self) -> i64 {
+        0
+    }
+
+    #[cfg(feature = "routes")]
+    pub(super) fn services_lift(&self) -> i64 {
+        let relay = self.services.iter().any(|s| s.relay.is_some());
+        let side_by_side = if self.services.len() > 1 { 20 } else { 0 };
+        side_by_side + if relay { 12 } else { 0 }
     }
 
     /// Moves everything down (and the bottom further) until the stacked order services and
@@ -136,7 +159,7 @@ impl Layout {
         for (_, y) in &mut self.topics {
             *y += down;
         }
-        self.bottom = (self.bottom + down).max(self.service_y(self.services.len() - 1) + 44);
+        self.bottom = (self.bottom + down).max(self.service_y(self.services.len() - 1) + 56);
     }
 
     /// The row of `rule`'s target `destination`.

@@ -106,9 +106,12 @@ fn order_services_stand_in_the_producers_place_with_their_databases() {
         lines,
         [("shop-dualwrite", "dual write", "1 order · 0 lost"), ("shop-outbox", "outbox", "1 order · 0 unsent")]
     );
-    // Stacked 64 apart around the topic's line, inside the diagram.
-    assert_eq!(layout.service_y(1) - layout.service_y(0), 64);
-    assert!(layout.service_y(0) - 24 >= 0 && layout.service_y(1) + 44 <= layout.height(), "{layout:?}");
+    // Stacked 76 apart around the topic's line, inside the diagram with their captions.
+    assert_eq!(layout.service_y(1) - layout.service_y(0), 76);
+    assert!(layout.service_y(0) - 24 >= 0 && layout.service_y(1) + 56 <= layout.height(), "{layout:?}");
+    // The outbox's relay is drawn under its database, with the rows it published.
+    let relays: Vec<_> = layout.services.iter().map(|s| s.relay.clone()).collect();
+    assert_eq!(relays, [None, Some(("relay shop-outbox-relay: 1 published".to_string(), false))]);
     // A crash between save and publish loses 4402's event for good.
     pg.publish("DualWriteCrash").expect("place the order");
     let layout = Layout::of_now(&pg.snapshot());
@@ -120,8 +123,8 @@ fn order_services_stand_in_the_producers_place_with_their_databases() {
     assert_eq!(selection_of("service:shop-outbox"), Some(Selection::Service("shop-outbox".into())));
     // The narrow diagram puts them side by side and starts the topic under their captions.
     let narrow = layout.narrow();
-    assert_eq!(narrow.lift, 20);
-    assert_eq!(narrow.topics[0].1, super::N_TOP + 20 + 30);
+    assert_eq!(narrow.lift, 32, "side by side, and a relay's caption under the outbox");
+    assert_eq!(narrow.topics[0].1, super::N_TOP + 32 + 30);
 }
 
 #[test]
@@ -182,4 +185,32 @@ fn two_quick_asynchronous_invocations_complete_out_of_order_and_the_latest_versi
     let skipped =
         pg.events().iter().filter(|e| matches!(&e.kind, EventKind::World(_)) && e.kind.name() == "SideEffectSkipped");
     assert!(skipped.map(|e| e.kind.summary()).any(|s| s.contains("evt-1 skipped (stale")));
+}
+
+/// The routes page is built without CloudWatch's actions (it draws no metrics): a file that sets
+/// an alarm is refused with the step and the page that has them named, and nothing loads.
+#[cfg(not(feature = "cloudwatch"))]
+#[test]
+fn a_file_with_an_alarm_is_sent_to_the_sandbox() {
+    let file = r#"{"name": "alarm", "steps": [
+        {"action": "CreateQueue", "params": {"QueueName": "q"}},
+        {"action": "PutMetricAlarm", "params": {"AlarmName": "a"}}]}"#;
+    let Err(err) = Playground::from_scenario(file) else { panic!("a file with an alarm loaded") };
+    assert!(err.contains("PutMetricAlarm is not on this page") && err.contains("sandbox (index.html)"), "{err}");
+    assert!(err.contains("step 2"), "{err}");
+}
+
+#[test]
+fn a_replay_from_the_page_puts_the_archive_back_on_its_bus() {
+    let mut pg = Playground::builtin("eventbridge-orders").unwrap();
+    let shop = "arn:aws:events:us-east-1:000000000000:event-bus/shop";
+    pg.replay("shop-archive", shop).expect("StartReplay");
+    let s = pg.snapshot();
+    let r = &s.eventbridge.replays[0];
+    assert!(r.name.starts_with("replay-") && r.replayed + r.pending == 2, "{r:?}");
+    // A second replay gets its own name; an archive that does not exist is AWS's error.
+    pg.replay("shop-archive", shop).expect("a second replay");
+    let names: Vec<String> = pg.snapshot().eventbridge.replays.iter().map(|r| r.name.clone()).collect();
+    assert!(names[0] != names[1], "{names:?}");
+    assert_eq!(pg.replay("nope", shop).unwrap_err().code, "ResourceNotFoundException");
 }

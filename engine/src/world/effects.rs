@@ -134,6 +134,9 @@ pub(crate) struct JobLedger {
     pub events: u64,
     pub duplicates: u64,
     pub skipped: u64,
+    /// Of those skipped, how many were stale versions (latest-version-wins mode) rather than
+    /// events already done.
+    pub stale: u64,
     /// From publish (or the message's send) to the side effect.
     pub end_to_end: Histogram,
 }
@@ -149,6 +152,7 @@ impl JobLedger {
             events: 0,
             duplicates: 0,
             skipped: 0,
+            stale: 0,
             end_to_end: Histogram::default(),
         }
     }
@@ -202,6 +206,7 @@ impl Sim {
         let job_key = |metric| super::metrics::MetricKey::job(metric, &spec.job);
         if let Some(reason) = skip {
             ledger.skipped += 1;
+            ledger.stale += u64::from(matches!(mode, Idempotency::LatestVersionWins));
             self.world.metrics.count(job_key("DuplicatesSkipped"), 1);
             let event = WorldEvent::SideEffectSkipped {
                 job: spec.job.clone(),

@@ -43,6 +43,7 @@ mod view;
 mod watch;
 mod worker;
 
+#[cfg(feature = "cloudwatch")]
 pub(crate) use alarms::PUT_KEYS;
 pub(crate) use dependency::DEPENDENCY_KEYS;
 pub use events::{BatchItemFailure, BatchResponse, WorldEvent};
@@ -59,7 +60,7 @@ pub(crate) use mapping::MAPPING_SETTINGS;
 pub(crate) use metrics::MetricKey;
 #[cfg(feature = "extra-routes")]
 pub(crate) use outbox::ORDER_SERVICE_KEYS;
-pub use outbox::{OrderDb, OrderDesign, OrderRow, OrderServiceView, OutboxRow};
+pub use outbox::{OrderDb, OrderDesign, OrderRow, OrderServiceView, OutboxRow, RelayView};
 pub(crate) use producer::PRODUCER_KEYS;
 #[cfg(feature = "extra-routes")]
 pub(crate) use relay::RELAY_KEYS;

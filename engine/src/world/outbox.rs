@@ -99,6 +99,17 @@ pub struct OrderServiceView {
     pub db: OrderDb,
     /// Orders whose event has not gone out (for `DualWrite`, never will).
     pub orders_without_event: Vec<u64>,
+    /// The outbox relays that publish its rows (`Outbox` only), in name order.
+    pub relays: Vec<RelayView>,
+}
+
+/// An outbox relay as the snapshot shows it: up, or crashed until it restarts.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RelayView {
+    pub name: String,
+    pub crashed: bool,
+    /// Rows it has published, a row published again after a crash counted again.
+    pub published: u64,
 }
 
 /// The event a placed order publishes: the same text from the service and from the outbox.
@@ -331,6 +342,14 @@ impl Sim {
                 crash_armed: s.crash_armed,
                 db: s.db.clone(),
                 orders_without_event: s.orders_without_event(),
+                relays: (self.world.relays.values())
+                    .filter(|r| r.service == s.name)
+                    .map(|r| RelayView {
+                        name: r.name.to_string(),
+                        crashed: r.crashed_until.is_some(),
+                        published: r.published,
+                    })
+                    .collect(),
             })
             .collect()
     }

@@ -194,6 +194,8 @@ pub struct JobView {
     pub distinct_events: u64,
     pub duplicates: u64,
     pub skipped: u64,
+    /// Of `skipped`, the stale versions (latest-version-wins): not done before, but older.
+    pub stale: u64,
     pub end_to_end_mean_ms: u64,
     pub end_to_end_max_ms: u64,
 }
@@ -306,6 +308,7 @@ impl Sim {
                     distinct_events: l.events,
                     duplicates: l.duplicates,
                     skipped: l.skipped,
+                    stale: l.stale,
                     end_to_end_mean_ms: l.end_to_end.mean(),
                     end_to_end_max_ms: l.end_to_end.max,
                 })
