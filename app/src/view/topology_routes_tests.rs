@@ -185,6 +185,10 @@ fn two_quick_asynchronous_invocations_complete_out_of_order_and_the_latest_versi
     let skipped =
         pg.events().iter().filter(|e| matches!(&e.kind, EventKind::World(_)) && e.kind.name() == "SideEffectSkipped");
     assert!(skipped.map(|e| e.kind.summary()).any(|s| s.contains("evt-1 skipped (stale")));
+    // The side effects say stale, not "already done": the older version was never applied.
+    let s = pg.snapshot();
+    let skips: Vec<String> = s.world.jobs.iter().flat_map(crate::view::queues::skips).collect();
+    assert_eq!(skips, ["1 skipped as stale"]);
 }
 
 /// The routes page is built without CloudWatch's actions (it draws no metrics): a file that sets
