@@ -527,6 +527,12 @@ impl Playground {
         self.history.end().max(self.now())
     }
 
+    /// Whether `ms` more of virtual time would pass with nothing happening: no timer due and no
+    /// recorded command to replay before then.
+    pub fn quiet_for(&self, ms: u64) -> bool {
+        self.history.next_due().is_none_or(|t| t > self.now().plus_ms(ms))
+    }
+
     /// Lets `ms` of virtual time pass, replaying the story's recorded commands on the way.
     pub fn play_for(&mut self, ms: u64) {
         let t = self.now().plus_ms(ms);
@@ -619,6 +625,24 @@ mod tests {
         let s = pg.snapshot();
         let visible = |name: &str| s.queues.iter().find(|q| q.name == name).unwrap().visible;
         assert_eq!((visible("billing"), visible("packing"), visible("sms")), (2, 2, 1));
+    }
+
+    #[test]
+    fn a_story_is_quiet_until_its_next_timer_or_recorded_command() {
+        // The quilt store with a message waiting and no consumer: its next timer is the
+        // message's retention (4 days), so the clock may run a minute with nothing happening.
+        let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).unwrap();
+        pg.publish("OrderPlaced").unwrap();
+        assert!(pg.quiet_for(60_000));
+        let due = pg.history.next_due().expect("the retention timer");
+        let to_due = due.ms() - pg.now().ms();
+        assert!(pg.quiet_for(to_due - 1) && !pg.quiet_for(to_due), "due at {due}");
+        // Back before a recorded command, the command is what comes next.
+        let at = pg.now();
+        pg.play_for(5_000);
+        pg.publish("OrderPlaced").unwrap();
+        pg.seek(at);
+        assert!(pg.quiet_for(4_999) && !pg.quiet_for(5_000));
     }
 
     #[test]

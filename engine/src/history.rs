@@ -159,13 +159,18 @@ impl History {
         self.maybe_checkpoint();
     }
 
+    /// When the next timer is due or the next recorded command runs, whichever comes first.
+    pub fn next_due(&self) -> Option<SimTime> {
+        let next_command = self.commands.get(self.applied).map(|c| c.at);
+        match (self.sim.next_event_at(), next_command) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
     /// Fires the next due timer, or the next recorded command, whichever comes first.
     pub fn step(&mut self) -> Option<SimTime> {
-        let next_command = self.commands.get(self.applied).map(|c| c.at);
-        let next = match (self.sim.next_event_at(), next_command) {
-            (Some(a), Some(b)) => a.min(b),
-            (a, b) => a.or(b)?,
-        };
+        let next = self.next_due()?;
         self.advance_to(next);
         Some(next)
     }

@@ -97,21 +97,46 @@ pub(crate) fn virtual_ms(elapsed_us: u64, quarters: u64, carry: u64) -> (u64, u6
     (total / 4_000, total % 4_000)
 }
 
+/// Real time (µs) a quiet stretch may be owed before it is counted: the clock's readout cadence
+/// (`READOUT_MS`), so the readout moves as often as before.
+const QUIET_US: u64 = 100_000;
+
 /// Advances virtual time with the display's frames while the story plays: real elapsed time ×
 /// speed. Paused, nothing is scheduled.
+///
+/// While nothing happens (no timer due, no recorded command, no message whose timer is drawn
+/// counting down), the time is owed rather than counted at each frame, and counted at once
+/// every `QUIET_US` of real time or as soon as something falls due within it: a quiet story
+/// costs the page a readout ten times a second, not the whole story's reactions at every frame.
 pub fn use_clock(ctx: Ctx) {
+    // Sub-millisecond carry; virtual ms owed and real µs since the time was last counted.
     let carry = StoredValue::new(0u64);
+    let owed = StoredValue::new((0u64, 0u64));
+    let count = move || {
+        let (ms, _) = owed.get_value();
+        owed.set_value((0, 0));
+        if ms > 0 {
+            ctx.pg.try_update(|p| p.play_for(ms));
+        }
+    };
     let Pausable { pause, resume, is_active } = use_raf_fn(move |elapsed_us| {
         let quarters = SPEEDS.get(ctx.speed.get_untracked()).map_or(4, |s| s.1);
         let (ms, rest) = virtual_ms(elapsed_us, quarters, carry.get_value());
         carry.set_value(rest);
-        if ms > 0 {
-            ctx.pg.try_update(|p| p.play_for(ms));
+        let (before, wall) = owed.get_value();
+        let (ms, wall) = (before + ms, wall + elapsed_us.min(MAX_FRAME_US));
+        owed.set_value((ms, wall));
+        let timed = || ctx.snapshot.with_untracked(|s| s.queues.iter().any(|q| q.in_flight + q.delayed > 0));
+        if wall >= QUIET_US || !ctx.pg.with_untracked(|p| p.quiet_for(ms)) || timed() {
+            count();
         }
     });
     Effect::new(move |_| match (ctx.playing.get(), is_active.get_untracked()) {
         (true, false) => resume(),
-        (false, true) => pause(),
+        (false, true) => {
+            count();
+            pause()
+        }
         _ => {}
     });
 }
