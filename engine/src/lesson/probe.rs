@@ -28,7 +28,7 @@
 
 use crate::attributes::MessageAttributes;
 use crate::filter::{FilterPolicy, FilterPolicyScope};
-use crate::scenario::{contains, filled, has_placeholders, resolve_path, Vars};
+use crate::scenario::{contains, fill, has_placeholders, resolve_path, Vars};
 use crate::sim::Sim;
 use crate::snapshot::Snapshot;
 use serde_json::{json, Map, Value};
@@ -393,7 +393,9 @@ fn read_action(ctx: &Context, action: &str, params: &Value, path: Option<&str>) 
     let mut scratch = ctx.sim.clone();
     scratch.set_event_recording(false);
     let result = if has_placeholders(params) {
-        scratch.apply(action, &filled(params, ctx.vars))
+        let mut filled = params.clone();
+        fill(&mut filled, ctx.vars);
+        scratch.apply(action, &filled)
     } else {
         scratch.apply(action, params)
     };

@@ -17,7 +17,7 @@ pub use expect::{contains, resolve_path};
 pub use publish::{PublishPreset, PublishPresets, PublishTarget};
 pub(crate) use run::run_steps;
 pub use run::{Run, RunOptions, StepOutcome, Story};
-pub(crate) use template::{filled, has_placeholders, Vars};
+pub(crate) use template::{fill, has_placeholders, Vars};
 pub use workers::WorkerRules;
 
 use crate::time::parse_duration;
@@ -51,9 +51,6 @@ pub enum Step {
         expect: Option<Value>,
         expect_error: Option<Value>,
         save: Vec<(String, String)>,
-        /// Whether `params` hold a `${name}` (found when parsing): such a step runs on a copy
-        /// with the saved values filled in, the others on `params` as they are.
-        templated: bool,
     },
 }
 
@@ -153,9 +150,9 @@ pub(crate) fn check_saved_names(value: &Value, saved: &[String]) -> Result<(), S
 fn parse_steps(raw_steps: Vec<RawStep>, saved: &mut Vec<String>) -> Result<Vec<Step>, ScenarioError> {
     let mut steps = Vec::with_capacity(raw_steps.len());
     for (i, raw) in raw_steps.into_iter().enumerate() {
-        let mut step = parse_step(raw).map_err(|m| err(Some(i + 1), m))?;
-        if let Step::Action { params, save, templated, .. } = &mut step {
-            *templated = template::check(params, saved).map_err(|m| err(Some(i + 1), m))?;
+        let step = parse_step(raw).map_err(|m| err(Some(i + 1), m))?;
+        if let Step::Action { params, save, .. } = &step {
+            template::check(params, saved).map_err(|m| err(Some(i + 1), m))?;
             for (n, _) in save {
                 if !saved.contains(n) {
                     saved.push(n.clone());
@@ -220,8 +217,7 @@ fn parse_action(action: String, f: RawStep) -> Result<Step, String> {
     if !save.is_empty() && expect_error.is_some() {
         return Err("a step that expects an error has no response to save from".into());
     }
-    // `templated` is found by `parse_steps`, which knows what earlier steps save.
-    Ok(Step::Action { action, params, expect, expect_error, save, templated: false })
+    Ok(Step::Action { action, params, expect, expect_error, save })
 }
 
 fn valid_name(name: &str) -> bool {

@@ -180,9 +180,11 @@ pub(crate) fn run_steps<S: Story>(
                     expects_error: false,
                 }
             }
-            Step::Action { action, params, expect, expect_error, save, templated } => {
-                let result = if *templated {
-                    story.apply_owned(action, template::filled(params, vars))
+            Step::Action { action, params, expect, expect_error, save } => {
+                let result = if template::has_placeholders(params) {
+                    let mut filled = params.clone();
+                    template::fill(&mut filled, vars);
+                    story.apply_owned(action, filled)
                 } else {
                     story.apply(action, params)
                 };

@@ -61,15 +61,14 @@ pub(crate) fn has_placeholders(value: &Value) -> bool {
     }
 }
 
-/// A copy of `value` with every `${name}` in its strings filled in, made in one pass (no copy
-/// of a string that is then rewritten). A name with no saved value stays as written (parsing
-/// has already refused names that no earlier step saves).
-pub(crate) fn filled(value: &Value, vars: &Vars) -> Value {
+/// Fills in every `${name}` in `value`'s strings. A name with no saved value stays as written
+/// (parsing has already refused names that no earlier step saves).
+pub(crate) fn fill(value: &mut Value, vars: &Vars) {
     match value {
-        Value::String(s) if find_open(s).is_some() => Value::String(fill_text(s, vars)),
-        Value::Array(items) => Value::Array(items.iter().map(|v| filled(v, vars)).collect()),
-        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), filled(v, vars))).collect()),
-        other => other.clone(),
+        Value::String(s) if find_open(s).is_some() => *s = fill_text(s, vars),
+        Value::Array(items) => items.iter_mut().for_each(|v| fill(v, vars)),
+        Value::Object(map) => map.values_mut().for_each(|v| fill(v, vars)),
+        _ => {}
     }
 }
 
@@ -105,8 +104,8 @@ mod tests {
 
     #[test]
     fn placeholders_are_filled_anywhere_in_a_string_and_unknown_ones_stay() {
-        let p = json!({"a": "x-${h}-${h}$", "b": ["${g}", 3, "$ {h}"], "c": "${nope}"});
-        let p = filled(&p, &vars(&[("h", "1"), ("g", "rh-2-1")]));
+        let mut p = json!({"a": "x-${h}-${h}$", "b": ["${g}", 3, "$ {h}"], "c": "${nope}"});
+        fill(&mut p, &vars(&[("h", "1"), ("g", "rh-2-1")]));
         assert_eq!(p, json!({"a": "x-1-1$", "b": ["rh-2-1", 3, "$ {h}"], "c": "${nope}"}));
     }
 

@@ -149,7 +149,6 @@ mod tests {
             expect: None,
             expect_error: None,
             save: Vec::new(),
-            templated: false,
         }];
         parse(rule, &steps).unwrap();
     }
