@@ -441,8 +441,9 @@ impl Playground {
     }
 
     /// Replays everything `archive` keeps, up to this second, to the bus it archives
-    /// (StartReplay), as a team does once a consumer is fixed. Each replay gets the first free
-    /// name of replay-1, replay-2, … (a replay's name is never reused: AWS keeps replays).
+    /// (StartReplay), as a team does once a consumer is fixed. It is named `replay-N`, N the
+    /// number of commands applied so far: unique in the story, since AWS keeps a replay under
+    /// its name and undoing one takes its command away with it.
     #[cfg(feature = "routes")]
     pub fn replay(&mut self, archive: &str, bus_arn: &str) -> Result<Value, ApiError> {
         let name = format!("replay-{}", self.history.applied());
