@@ -340,6 +340,21 @@ pub const ROUTE_ACTION_NAMES: &[&str] = &[
     "CreateOutboxRelay",
 ];
 
+/// Where an action this build leaves out can be found, for its error; `None` for an action
+/// no build has (or one this build has).
+pub fn elsewhere(action: &str) -> Option<&'static str> {
+    if ROUTE_ACTION_NAMES.contains(&action) {
+        Some(
+            "HTTP/S endpoints, Lambda's asynchronous invocation and destinations, and the outbox are on the \
+             routes page (routes.html) and in the fanout CLI.",
+        )
+    } else if CLOUDWATCH_ACTION_NAMES.contains(&action) {
+        Some("the routes page draws no metrics. Open the file in the sandbox (index.html) or run it with the fanout CLI.")
+    } else {
+        None
+    }
+}
+
 /// Every action of this build, in table order.
 pub fn all() -> impl Iterator<Item = &'static Action> {
     ACTIONS.iter().chain(CLOUDWATCH_ACTIONS).chain(ROUTE_ACTIONS).chain(EVENTBRIDGE_ACTIONS)

@@ -153,23 +153,8 @@ impl Sim {
     /// On error, nothing has changed.
     pub fn apply(&mut self, action: &str, params: &Value) -> ApiResult<Value> {
         let Some(entry) = crate::actions::find(action) else {
-            if crate::actions::ROUTE_ACTION_NAMES.contains(&action) {
-                return Err(ApiError::new(
-                    "InvalidAction",
-                    format!(
-                        "{action} is not on this page: HTTP/S endpoints, Lambda's asynchronous invocation and \
-                         destinations, and the outbox are on the routes page (routes.html) and in the fanout CLI."
-                    ),
-                ));
-            }
-            if crate::actions::CLOUDWATCH_ACTION_NAMES.contains(&action) {
-                return Err(ApiError::new(
-                    "InvalidAction",
-                    format!(
-                        "{action} is not on this page: the routes page draws no metrics. Open the file in the \
-                         sandbox (index.html) or run it with the fanout CLI."
-                    ),
-                ));
+            if let Some(elsewhere) = crate::actions::elsewhere(action) {
+                return Err(ApiError::new("InvalidAction", format!("{action} is not on this page: {elsewhere}")));
             }
             let known: Vec<&str> = crate::actions::action_names().collect();
             return Err(ApiError::new(

@@ -126,7 +126,7 @@ pub fn use_clock(ctx: Ctx) {
         let (before, wall) = owed.get_value();
         let (ms, wall) = (before + ms, wall + elapsed_us.min(MAX_FRAME_US));
         owed.set_value((ms, wall));
-        let timed = || ctx.snapshot.with_untracked(|s| s.queues.iter().any(|q| q.in_flight + q.delayed > 0));
+        let timed = || ctx.snapshot.with_untracked(super::topology::timers_shown);
         if wall >= QUIET_US || !ctx.pg.with_untracked(|p| p.quiet_for(ms)) || timed() {
             count();
         }

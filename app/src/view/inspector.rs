@@ -423,7 +423,8 @@ fn rule(s: &engine::Snapshot, id: &str) -> String {
     // The bus's archives, each with the button that replays it: what a team does once the
     // consumer that missed the events is fixed.
     let bus_arn = s.eventbridge.buses.iter().find(|b| b.name == bus).map_or("", |b| b.arn.as_str());
-    for a in s.eventbridge.archives.iter().filter(|a| a.bus == bus || a.bus == bus_arn) {
+    let archives: Vec<_> = s.eventbridge.archives.iter().filter(|a| a.bus == bus || a.bus == bus_arn).collect();
+    for a in &archives {
         let (archive, n) = (esc(&a.name), crate::format::count(a.event_count as u64, "event", "events"));
         out += &format!(
             "<h4>Archive {archive}: {n}</h4><p><button data-act=\"replay\" data-archive=\"{archive}\" data-bus=\"{}\" \
@@ -432,7 +433,7 @@ fn rule(s: &engine::Snapshot, id: &str) -> String {
             esc(bus),
         );
     }
-    if out.contains("data-act=\"replay\"") {
+    if !archives.is_empty() {
         out += &hint("StartReplay puts the archived events, up to now, on the bus again; each carries replay-name.");
     }
     out

@@ -708,6 +708,12 @@ fn follow_width(el: &web_sys::HtmlElement, narrow: RwSignal<bool>) {
     cb.forget();
 }
 
+/// Whether a message's timer is drawn counting down somewhere (one in flight or delayed): then
+/// the diagram's dots, and the clock's frames, follow the time.
+pub(super) fn timers_shown(s: &Snapshot) -> bool {
+    s.queues.iter().any(|q| q.in_flight + q.delayed > 0)
+}
+
 #[component]
 pub fn Topology() -> impl IntoView {
     let ctx = use_ctx();
@@ -727,7 +733,7 @@ pub fn Topology() -> impl IntoView {
     let layout = Memo::new(move |_| {
         logged.with(|_| ());
         // The clock is followed only while a message's timer runs: then its dot counts down.
-        let timed = ctx.snapshot.with(|s| s.queues.iter().any(|q| q.in_flight + q.delayed > 0));
+        let timed = ctx.snapshot.with(timers_shown);
         let now = if timed { ctx.now.get() } else { ctx.now.get_untracked() };
         let layout = ctx.snapshot.with(|s| Layout::of(s, now));
         let layout = if narrow.get() { layout.narrow() } else { layout };

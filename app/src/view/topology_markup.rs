@@ -530,7 +530,7 @@ fn rule_badge(m: &mut String, live: usize, rule: &RuleBadge, q: &str, y: i64) {
     let input = if input.is_empty() {
         String::new()
     } else {
-        format!("</text><text class=\"count\" x=\"396\" y=\"{}\" text-anchor=\"end\">{input}", y + 40)
+        format!("<text class=\"count\" x=\"396\" y=\"{}\" text-anchor=\"end\">{input}</text>", y + 40)
     };
     let _ = write!(
         m,
@@ -539,7 +539,7 @@ fn rule_badge(m: &mut String, live: usize, rule: &RuleBadge, q: &str, y: i64) {
          <title>Rule {name}{}: {pattern}</title><rect x=\"296\" y=\"{}\" width=\"100\" height=\"20\" rx=\"10\"/>\
          <text x=\"346\" y=\"{}\">{}</text></g></g>\
          <g class=\"filter-stats rule-stats\" data-live=\"{live}\" data-testid=\"rule-{name}-matched\" aria-label=\"Rule {name}: {matched}\">\
-         <text class=\"count\" x=\"296\" y=\"{}\">{matched}{}</text></g>",
+         <text class=\"count\" x=\"296\" y=\"{}\">{matched}</text>{}</g>",
         if rule.enabled { "" } else { " (disabled)" },
         if rule.enabled { "" } else { " (disabled)" },
         y - 11,
