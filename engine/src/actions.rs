@@ -234,6 +234,10 @@ pub const ROUTE_ACTIONS: &[Action] = &[
     action("UpdateHttpEndpoint", Own, crate::world::HTTP_ENDPOINT_KEYS, Sim::update_http_endpoint),
     action("DescribeHttpEndpoint", Own, &["EndpointName"], Sim::describe_http_endpoint),
     action("DeleteHttpEndpoint", Own, &["EndpointName"], Sim::delete_http_endpoint),
+    action("CreateRecipient", Own, crate::world::RECIPIENT_KEYS, Sim::create_recipient),
+    action("UpdateRecipient", Own, crate::world::RECIPIENT_UPDATE_KEYS, Sim::update_recipient),
+    action("DescribeRecipient", Own, &["RecipientName"], Sim::describe_recipient),
+    action("DeleteRecipient", Own, &["RecipientName"], Sim::delete_recipient),
     // AWS Lambda: asynchronous invocation, its retries and destinations
     action("Invoke", Lambda, crate::world::INVOKE_KEYS, Sim::invoke_function),
     action(
@@ -328,6 +332,10 @@ pub const ROUTE_ACTION_NAMES: &[&str] = &[
     "UpdateHttpEndpoint",
     "DescribeHttpEndpoint",
     "DeleteHttpEndpoint",
+    "CreateRecipient",
+    "UpdateRecipient",
+    "DescribeRecipient",
+    "DeleteRecipient",
     "Invoke",
     "PutFunctionEventInvokeConfig",
     "UpdateFunctionEventInvokeConfig",
@@ -345,7 +353,7 @@ pub const ROUTE_ACTION_NAMES: &[&str] = &[
 pub fn elsewhere(action: &str) -> Option<&'static str> {
     if ROUTE_ACTION_NAMES.contains(&action) {
         Some(
-            "HTTP/S endpoints, Lambda's asynchronous invocation and destinations, and the outbox are on the \
+            "HTTP/S endpoints, e-mail, SMS and push recipients, Lambda's asynchronous invocation and destinations, and the outbox are on the \
              routes page (routes.html) and in the fanout CLI.",
         )
     } else if CLOUDWATCH_ACTION_NAMES.contains(&action) {

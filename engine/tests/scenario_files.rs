@@ -138,6 +138,7 @@ const ROUTE_SCENARIOS: &[&str] = &[
     "eventbridge-orders",
     "eventbridge-replay",
     "webhook-retries",
+    "sms-retries",
     "lambda-destinations",
     "lambda-out-of-order",
     "retry-amplification",

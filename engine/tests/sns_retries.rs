@@ -37,16 +37,6 @@ fn requests(sim: &mut Sim) -> Vec<(u64, Value)> {
         .collect()
 }
 
-fn metric_sum(sim: &mut Sim, metric: &str) -> u64 {
-    let r = ok(
-        sim,
-        "GetMetricStatistics",
-        json!({"Namespace": "AWS/SNS", "MetricName": metric, "Dimensions": [{"Name": "TopicName", "Value": "orders"}],
-            "Period": 60, "Statistics": ["Sum"], "StartTime": "0s", "EndTime": "1d"}),
-    );
-    r["Datapoints"].as_array().unwrap().iter().map(|d| d["Sum"].as_u64().unwrap()).sum()
-}
-
 #[test]
 fn without_a_delivery_policy_sns_retries_an_http_endpoint_three_times_20_seconds_apart() {
     // SNS guide, "Set the delivery policy": "By default, if the initial delivery of the message

@@ -82,6 +82,21 @@ test('a webhook that is down is retried by SNS while a blocked queue\'s copy is 
   assert.deepEqual(await finish(page, problems, 'routes-webhook'), []);
 });
 
+test('an SMS whose carrier is down is retried on the short schedule; the e-mail down for good is still trying', async () => {
+  const { page, problems } = await openRoutes('sms-retries', 'diagram-endpoint-asha');
+  assert.equal(await label(page, 'diagram-endpoint-asha'), 'SMS asha: 1 sent · 0 ok · 1 failed; down · 1 copy waits to retry');
+  assert.match(await label(page, 'diagram-endpoint-ops'), /^e-mail ops: 2 sent · 1 ok · 1 failed; down · 1 copy waits to retry$/);
+  // Each step goes to the next moment something happens: here, the next pair of attempts
+  // (0, 10, 20, 30, 41.2 s …). The 14th, at 31 min 29.6 s, finds the carrier back.
+  for (let i = 0; i < 20 && !/14 sent · 1 ok · 13 failed/.test(await label(page, 'diagram-endpoint-asha')); i++) {
+    await page.getByTestId('step').click();
+  }
+  assert.equal(await label(page, 'diagram-endpoint-asha'), 'SMS asha: 14 sent · 1 ok · 13 failed');
+  assert.match(await page.getByTestId('clock').textContent(), /^00:31:29/);
+  assert.match(await label(page, 'diagram-endpoint-ops'), /: 15 sent · 1 ok · 14 failed; down · 1 copy waits to retry$/);
+  assert.deepEqual(await finish(page, problems, 'routes-sms'), []);
+});
+
 test('an SNS-invoked function is drawn with where its records go; the sandbox links to the routes page', async () => {
   const { page, problems } = await openRoutes('lambda-destinations', 'diagram-endpoint-charge');
   const charge = page.getByTestId('diagram-endpoint-charge');

@@ -64,7 +64,8 @@ pub(crate) struct RuleBadge {
 #[cfg(feature = "routes")]
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Endpoint {
-    /// "HTTPS", "HTTP", "λ function", "SNS topic", "event bus", "missing" (a deleted target).
+    /// "HTTPS", "HTTP", "e-mail", "SMS", "push", "λ function", "SNS topic", "event bus",
+    /// "missing" (a deleted target).
     pub(super) kind: &'static str,
     /// Its name on the diagram.
     pub(super) label: String,
@@ -238,8 +239,8 @@ pub(super) fn endpoint_of(
     None
 }
 
-/// What a row that is not a queue delivers to: an HTTP/S endpoint or a function subscribed to a
-/// topic, or a rule's function, topic or bus.
+/// What a row that is not a queue delivers to: an HTTP/S endpoint, a mailbox, a phone, a device
+/// or a function subscribed to a topic, or a rule's function, topic or bus.
 #[cfg(feature = "routes")]
 pub(super) fn endpoint_of(
     s: &Snapshot,
@@ -255,7 +256,14 @@ pub(super) fn endpoint_of(
         String::new()
     };
     if let Some(e) = w.http_endpoints.iter().find(|e| e.url == name || e.name == name) {
-        let kind = if e.url.starts_with("https:") { "HTTPS" } else { "HTTP" };
+        use engine::world::EndpointKind;
+        let kind = match e.kind {
+            EndpointKind::Webhook if e.url.starts_with("https:") => "HTTPS",
+            EndpointKind::Webhook => "HTTP",
+            EndpointKind::Mailbox => "e-mail",
+            EndpointKind::Phone => "SMS",
+            EndpointKind::Device => "push",
+        };
         let stat = format!("{} sent · {} ok · {} failed", e.requests, e.accepted, e.failed);
         let more = match (e.down, waiting.is_empty()) {
             (true, true) => "down".to_string(),

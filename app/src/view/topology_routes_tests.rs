@@ -95,6 +95,23 @@ fn a_webhook_and_a_function_are_drawn_as_what_they_are() {
 }
 
 #[test]
+fn a_phone_and_a_mailbox_are_drawn_as_what_they_are_with_their_retries_waiting() {
+    let pg = Playground::builtin("sms-retries").unwrap();
+    let layout = Layout::of_now(&pg.snapshot());
+    let kind = |address: &str| {
+        let row = layout.row_of(address).unwrap_or_else(|| panic!("a row for {address}"));
+        let e = row.endpoint.clone().expect("drawn as an endpoint");
+        (e.kind, e.label, e.stat, e.more, e.down)
+    };
+    // The first attempt at 0 s failed for both (the carrier and the mail server are down);
+    // the next waits 10 s. The mailbox had also confirmed its subscription.
+    let down = "down · 1 copy waits to retry".to_string();
+    assert_eq!(kind("+919800000000"), ("SMS", "asha".into(), "1 sent · 0 ok · 1 failed".into(), down.clone(), true));
+    assert_eq!(kind("ops@quilts.example"), ("e-mail", "ops".into(), "2 sent · 1 ok · 1 failed".into(), down, true));
+    assert_eq!(layout.row_of("ops@quilts.example").and_then(|r| r.sub_dlq.clone()), Some(("ops-email-dlq".into(), 0)));
+}
+
+#[test]
 fn order_services_stand_in_the_producers_place_with_their_databases() {
     let mut pg = Playground::builtin("outbox").unwrap();
     // The scenario placed 4401 (dual write, published) and 5501 (outbox, its row sent by the

@@ -52,10 +52,19 @@ impl Sim {
             ));
         }
         for e in &view.http_endpoints {
-            out.push(format!(
-                "HTTP/S endpoint {} ({}): a simulated webhook; run your own, which must confirm the SNS subscription",
-                e.name, e.url
-            ));
+            use crate::world::EndpointKind;
+            out.push(match e.kind {
+                EndpointKind::Webhook => format!(
+                    "HTTP/S endpoint {} ({}): a simulated webhook; run your own, which must confirm the SNS subscription",
+                    e.name, e.url
+                ),
+                _ => format!(
+                    "recipient {} ({}): a simulated {}; subscribe a real one, whose owner confirms an e-mail subscription",
+                    e.name,
+                    e.url,
+                    e.kind.noun()
+                ),
+            });
         }
         for o in &view.order_services {
             out.push(format!(

@@ -10,12 +10,12 @@
 //! attached to the subscription."
 //!
 //! CloudWatch (SNS docs, "Amazon SNS metrics"), per topic: `NumberOfNotificationsDelivered`;
-//! `NumberOfNotificationsFailed` — "For Amazon SQS … the metric increments by 1 when Amazon SNS
-//! stops attempting message deliveries. For HTTP or HTTPS endpoints, the metric includes every
-//! failed delivery attempt, including retries"; `NumberOfNotificationsRedrivenToDlq` and
+//! `NumberOfNotificationsFailed` — "For Amazon SQS, email, SMS, or mobile push endpoints, the
+//! metric increments by 1 when Amazon SNS stops attempting message deliveries. For HTTP or HTTPS
+//! endpoints, the metric includes every failed delivery attempt, including retries"; `NumberOfNotificationsRedrivenToDlq` and
 //! `NumberOfNotificationsFailedToRedriveToDlq`.
 
-use super::delivery_policy::{RetryPolicy, AWS_MANAGED, HTTP_DEFAULT};
+use super::delivery_policy::{RetryPolicy, AWS_MANAGED, CUSTOMER_MANAGED, HTTP_DEFAULT};
 use super::publish::{envelope, short_endpoint, Delivery};
 use super::MAX_RAW_ATTRIBUTES;
 use crate::attributes::MessageAttributes;
@@ -80,9 +80,9 @@ impl Sim {
     pub(crate) fn deliver(&mut self, mut d: Delivery) {
         // Unsubscribed while the copy was on its way: nothing to deliver to.
         let Some(sub) = self.subscriptions.get(&d.subscription) else { return };
-        let outcome = if sub.is_http() {
+        let outcome = if sub.is_http() || sub.is_customer_managed() {
             match d.answer.take() {
-                None => return self.start_http_attempt(d),
+                None => return self.start_endpoint_attempt(d),
                 Some(a) if a.delivered => Ok(Done::Endpoint { status: a.status }),
                 Some(a) => Err(server(a.reason)),
             }
@@ -162,9 +162,10 @@ impl Sim {
         Ok(Done::Endpoint { status: Some(202) })
     }
 
-    /// Posts the copy to the subscription's URL; the answer comes back when the endpoint gives it.
-    /// With `throttlePolicy.maxReceivesPerSecond`, a copy over the rate waits for the next second.
-    fn start_http_attempt(&mut self, mut d: Delivery) {
+    /// Posts the copy to the subscription's URL (or hands it to the mailbox, phone or device);
+    /// the answer comes back when the endpoint gives it. With an HTTP/S delivery policy's
+    /// `throttlePolicy.maxReceivesPerSecond`, a copy over the rate waits for the next second.
+    fn start_endpoint_attempt(&mut self, mut d: Delivery) {
         let now = self.now;
         let sub = self.subscriptions.get_mut(&d.subscription).expect("invariant: checked by the caller");
         if let Some(max) = sub.delivery_policy.as_ref().and_then(|(_, p)| p.max_receives_per_second) {
@@ -175,8 +176,15 @@ impl Sim {
             }
             sub.throttle.count("deliver", now);
         }
-        let url = sub.endpoint.clone();
-        let answer = self.http_post(&url, &d.sns_id.to_string());
+        let (url, protocol) = (sub.endpoint.clone(), sub.protocol.clone());
+        let answer = match crate::world::EndpointKind::of_protocol(&protocol) {
+            Some(kind) if !sub.is_http() => {
+                // `email-json` gets the notification's JSON; the others get the message's text.
+                let text: Arc<str> = if protocol == "email-json" { envelope(&d).into() } else { d.message.clone() };
+                self.recipient_send(kind, &url, &d.sns_id.to_string(), text)
+            }
+            _ => self.http_post(&url, &d.sns_id.to_string()),
+        };
         let at = answer.at;
         d.answer = Some(answer);
         if at <= now {
@@ -227,6 +235,7 @@ impl Sim {
     fn retry_policy(&self, subscription: &Name) -> RetryPolicy {
         match self.subscriptions.get(subscription) {
             Some(s) if s.is_http() => s.delivery_policy.as_ref().map_or(HTTP_DEFAULT, |(_, p)| p.retry),
+            Some(s) if s.is_customer_managed() => CUSTOMER_MANAGED,
             _ => AWS_MANAGED,
         }
     }

@@ -17,7 +17,11 @@
 //!   `numRetries - numNoDelayRetries - numMinDelayRetries - numMaxDelayRetries` retries: the
 //!   first waits `minDelayTarget`, the last `maxDelayTarget`. "The total policy retry time for an
 //!   HTTP/S endpoint cannot be greater than 3,600 seconds."
-//! - Email, SMS and mobile push (50 attempts over 6 hours) are not simulated.
+//! - Customer managed endpoints (SMTP, that is `email` and `email-json`; SMS; mobile push, that is
+//!   `application`): no immediate retry, 2 pre-backoff 10 seconds apart, 10 backoff with
+//!   exponential backoff from 10 to 600 seconds, 38 post-backoff 600 seconds apart: "50 attempts,
+//!   over 6 hours" (again the retries: 0 + 2 + 10 + 38; with the first attempt a copy is tried 51
+//!   times, over about 6.7 hours of waits).
 //!
 //! Chosen where the guide shows only a graph: the backoff delays between the first and the last
 //! backoff retry. With `k` from 0 (first) to `n - 1` (last): linear adds the same step each
@@ -80,6 +84,17 @@ pub const AWS_MANAGED: RetryPolicy = RetryPolicy {
     num_no_delay: 3,
     num_min_delay: 2,
     num_max_delay: 100_000,
+    backoff: Backoff::Exponential,
+};
+
+/// The one policy of email, SMS and mobile push endpoints (SNS calls them customer managed).
+pub const CUSTOMER_MANAGED: RetryPolicy = RetryPolicy {
+    min_delay_s: 10,
+    max_delay_s: 600,
+    num_retries: 50,
+    num_no_delay: 0,
+    num_min_delay: 2,
+    num_max_delay: 38,
     backoff: Backoff::Exponential,
 };
 
@@ -340,6 +355,22 @@ mod tests {
         assert_eq!(AWS_MANAGED.delay_before_retry(100_016), None);
         let days = AWS_MANAGED.total_retry_ms() / crate::time::DAY;
         assert_eq!(days, 23, "100,015 retries over 23 days");
+    }
+
+    #[test]
+    fn the_customer_managed_policy_makes_fifty_retries_over_six_hours() {
+        // SNS docs, "Amazon SNS message delivery retries": SMTP, SMS and mobile push get no
+        // immediate retry, 2 pre-backoff 10 s apart, 10 backoff retries from 10 s to 600 s,
+        // 38 post-backoff 600 s apart: 50 attempts over 6 hours.
+        let d = delays(&CUSTOMER_MANAGED, 50);
+        assert_eq!(&d[..2], &[10, 10], "no immediate retry; 2 pre-backoff 10 s apart");
+        assert_eq!((d[2], d[11]), (10, 600), "the backoff phase runs from 10 s to 600 s");
+        assert!(d[2..12].windows(2).all(|w| w[0] <= w[1]), "{d:?}");
+        assert!(d[12..].iter().all(|&s| s == 600), "38 post-backoff retries 10 minutes apart");
+        assert_eq!(d[12..].len(), 38);
+        assert_eq!(CUSTOMER_MANAGED.delay_before_retry(51), None, "50 retries, then the end");
+        let hours = CUSTOMER_MANAGED.total_retry_ms() / crate::time::HOUR;
+        assert_eq!(hours, 6, "over 6 hours");
     }
 
     #[test]

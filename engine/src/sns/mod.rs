@@ -11,6 +11,7 @@ mod subscription_dlq;
 pub(crate) use publish::Delivery;
 pub(crate) use publish::PUBLISH_PARAMS;
 pub use publish::{parse_publish_attributes, MAX_PUBLISH_BYTES, MAX_RAW_ATTRIBUTES};
+pub(crate) use subscription::check_customer_endpoint;
 pub use subscription::{Filter, Subscription};
 
 use crate::error::{ApiError, ApiResult};

@@ -2,10 +2,15 @@
 //! (`RawMessageDelivery`, `FilterPolicy`, `FilterPolicyScope`, `RedrivePolicy`, `DeliveryPolicy`).
 //!
 //! Simulated protocols: `sqs` (a queue ARN), `lambda` (a function ARN: SNS invokes it
-//! asynchronously) and `http`/`https` (the URL of a simulated endpoint, `CreateHttpEndpoint`). SNS docs, "Fanout to HTTP/S endpoints": an HTTP/S subscription is
-//! pending until the endpoint confirms it, and SNS delivers nothing to a pending subscription;
-//! `Subscribe` answers `"pending confirmation"` unless `ReturnSubscriptionArn` is true. A
-//! simulated endpoint confirms at once; a URL no simulated endpoint serves stays pending.
+//! asynchronously), `http`/`https` (the URL of a simulated endpoint, `CreateHttpEndpoint`), and
+//! the customer managed protocols `email`/`email-json` (an address), `sms` (a phone number in
+//! E.164) and `application` (a mobile platform endpoint's ARN), whose far ends are made with
+//! `CreateRecipient`. SNS docs, "Fanout to HTTP/S endpoints", and the API reference of
+//! `Subscribe`: an HTTP/S or e-mail subscription is pending until its endpoint's owner confirms
+//! it, and SNS delivers nothing to a pending subscription; `Subscribe` answers
+//! `"pending confirmation"` unless `ReturnSubscriptionArn` is true. A simulated endpoint or
+//! mailbox confirms at once; an address nothing simulated serves stays pending. A phone number
+//! or a platform endpoint needs no confirmation.
 
 use super::delivery_policy::HttpDeliveryPolicy;
 use super::{invalid, Topic};
@@ -56,9 +61,24 @@ pub struct Subscription {
 }
 
 /// The protocols the playground delivers to.
-pub(crate) const SIMULATED_PROTOCOLS: &[&str] = &["sqs", "http", "https", "lambda"];
+pub(crate) const SIMULATED_PROTOCOLS: &[&str] =
+    &["sqs", "http", "https", "lambda", "email", "email-json", "sms", "application"];
 /// Protocols SNS has that the playground does not simulate.
-const OTHER_PROTOCOLS: &[&str] = &["email", "email-json", "sms", "application", "firehose"];
+const OTHER_PROTOCOLS: &[&str] = &["firehose"];
+/// The mobile push platforms of a platform endpoint's ARN (`endpoint/PLATFORM/APP/ID`).
+const PUSH_PLATFORMS: &[&str] = &[
+    "ADM",
+    "APNS",
+    "APNS_SANDBOX",
+    "APNS_VOIP",
+    "APNS_VOIP_SANDBOX",
+    "BAIDU",
+    "GCM",
+    "MACOS",
+    "MACOS_SANDBOX",
+    "MPNS",
+    "WNS",
+];
 
 const SUBSCRIPTION_ATTRIBUTES: &[&str] =
     &["RawMessageDelivery", "FilterPolicy", "FilterPolicyScope", "RedrivePolicy", "DeliveryPolicy"];
@@ -74,6 +94,11 @@ impl Subscription {
         matches!(self.protocol.as_str(), "http" | "https")
     }
 
+    /// Whether the protocol is one SNS calls customer managed: e-mail, SMS or mobile push.
+    pub fn is_customer_managed(&self) -> bool {
+        matches!(self.protocol.as_str(), "email" | "email-json" | "sms" | "application")
+    }
+
     fn attributes(&self) -> VecMap<String, String> {
         let mut m = VecMap::new();
         m.insert("SubscriptionArn".into(), self.arn.to_string());
@@ -82,8 +107,9 @@ impl Subscription {
         m.insert("Protocol".into(), self.protocol.clone());
         m.insert("Endpoint".into(), self.endpoint.to_string());
         m.insert("PendingConfirmation".into(), self.pending_confirmation.to_string());
-        // An HTTP/S endpoint confirms by visiting the SubscribeURL, which is not authenticated.
-        m.insert("ConfirmationWasAuthenticated".into(), (!self.is_http()).to_string());
+        // An HTTP/S endpoint confirms by visiting the SubscribeURL, a mailbox's owner by following
+        // the link in the e-mail: neither is authenticated.
+        m.insert("ConfirmationWasAuthenticated".into(), (!confirms_by_link(&self.protocol)).to_string());
         m.insert("RawMessageDelivery".into(), self.raw.to_string());
         if let Some(f) = &self.filter {
             m.insert("FilterPolicy".into(), f.json.clone());
@@ -134,6 +160,55 @@ fn same_attribute(current: &VecMap<String, String>, name: &str, value: &str) -> 
     }
 }
 
+/// Whether the endpoint's owner must confirm a subscription by following a link (HTTP/S and
+/// e-mail, SNS API reference, `Subscribe`).
+fn confirms_by_link(protocol: &str) -> bool {
+    matches!(protocol, "http" | "https" | "email" | "email-json")
+}
+
+/// Checks the endpoint of a customer managed protocol: an e-mail address, a phone number in E.164
+/// (`+` and up to 15 digits), or a platform endpoint's ARN. The errors for the first two are
+/// AWS's as it was observed to answer; the third's is the playground's.
+pub(crate) fn check_customer_endpoint(protocol: &str, endpoint: &str) -> ApiResult<()> {
+    let ok = match protocol {
+        "email" | "email-json" => is_email_address(endpoint),
+        "sms" => endpoint
+            .strip_prefix('+')
+            .is_some_and(|d| (2..=15).contains(&d.len()) && d.bytes().all(|b| b.is_ascii_digit())),
+        _ => is_platform_endpoint(endpoint),
+    };
+    match (ok, protocol) {
+        (true, _) => Ok(()),
+        (false, "email" | "email-json") => Err(invalid("Invalid parameter: Email address")),
+        (false, "sms") => Err(invalid(format!("Invalid SMS endpoint: {endpoint}"))),
+        (false, _) => Err(invalid(format!(
+            "Invalid parameter: Endpoint \"{endpoint}\": a mobile push endpoint is a platform endpoint's ARN, \
+             arn:aws:sns:{}:{ACCOUNT}:endpoint/GCM/APP/ID (or APNS, ADM, BAIDU, WNS …).",
+            ids::REGION
+        ))),
+    }
+}
+
+fn is_email_address(text: &str) -> bool {
+    let Some((local, domain)) = text.split_once('@') else { return false };
+    let fine = |part: &str| {
+        !part.is_empty() && !part.contains('@') && !part.chars().any(|c| c.is_whitespace() || c.is_control())
+    };
+    text.len() <= 254
+        && fine(local)
+        && fine(domain)
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+}
+
+fn is_platform_endpoint(text: &str) -> bool {
+    let prefix = format!("arn:aws:sns:{}:{ACCOUNT}:endpoint/", ids::REGION);
+    let Some(rest) = text.strip_prefix(&prefix) else { return false };
+    let parts: Vec<&str> = rest.split('/').collect();
+    parts.len() == 3 && PUSH_PLATFORMS.contains(&parts[0]) && parts[1..].iter().all(|p| !p.is_empty())
+}
+
 /// Checks a protocol and its endpoint, as Subscribe does.
 fn check_endpoint(topic: &Topic, protocol: &str, endpoint: &str) -> ApiResult<()> {
     if !SIMULATED_PROTOCOLS.contains(&protocol) {
@@ -154,6 +229,9 @@ fn check_endpoint(topic: &Topic, protocol: &str, endpoint: &str) -> ApiResult<()
             )));
         }
         return Ok(());
+    }
+    if matches!(protocol, "email" | "email-json" | "sms" | "application") {
+        return check_customer_endpoint(protocol, endpoint);
     }
     if protocol != "sqs" {
         if !endpoint.starts_with(&format!("{protocol}://")) {
@@ -185,7 +263,7 @@ impl Sim {
             let shown = if pending && !return_arn { "pending confirmation".to_string() } else { arn.to_string() };
             json!({ "SubscriptionArn": shown })
         };
-        let http = matches!(protocol, "http" | "https");
+        let link = confirms_by_link(protocol);
         let attributes = p.string_map("Attributes")?;
         let existing = self.topics[&topic]
             .subscriptions
@@ -199,11 +277,12 @@ impl Sim {
                     "Invalid parameter: Attributes Reason: Subscription already exists with different attributes",
                 ));
             }
-            return Ok(answer(&arn, http));
+            return Ok(answer(&arn, link));
         }
         let number = self.counters.subscription + 1;
         let arn: Name = format!("{}:sub-{number}", ids::topic_arn(&topic)).into();
-        let confirmer = if http { self.http_endpoint_at(endpoint) } else { None };
+        let kind = crate::world::EndpointKind::of_protocol(protocol);
+        let confirmer = kind.filter(|_| link).and_then(|k| self.endpoint_at(k, endpoint));
         let mut sub = Subscription {
             arn: arn.clone(),
             topic: topic.clone(),
@@ -213,7 +292,7 @@ impl Sim {
             filter: None,
             scope: FilterPolicyScope::MessageAttributes,
             dead_letter_arn: None,
-            pending_confirmation: http && confirmer.is_none(),
+            pending_confirmation: link && confirmer.is_none(),
             delivery_policy: None,
             throttle: RateWindows::default(),
             delivered: 0,
@@ -235,7 +314,7 @@ impl Sim {
             self.http_confirm(&e, &format!("confirm-sub-{number}"));
             self.emit(EventKind::SubscriptionConfirmed { topic, subscription: arn.clone(), endpoint: endpoint.into() });
         }
-        Ok(answer(&arn, http))
+        Ok(answer(&arn, link))
     }
 
     /// Checks and applies one subscription attribute to `sub` (a copy, on error left unused).
@@ -249,8 +328,11 @@ impl Sim {
                 };
                 // SNS docs, "Amazon SNS raw message delivery": raw delivery is for SQS, HTTP/S
                 // and Firehose endpoints; a function always gets the SNS record.
-                if sub.raw && sub.protocol == "lambda" {
-                    return Err(invalid("Invalid parameter: Attributes Reason: Delivery protocol [lambda] does not support raw message delivery."));
+                if sub.raw && !matches!(sub.protocol.as_str(), "sqs" | "http" | "https") {
+                    return Err(invalid(format!(
+                        "Invalid parameter: Attributes Reason: Delivery protocol [{}] does not support raw message delivery.",
+                        sub.protocol
+                    )));
                 }
             }
             "FilterPolicyScope" => {

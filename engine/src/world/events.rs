@@ -199,6 +199,19 @@ pub enum WorldEvent {
     HttpEndpointDeleted {
         endpoint: Name,
     },
+    /// A mailbox, phone or device (`CreateRecipient`) is reached at `endpoint` by `protocol`.
+    RecipientCreated {
+        recipient: Name,
+        protocol: String,
+        endpoint: String,
+    },
+    RecipientUpdated {
+        recipient: Name,
+        settings: Vec<String>,
+    },
+    RecipientDeleted {
+        recipient: Name,
+    },
     /// An event joined the function's asynchronous queue (`Invoke` Event, SNS, EventBridge).
     AsyncInvocationQueued {
         function: Name,
@@ -354,6 +367,9 @@ impl WorldEvent {
             HttpEndpointCreated { .. } => "HttpEndpointCreated",
             HttpEndpointUpdated { .. } => "HttpEndpointUpdated",
             HttpEndpointDeleted { .. } => "HttpEndpointDeleted",
+            RecipientCreated { .. } => "RecipientCreated",
+            RecipientUpdated { .. } => "RecipientUpdated",
+            RecipientDeleted { .. } => "RecipientDeleted",
             ServiceOutageScheduled { .. } => "ServiceOutageScheduled",
             AsyncInvocationQueued { .. } => "AsyncInvocationQueued",
             AsyncInvocationStarted { .. } => "AsyncInvocationStarted",
@@ -445,6 +461,11 @@ impl WorldEvent {
                 format!("HTTP endpoint {endpoint}: set {}", settings.join(", "))
             }
             HttpEndpointDeleted { endpoint } => format!("HTTP endpoint {endpoint} deleted"),
+            RecipientCreated { recipient, protocol, endpoint } => {
+                format!("recipient {recipient} gets {protocol} at {endpoint}")
+            }
+            RecipientUpdated { recipient, settings } => format!("recipient {recipient}: set {}", settings.join(", ")),
+            RecipientDeleted { recipient } => format!("recipient {recipient} deleted"),
             ServiceOutageScheduled { resource, from, until } => {
                 format!("{resource} answers SNS with server-side errors from {from} to {until}")
             }
@@ -532,6 +553,11 @@ impl WorldEvent {
             HttpEndpointCreated { endpoint, .. }
             | HttpEndpointUpdated { endpoint, .. }
             | HttpEndpointDeleted { endpoint } => vec![endpoint],
+            RecipientCreated { recipient, .. }
+            | RecipientUpdated { recipient, .. }
+            | RecipientDeleted { recipient } => {
+                vec![recipient]
+            }
             ServiceOutageScheduled { resource, .. } => vec![resource],
             AsyncInvocationQueued { function, .. }
             | AsyncInvocationStarted { function, .. }

@@ -8,7 +8,8 @@
 //!   poller and partial batch responses; `async_invoke`, `invoke_config`, `destination`:
 //!   asynchronous invocation, its retries, and the records sent to destinations.
 //! - `dependency`: downstream services with a schedule and a capacity; retry strategies.
-//! - `http`: simulated HTTP/S endpoints SNS delivers to; `outage`: server-side outages of queues and functions.
+//! - `http`: simulated HTTP/S endpoints SNS delivers to; `recipient`: mailboxes, phones and
+//!   devices (e-mail, SMS, mobile push); `outage`: server-side outages of queues and functions.
 //! - `producer`: the same events through fan-out, one shared queue, or a coupled call chain.
 //! - `outbox`, `relay`: an order service's dual write or transactional outbox, its database,
 //!   its crash points, and the relay that publishes the outbox.
@@ -37,6 +38,7 @@ mod poll;
 mod poller;
 mod process;
 mod producer;
+mod recipient;
 mod relay;
 mod spec;
 mod view;
@@ -50,7 +52,7 @@ pub use events::{BatchItemFailure, BatchResponse, WorldEvent};
 pub(crate) use http::HttpAnswer;
 #[cfg(feature = "extra-routes")]
 pub(crate) use http::HTTP_ENDPOINT_KEYS;
-pub use http::{HttpEndpointView, HttpRequest, SNS_HTTP_TIMEOUT_MS};
+pub use http::{EndpointKind, HttpEndpointView, HttpRequest, SNS_HTTP_TIMEOUT_MS};
 #[cfg(feature = "extra-routes")]
 pub(crate) use invoke_config::INVOKE_CONFIG_KEYS;
 #[cfg(feature = "extra-routes")]
@@ -62,6 +64,8 @@ pub(crate) use metrics::MetricKey;
 pub(crate) use outbox::ORDER_SERVICE_KEYS;
 pub use outbox::{OrderDb, OrderDesign, OrderRow, OrderServiceView, OutboxRow, RelayView};
 pub(crate) use producer::PRODUCER_KEYS;
+#[cfg(feature = "extra-routes")]
+pub(crate) use recipient::{RECIPIENT_KEYS, RECIPIENT_UPDATE_KEYS};
 #[cfg(feature = "extra-routes")]
 pub(crate) use relay::RELAY_KEYS;
 pub(crate) use spec::BEHAVIOR_KEYS;
@@ -94,7 +98,8 @@ pub struct World {
     pub(crate) metrics: metrics::Metrics,
     pub(crate) alarms: VecMap<Name, alarms::Alarm>,
     pub(crate) watch: watch::Watches,
-    /// Simulated HTTP/S endpoints (webhooks), by name.
+    /// Simulated endpoints by name: HTTP/S webhooks, and the mailboxes, phones and devices of
+    /// e-mail, SMS and mobile push (`recipient.rs`).
     pub(crate) http_endpoints: VecMap<Name, http::HttpEndpoint>,
     /// `SimulateServiceOutage` windows, by the resource's ARN.
     pub(crate) outages: VecMap<Name, Vec<(crate::time::SimTime, crate::time::SimTime)>>,

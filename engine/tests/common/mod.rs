@@ -69,3 +69,14 @@ pub fn redrive(dlq: &str, max: u32) -> String {
 pub fn event_names(sim: &Sim) -> Vec<&'static str> {
     sim.events().iter().map(|e| e.kind.name()).collect()
 }
+
+/// The sum over the first virtual day of an SNS metric of the topic `orders`.
+pub fn metric_sum(sim: &mut Sim, metric: &str) -> u64 {
+    let r = ok(
+        sim,
+        "GetMetricStatistics",
+        json!({"Namespace": "AWS/SNS", "MetricName": metric, "Dimensions": [{"Name": "TopicName", "Value": "orders"}],
+            "Period": 60, "Statistics": ["Sum"], "StartTime": "0s", "EndTime": "1d"}),
+    );
+    r["Datapoints"].as_array().unwrap().iter().map(|d| d["Sum"].as_u64().unwrap()).sum()
+}
