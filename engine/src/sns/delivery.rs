@@ -178,7 +178,7 @@ impl Sim {
         }
         let (url, protocol) = (sub.endpoint.clone(), sub.protocol.clone());
         let answer = match crate::world::EndpointKind::of_protocol(&protocol) {
-            Some(kind) if !sub.is_http() => {
+            Some(kind) if sub.is_customer_managed() => {
                 // `email-json` gets the notification's JSON; the others get the message's text.
                 let text: Arc<str> = if protocol == "email-json" { envelope(&d).into() } else { d.message.clone() };
                 self.recipient_send(kind, &url, &d.sns_id.to_string(), text)

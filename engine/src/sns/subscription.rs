@@ -61,8 +61,15 @@ pub struct Subscription {
 }
 
 /// The protocols the playground delivers to.
+#[cfg(feature = "extra-routes")]
 pub(crate) const SIMULATED_PROTOCOLS: &[&str] =
     &["sqs", "http", "https", "lambda", "email", "email-json", "sms", "application"];
+/// The protocols this build delivers to: e-mail, SMS and push recipients are the routes page's.
+#[cfg(not(feature = "extra-routes"))]
+pub(crate) const SIMULATED_PROTOCOLS: &[&str] = &["sqs", "http", "https", "lambda"];
+/// The customer managed protocols (SNS's name for e-mail, SMS and mobile push), simulated with
+/// the `extra-routes` feature: the CLI, the tests and the routes page.
+const CUSTOMER_MANAGED_PROTOCOLS: &[&str] = &["email", "email-json", "sms", "application"];
 /// Protocols SNS has that the playground does not simulate.
 const OTHER_PROTOCOLS: &[&str] = &["firehose"];
 /// The mobile push platforms of a platform endpoint's ARN (`endpoint/PLATFORM/APP/ID`).
@@ -95,8 +102,9 @@ impl Subscription {
     }
 
     /// Whether the protocol is one SNS calls customer managed: e-mail, SMS or mobile push.
+    /// Always false in a build without the `extra-routes` feature, which refuses them.
     pub fn is_customer_managed(&self) -> bool {
-        matches!(self.protocol.as_str(), "email" | "email-json" | "sms" | "application")
+        cfg!(feature = "extra-routes") && CUSTOMER_MANAGED_PROTOCOLS.contains(&self.protocol.as_str())
     }
 
     fn attributes(&self) -> VecMap<String, String> {
@@ -212,7 +220,13 @@ fn is_platform_endpoint(text: &str) -> bool {
 /// Checks a protocol and its endpoint, as Subscribe does.
 fn check_endpoint(topic: &Topic, protocol: &str, endpoint: &str) -> ApiResult<()> {
     if !SIMULATED_PROTOCOLS.contains(&protocol) {
-        return Err(invalid(if OTHER_PROTOCOLS.contains(&protocol) {
+        return Err(invalid(if CUSTOMER_MANAGED_PROTOCOLS.contains(&protocol) {
+            format!(
+                "Invalid parameter: Protocol \"{protocol}\": e-mail, SMS and push recipients are on the routes \
+                 page (routes.html) and in the fanout CLI; this page simulates the protocols {} only.",
+                SIMULATED_PROTOCOLS.join(", ")
+            )
+        } else if OTHER_PROTOCOLS.contains(&protocol) {
             format!(
                 "Invalid parameter: Protocol \"{protocol}\": the playground simulates the protocols {} only.",
                 SIMULATED_PROTOCOLS.join(", ")
@@ -230,7 +244,7 @@ fn check_endpoint(topic: &Topic, protocol: &str, endpoint: &str) -> ApiResult<()
         }
         return Ok(());
     }
-    if matches!(protocol, "email" | "email-json" | "sms" | "application") {
+    if cfg!(feature = "extra-routes") && CUSTOMER_MANAGED_PROTOCOLS.contains(&protocol) {
         return check_customer_endpoint(protocol, endpoint);
     }
     if protocol != "sqs" {
