@@ -62,22 +62,6 @@ fn a_broken_scenario_says_where() {
 }
 
 #[test]
-fn an_sms_subscription_points_to_the_routes_page_and_changes_nothing() {
-    // The pages but the routes page leave e-mail, SMS and push recipients out (the engine's
-    // `extra-routes` feature): Subscribe says where they are.
-    let mut p = Playground::from_scenario(
-        r#"{"name": "x", "steps": [{"action": "CreateTopic", "params": {"Name": "orders"}}]}"#,
-    )
-    .unwrap();
-    let topic = "arn:aws:sns:us-east-1:000000000000:orders";
-    let before = p.apply("ListSubscriptions", &serde_json::json!({})).unwrap();
-    let params = serde_json::json!({"TopicArn": topic, "Protocol": "sms", "Endpoint": "+15555550100"});
-    let err = p.apply("Subscribe", &params).unwrap_err();
-    assert!(err.message.contains("routes page (routes.html)"), "{}", err.message);
-    assert_eq!(p.apply("ListSubscriptions", &serde_json::json!({})).unwrap(), before);
-}
-
-#[test]
 fn the_policy_check_reports_errors_and_changes_nothing() {
     assert!(check_filter_policy(r#"{"event_type": ["OrderPlaced"]}"#, "MessageAttributes").is_ok());
     assert!(check_filter_policy("", "MessageAttributes").is_ok());

@@ -78,3 +78,17 @@ fn the_page_leaves_out_the_routes_it_does_not_draw_and_says_so() {
     assert_eq!(pg.events().len(), before);
     assert!(engine::actions::find("CreateHttpEndpoint").is_none() && engine::actions::find("Invoke").is_none());
 }
+
+#[wasm_bindgen_test]
+fn an_sms_subscription_points_to_the_routes_page_and_changes_nothing() {
+    // Without `extra-routes` the page has no e-mail, SMS or push recipients: Subscribe says where
+    // they are. (Natively, `cargo test --workspace` unifies the engine's default features, which
+    // have them; this build is the page's own.)
+    let mut pg = Playground::builtin("quilt-store").unwrap();
+    let topic = "arn:aws:sns:us-east-1:000000000000:order-events";
+    let before = pg.apply("ListSubscriptions", &serde_json::json!({})).unwrap();
+    let params = serde_json::json!({"TopicArn": topic, "Protocol": "sms", "Endpoint": "+15555550100"});
+    let e = pg.apply("Subscribe", &params).unwrap_err();
+    assert!(e.message.contains("routes page (routes.html)"), "{}", e.message);
+    assert_eq!(pg.apply("ListSubscriptions", &serde_json::json!({})).unwrap(), before);
+}
