@@ -10,16 +10,24 @@ pub const ACCOUNT: &str = "000000000000";
 /// Every queue ARN starts with this (region us-east-1, account 000000000000).
 const QUEUE_ARN_PREFIX: &str = "arn:aws:sqs:us-east-1:000000000000:";
 
+/// Every topic ARN starts with this.
+const TOPIC_ARN_PREFIX: &str = "arn:aws:sns:us-east-1:000000000000:";
+
+/// Every queue URL starts with this.
+const QUEUE_URL_PREFIX: &str = "https://sqs.us-east-1.amazonaws.com/000000000000/";
+
+// Joined rather than `format!`ed: ARNs are made for every delivery, and the formatting
+// machinery costs several times the copy.
 pub fn queue_arn(name: &str) -> String {
-    format!("arn:aws:sqs:{REGION}:{ACCOUNT}:{name}")
+    [QUEUE_ARN_PREFIX, name].concat()
 }
 
 pub fn queue_url(name: &str) -> String {
-    format!("https://sqs.{REGION}.amazonaws.com/{ACCOUNT}/{name}")
+    [QUEUE_URL_PREFIX, name].concat()
 }
 
 pub fn topic_arn(name: &str) -> String {
-    format!("arn:aws:sns:{REGION}:{ACCOUNT}:{name}")
+    [TOPIC_ARN_PREFIX, name].concat()
 }
 
 /// The queue name in a name, a queue ARN or a queue URL; `None` when it is an ARN or URL of
@@ -42,7 +50,7 @@ pub fn queue_name_from(reference: &str) -> Option<&str> {
 /// The topic name in a name or a topic ARN.
 pub fn topic_name_from(reference: &str) -> Option<&str> {
     match reference.strip_prefix("arn:") {
-        Some(rest) => rest.strip_prefix(&format!("aws:sns:{REGION}:{ACCOUNT}:")[..]).filter(|n| !n.contains(':')),
+        Some(_) => reference.strip_prefix(TOPIC_ARN_PREFIX).filter(|n| !n.contains(':')),
         None => Some(reference),
     }
 }
@@ -94,6 +102,8 @@ mod tests {
     #[test]
     fn queues_resolve_by_name_arn_and_url() {
         assert_eq!(QUEUE_ARN_PREFIX, format!("arn:aws:sqs:{REGION}:{ACCOUNT}:"));
+        assert_eq!(TOPIC_ARN_PREFIX, format!("arn:aws:sns:{REGION}:{ACCOUNT}:"));
+        assert_eq!(QUEUE_URL_PREFIX, format!("https://sqs.{REGION}.amazonaws.com/{ACCOUNT}/"));
         assert_eq!(queue_name_from("sms"), Some("sms"));
         assert_eq!(queue_name_from(&queue_arn("sms")), Some("sms"));
         assert_eq!(queue_name_from(&queue_url("sms")), Some("sms"));
