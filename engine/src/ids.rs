@@ -62,6 +62,23 @@ pub fn valid_resource_name(name: &str, max_len: usize) -> bool {
     !stem.is_empty() && name.len() <= max_len && stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
+/// Appends `n` in decimal, as `format!("{n}")` would, without the formatting machinery.
+pub(crate) fn push_decimal(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
+    }
+}
+
 macro_rules! counter_id {
     ($name:ident, $prefix:literal, $doc:literal) => {
         #[doc = $doc]
@@ -81,6 +98,15 @@ macro_rules! counter_id {
         }
 
         impl $name {
+            /// The id as text (`msg-17`), as `to_string` gives it but without the formatting
+            /// machinery: ids are written into responses for every message.
+            pub fn text(&self) -> String {
+                let mut out = String::with_capacity($prefix.len() + 20);
+                out.push_str($prefix);
+                push_decimal(&mut out, self.0);
+                out
+            }
+
             /// Reads the id back from its text form (`msg-17`).
             pub fn parse(text: &str) -> Option<Self> {
                 let digits = text.strip_prefix($prefix)?;
@@ -123,5 +149,9 @@ mod tests {
         assert_eq!(MsgId::parse("msg-17"), Some(MsgId(17)));
         assert_eq!(MsgId::parse("msg-"), None);
         assert_eq!(MsgId(3).to_string(), "msg-3");
+        for n in [0, 9, 10, 4417, u64::MAX] {
+            assert_eq!(MsgId(n).text(), MsgId(n).to_string());
+            assert_eq!(SnsId(n).text(), SnsId(n).to_string());
+        }
     }
 }
