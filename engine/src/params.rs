@@ -4,7 +4,6 @@
 use crate::attributes::{MessageAttributeValue, MessageAttributes};
 use crate::error::{ApiError, ApiResult, Service};
 use crate::vecmap::VecMap;
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
 static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
@@ -145,8 +144,7 @@ impl<'a> Params<'a> {
         let Value::Object(map) = value else { return Err(self.wrong_type(name, "an object", value)) };
         let mut out = MessageAttributes::new();
         for (key, v) in map {
-            // Read from the parameter in place (`&Value` is a deserializer too): no copy to consume.
-            let attr = MessageAttributeValue::deserialize(v).map_err(|e| {
+            let attr: MessageAttributeValue = serde_json::from_value(v.clone()).map_err(|e| {
                 self.service
                     .invalid_value(format!("{name}.{key} must be {{\"DataType\": ..., \"StringValue\": ...}}: {e}"))
             })?;
