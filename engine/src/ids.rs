@@ -10,16 +10,24 @@ pub const ACCOUNT: &str = "000000000000";
 /// Every queue ARN starts with this (region us-east-1, account 000000000000).
 const QUEUE_ARN_PREFIX: &str = "arn:aws:sqs:us-east-1:000000000000:";
 
+/// Every topic ARN starts with this.
+const TOPIC_ARN_PREFIX: &str = "arn:aws:sns:us-east-1:000000000000:";
+
+/// Every queue URL starts with this.
+const QUEUE_URL_PREFIX: &str = "https://sqs.us-east-1.amazonaws.com/000000000000/";
+
+// Joined rather than `format!`ed: ARNs are made for every delivery, and the formatting
+// machinery costs several times the copy.
 pub fn queue_arn(name: &str) -> String {
-    format!("arn:aws:sqs:{REGION}:{ACCOUNT}:{name}")
+    [QUEUE_ARN_PREFIX, name].concat()
 }
 
 pub fn queue_url(name: &str) -> String {
-    format!("https://sqs.{REGION}.amazonaws.com/{ACCOUNT}/{name}")
+    [QUEUE_URL_PREFIX, name].concat()
 }
 
 pub fn topic_arn(name: &str) -> String {
-    format!("arn:aws:sns:{REGION}:{ACCOUNT}:{name}")
+    [TOPIC_ARN_PREFIX, name].concat()
 }
 
 /// The queue name in a name, a queue ARN or a queue URL; `None` when it is an ARN or URL of
@@ -42,7 +50,7 @@ pub fn queue_name_from(reference: &str) -> Option<&str> {
 /// The topic name in a name or a topic ARN.
 pub fn topic_name_from(reference: &str) -> Option<&str> {
     match reference.strip_prefix("arn:") {
-        Some(rest) => rest.strip_prefix(&format!("aws:sns:{REGION}:{ACCOUNT}:")[..]).filter(|n| !n.contains(':')),
+        Some(_) => reference.strip_prefix(TOPIC_ARN_PREFIX).filter(|n| !n.contains(':')),
         None => Some(reference),
     }
 }
@@ -52,6 +60,23 @@ pub fn topic_name_from(reference: &str) -> Option<&str> {
 pub fn valid_resource_name(name: &str, max_len: usize) -> bool {
     let stem = name.strip_suffix(".fifo").unwrap_or(name);
     !stem.is_empty() && name.len() <= max_len && stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Appends `n` in decimal, as `format!("{n}")` would, without the formatting machinery.
+pub(crate) fn push_decimal(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
+    }
 }
 
 macro_rules! counter_id {
@@ -73,6 +98,15 @@ macro_rules! counter_id {
         }
 
         impl $name {
+            /// The id as text (`msg-17`), as `to_string` gives it but without the formatting
+            /// machinery: ids are written into responses for every message.
+            pub fn text(&self) -> String {
+                let mut out = String::with_capacity($prefix.len() + 20);
+                out.push_str($prefix);
+                push_decimal(&mut out, self.0);
+                out
+            }
+
             /// Reads the id back from its text form (`msg-17`).
             pub fn parse(text: &str) -> Option<Self> {
                 let digits = text.strip_prefix($prefix)?;
@@ -94,6 +128,8 @@ mod tests {
     #[test]
     fn queues_resolve_by_name_arn_and_url() {
         assert_eq!(QUEUE_ARN_PREFIX, format!("arn:aws:sqs:{REGION}:{ACCOUNT}:"));
+        assert_eq!(TOPIC_ARN_PREFIX, format!("arn:aws:sns:{REGION}:{ACCOUNT}:"));
+        assert_eq!(QUEUE_URL_PREFIX, format!("https://sqs.{REGION}.amazonaws.com/{ACCOUNT}/"));
         assert_eq!(queue_name_from("sms"), Some("sms"));
         assert_eq!(queue_name_from(&queue_arn("sms")), Some("sms"));
         assert_eq!(queue_name_from(&queue_url("sms")), Some("sms"));
@@ -113,5 +149,9 @@ mod tests {
         assert_eq!(MsgId::parse("msg-17"), Some(MsgId(17)));
         assert_eq!(MsgId::parse("msg-"), None);
         assert_eq!(MsgId(3).to_string(), "msg-3");
+        for n in [0, 9, 10, 4417, u64::MAX] {
+            assert_eq!(MsgId(n).text(), MsgId(n).to_string());
+            assert_eq!(SnsId(n).text(), SnsId(n).to_string());
+        }
     }
 }

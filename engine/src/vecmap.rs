@@ -90,6 +90,14 @@ impl<K, V> VecMap<K, V> {
     }
 }
 
+/// Up to this many entries, a native build looks a key up by comparing it for equality with each
+/// entry in turn rather than by binary search: most maps here hold a handful of names (queues,
+/// subscriptions, saved values), and an equality test settles most pairs on their lengths
+/// alone, where an ordering comparison always compares bytes. The browser build keeps to the
+/// binary search, one code path less in the bundle.
+#[cfg(not(target_arch = "wasm32"))]
+const LINEAR_LOOKUP_MAX: usize = 16;
+
 impl<K: Ord, V> VecMap<K, V> {
     fn find<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
     where
@@ -98,32 +106,45 @@ impl<K: Ord, V> VecMap<K, V> {
         self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
     }
 
+    /// Where `key` is, if present (for lookups; `find` also says where a new key would go).
+    fn position<Q: Ord + ?Sized>(&self, key: &Q) -> Option<usize>
+    where
+        K: Borrow<Q>,
+    {
+        #[cfg(not(target_arch = "wasm32"))]
+        if self.entries.len() <= LINEAR_LOOKUP_MAX {
+            // Keys are distinct and `Ord` agrees with `Eq`: the same entry the search finds.
+            return self.entries.iter().position(|(k, _)| k.borrow() == key);
+        }
+        self.find(key).ok()
+    }
+
     pub fn get<Q: Ord + ?Sized>(&self, key: &Q) -> Option<&V>
     where
         K: Borrow<Q>,
     {
-        self.find(key).ok().map(|i| &self.entries[i].1)
+        self.position(key).map(|i| &self.entries[i].1)
     }
 
     pub fn get_key_value<Q: Ord + ?Sized>(&self, key: &Q) -> Option<(&K, &V)>
     where
         K: Borrow<Q>,
     {
-        self.find(key).ok().map(|i| (&self.entries[i].0, &self.entries[i].1))
+        self.position(key).map(|i| (&self.entries[i].0, &self.entries[i].1))
     }
 
     pub fn get_mut<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
     where
         K: Borrow<Q>,
     {
-        self.find(key).ok().map(|i| &mut self.entries[i].1)
+        self.position(key).map(|i| &mut self.entries[i].1)
     }
 
     pub fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
     where
         K: Borrow<Q>,
     {
-        self.find(key).is_ok()
+        self.position(key).is_some()
     }
 
     /// Inserts or replaces; returns the value that was there.
@@ -141,7 +162,7 @@ impl<K: Ord, V> VecMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        self.find(key).ok().map(|i| self.entries.remove(i).1)
+        self.position(key).map(|i| self.entries.remove(i).1)
     }
 
     pub fn entry(&mut self, key: K) -> Entry<'_, K, V> {

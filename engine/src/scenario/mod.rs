@@ -51,6 +51,9 @@ pub enum Step {
         expect: Option<Value>,
         expect_error: Option<Value>,
         save: Vec<(String, String)>,
+        /// Whether any string in `params` has a `${name}` placeholder, found when the step is
+        /// parsed: a step without one is applied as written, with no copy to fill in.
+        templated: bool,
     },
 }
 
@@ -150,10 +153,10 @@ pub(crate) fn check_saved_names(value: &Value, saved: &[String]) -> Result<(), S
 fn parse_steps(raw_steps: Vec<RawStep>, saved: &mut Vec<String>) -> Result<Vec<Step>, ScenarioError> {
     let mut steps = Vec::with_capacity(raw_steps.len());
     for (i, raw) in raw_steps.into_iter().enumerate() {
-        let step = parse_step(raw).map_err(|m| err(Some(i + 1), m))?;
-        if let Step::Action { params, save, .. } = &step {
-            template::check(params, saved).map_err(|m| err(Some(i + 1), m))?;
-            for (n, _) in save {
+        let mut step = parse_step(raw).map_err(|m| err(Some(i + 1), m))?;
+        if let Step::Action { params, save, templated, .. } = &mut step {
+            *templated = template::check(params, saved).map_err(|m| err(Some(i + 1), m))?;
+            for (n, _) in save.iter() {
                 if !saved.contains(n) {
                     saved.push(n.clone());
                 }
@@ -217,7 +220,8 @@ fn parse_action(action: String, f: RawStep) -> Result<Step, String> {
     if !save.is_empty() && expect_error.is_some() {
         return Err("a step that expects an error has no response to save from".into());
     }
-    Ok(Step::Action { action, params, expect, expect_error, save })
+    // `templated` is found by `parse_steps`, which knows the names saved before the step.
+    Ok(Step::Action { action, params, expect, expect_error, save, templated: false })
 }
 
 fn valid_name(name: &str) -> bool {

@@ -180,8 +180,8 @@ pub(crate) fn run_steps<S: Story>(
                     expects_error: false,
                 }
             }
-            Step::Action { action, params, expect, expect_error, save } => {
-                let result = if template::has_placeholders(params) {
+            Step::Action { action, params, expect, expect_error, save, templated } => {
+                let result = if *templated {
                     let mut filled = params.clone();
                     template::fill(&mut filled, vars);
                     story.apply_owned(action, filled)

@@ -8,46 +8,40 @@ use serde_json::Value;
 /// The values saved so far, by name.
 pub(crate) type Vars = VecMap<String, String>;
 
-/// Where the next `${` starts in `text`, if anywhere (a byte search, no searcher to set up).
+/// Where the next `${` starts in `text`, if anywhere. A plain byte scan: the strings are short,
+/// and a searcher costs more to set up than it saves.
 fn find_open(text: &str) -> Option<usize> {
-    let mut from = 0;
-    while let Some(i) = text[from..].find('$') {
-        let at = from + i;
-        if text.as_bytes().get(at + 1) == Some(&b'{') {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
-}
-
-/// The names of the `${name}` placeholders in `text`, in order.
-fn placeholders(text: &str) -> Result<Vec<&str>, String> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(start) = find_open(rest) {
-        let after = &rest[start + 2..];
-        let end = after.find('}').ok_or_else(|| format!("\"{text}\" has a \"${{\" without a closing \"}}\""))?;
-        out.push(&after[..end]);
-        rest = &after[end + 1..];
-    }
-    Ok(out)
+    text.as_bytes().windows(2).position(|pair| matches!(pair, [b'$', b'{']))
 }
 
 /// Every `${name}` in `value` must be one of `saved`. Returns whether there is any placeholder.
 pub(crate) fn check(value: &Value, saved: &[String]) -> Result<bool, String> {
     match value {
-        Value::String(s) if find_open(s).is_none() => Ok(false),
-        Value::String(s) => {
-            let names = placeholders(s)?;
-            if let Some(name) = names.iter().find(|name| !saved.iter().any(|n| n == *name)) {
-                return Err(format!("\"${{{name}}}\" is not saved by any earlier step"));
-            }
-            Ok(!names.is_empty())
-        }
+        Value::String(s) => check_text(s, saved),
         Value::Array(items) => items.iter().try_fold(false, |any, v| Ok(check(v, saved)? || any)),
         Value::Object(map) => map.values().try_fold(false, |any, v| Ok(check(v, saved)? || any)),
         _ => Ok(false),
+    }
+}
+
+/// [`check`] for one string: a `${` without its `}` is refused first, then the first name that
+/// is not saved.
+fn check_text(text: &str, saved: &[String]) -> Result<bool, String> {
+    let (mut any, mut unsaved) = (false, None);
+    let mut rest = text;
+    while let Some(start) = find_open(rest) {
+        let after = &rest[start + 2..];
+        let end = after.find('}').ok_or_else(|| format!("\"{text}\" has a \"${{\" without a closing \"}}\""))?;
+        let name = &after[..end];
+        if unsaved.is_none() && !saved.iter().any(|n| n == name) {
+            unsaved = Some(name);
+        }
+        any = true;
+        rest = &after[end + 1..];
+    }
+    match unsaved {
+        Some(name) => Err(format!("\"${{{name}}}\" is not saved by any earlier step")),
+        None => Ok(any),
     }
 }
 

@@ -149,6 +149,7 @@ mod tests {
             expect: None,
             expect_error: None,
             save: Vec::new(),
+            templated: false,
         }];
         parse(rule, &steps).unwrap();
     }

@@ -208,27 +208,28 @@ impl Sim {
             return;
         }
         sub.delivered += 1;
-        let endpoint = short_endpoint(&sub.endpoint);
-        self.count("NumberOfNotificationsDelivered", &d.topic);
-        self.emit(match done {
+        let event = match done {
             Done::Queue { queue, message_id, raw } => EventKind::DeliveredToQueue {
-                topic: d.topic,
+                topic: d.topic.clone(),
                 subscription: d.subscription,
                 queue,
                 sns_message_id: d.sns_id,
                 message_id,
                 raw,
             },
+            // Only here is the endpoint's short name needed (a queue delivery names its queue).
             Done::Endpoint { status } => EventKind::DeliveredToEndpoint {
-                topic: d.topic,
+                topic: d.topic.clone(),
                 subscription: d.subscription,
-                endpoint,
+                endpoint: short_endpoint(&sub.endpoint),
                 sns_message_id: d.sns_id,
                 attempt: d.attempt,
                 status,
             },
             Done::Deduplicated => unreachable!("returned above"),
-        });
+        };
+        self.count("NumberOfNotificationsDelivered", &d.topic);
+        self.emit(event);
     }
 
     /// The delivery policy of the subscription's protocol.

@@ -280,9 +280,9 @@ fn throttled(scope: &str, limit: u32) -> ApiError {
 
 fn outcome_json(outcome: Outcome) -> Value {
     match outcome {
-        Outcome::Published(id, None) => json!({ "MessageId": id }),
-        Outcome::Published(id, Some(seq)) => json!({ "MessageId": id, "SequenceNumber": sequence_number(seq) }),
-        Outcome::Deduplicated(id) => json!({ "MessageId": id }),
+        Outcome::Published(id, None) => json!({ "MessageId": id.text() }),
+        Outcome::Published(id, Some(seq)) => json!({ "MessageId": id.text(), "SequenceNumber": sequence_number(seq) }),
+        Outcome::Deduplicated(id) => json!({ "MessageId": id.text() }),
     }
 }
 

@@ -280,8 +280,7 @@ pub(crate) fn batch_entries<'a>(p: &Params<'a>, name: &str) -> ApiResult<Vec<(&'
             format!("Maximum number of entries per request are {MAX_BATCH_ENTRIES}. You have sent {}.", entries.len()),
         ));
     }
-    let mut seen = std::collections::BTreeSet::new();
-    let mut out = Vec::new();
+    let mut out: Vec<(&str, &Value)> = Vec::with_capacity(entries.len());
     for entry in entries {
         let id = entry.get("Id").and_then(Value::as_str).unwrap_or("");
         let valid =
@@ -292,7 +291,8 @@ pub(crate) fn batch_entries<'a>(p: &Params<'a>, name: &str) -> ApiResult<Vec<(&'
                 format!("A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can be at most 80 letters long (got \"{id}\")."),
             ));
         }
-        if !seen.insert(id) {
+        // At most ten entries: a look back through the ones already taken is enough.
+        if out.iter().any(|(seen, _)| *seen == id) {
             return Err(ApiError::new("BatchEntryIdsNotDistinct", format!("Id {id} repeated.")));
         }
         out.push((id, entry));

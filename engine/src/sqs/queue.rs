@@ -67,27 +67,10 @@ impl Message {
     pub fn receipt_handle(&self) -> String {
         let mut out = String::with_capacity(3 + 20 + 1 + 10);
         out.push_str("rh-");
-        push_decimal(&mut out, self.key);
+        ids::push_decimal(&mut out, self.key);
         out.push('-');
-        push_decimal(&mut out, u64::from(self.receive_count));
+        ids::push_decimal(&mut out, u64::from(self.receive_count));
         out
-    }
-}
-
-/// Appends `n` in decimal, as `format!("{n}")` would, without the formatting machinery.
-fn push_decimal(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[i..] {
-        out.push(char::from(d));
     }
 }
 

@@ -51,7 +51,7 @@ impl Received {
 /// A received message in the ReceiveMessage response shape, with the requested attributes.
 pub(super) fn message_json(msg: &Message, system: &[&str], user: &[&str]) -> Value {
     let mut out = Map::new();
-    out.insert("MessageId".into(), Value::String(msg.id.to_string()));
+    out.insert("MessageId".into(), Value::String(msg.id.text()));
     out.insert("ReceiptHandle".into(), Value::String(msg.receipt_handle()));
     out.insert("MD5OfBody".into(), Value::String(String::from(&*msg.md5)));
     out.insert("Body".into(), Value::String(String::from(&*msg.body)));
