@@ -60,16 +60,27 @@ pub struct Subscription {
     pub retrying: u64,
 }
 
-/// The protocols the playground delivers to.
-#[cfg(feature = "extra-routes")]
-pub(crate) const SIMULATED_PROTOCOLS: &[&str] =
-    &["sqs", "http", "https", "lambda", "email", "email-json", "sms", "application"];
-/// The protocols this build delivers to: e-mail, SMS and push recipients are the routes page's.
-#[cfg(not(feature = "extra-routes"))]
-pub(crate) const SIMULATED_PROTOCOLS: &[&str] = &["sqs", "http", "https", "lambda"];
-/// The customer managed protocols (SNS's name for e-mail, SMS and mobile push), simulated with
+/// The protocols every build delivers to.
+const DELIVERED_PROTOCOLS: &[&str] = &["sqs", "http", "https", "lambda"];
+/// The customer managed protocols (SNS's name for e-mail, SMS and mobile push), delivered with
 /// the `extra-routes` feature: the CLI, the tests and the routes page.
 const CUSTOMER_MANAGED_PROTOCOLS: &[&str] = &["email", "email-json", "sms", "application"];
+
+/// Whether `protocol` is customer managed and this build delivers to it. Always false without
+/// the `extra-routes` feature, whose code for them the build then leaves out.
+fn delivered_customer_managed(protocol: &str) -> bool {
+    cfg!(feature = "extra-routes") && CUSTOMER_MANAGED_PROTOCOLS.contains(&protocol)
+}
+
+/// The protocols this build delivers to, for the messages that name them.
+fn delivered_protocols() -> String {
+    let mut all = DELIVERED_PROTOCOLS.to_vec();
+    if cfg!(feature = "extra-routes") {
+        all.extend_from_slice(CUSTOMER_MANAGED_PROTOCOLS);
+    }
+    all.join(", ")
+}
+
 /// Protocols SNS has that the playground does not simulate.
 const OTHER_PROTOCOLS: &[&str] = &["firehose"];
 /// The mobile push platforms of a platform endpoint's ARN (`endpoint/PLATFORM/APP/ID`).
@@ -104,7 +115,7 @@ impl Subscription {
     /// Whether the protocol is one SNS calls customer managed: e-mail, SMS or mobile push.
     /// Always false in a build without the `extra-routes` feature, which refuses them.
     pub fn is_customer_managed(&self) -> bool {
-        cfg!(feature = "extra-routes") && CUSTOMER_MANAGED_PROTOCOLS.contains(&self.protocol.as_str())
+        delivered_customer_managed(&self.protocol)
     }
 
     fn attributes(&self) -> VecMap<String, String> {
@@ -219,17 +230,18 @@ fn is_platform_endpoint(text: &str) -> bool {
 
 /// Checks a protocol and its endpoint, as Subscribe does.
 fn check_endpoint(topic: &Topic, protocol: &str, endpoint: &str) -> ApiResult<()> {
-    if !SIMULATED_PROTOCOLS.contains(&protocol) {
+    let customer_managed = delivered_customer_managed(protocol);
+    if !DELIVERED_PROTOCOLS.contains(&protocol) && !customer_managed {
         return Err(invalid(if CUSTOMER_MANAGED_PROTOCOLS.contains(&protocol) {
             format!(
                 "Invalid parameter: Protocol \"{protocol}\": e-mail, SMS and push recipients are on the routes \
                  page (routes.html) and in the fanout CLI; this page simulates the protocols {} only.",
-                SIMULATED_PROTOCOLS.join(", ")
+                delivered_protocols()
             )
         } else if OTHER_PROTOCOLS.contains(&protocol) {
             format!(
                 "Invalid parameter: Protocol \"{protocol}\": the playground simulates the protocols {} only.",
-                SIMULATED_PROTOCOLS.join(", ")
+                delivered_protocols()
             )
         } else {
             format!("Invalid parameter: Amazon SNS does not support this protocol string: {protocol}")
@@ -244,7 +256,7 @@ fn check_endpoint(topic: &Topic, protocol: &str, endpoint: &str) -> ApiResult<()
         }
         return Ok(());
     }
-    if cfg!(feature = "extra-routes") && CUSTOMER_MANAGED_PROTOCOLS.contains(&protocol) {
+    if customer_managed {
         return check_customer_endpoint(protocol, endpoint);
     }
     if protocol != "sqs" {
