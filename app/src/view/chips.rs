@@ -188,14 +188,16 @@ fn apply(ul: &web_sys::Element, old: &[Option<Shown>], new: &[Shown], kept: Opti
 pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
     let ctx = use_ctx();
     let id = format!("chips-{queue}");
-    let now = ctx.now;
+    // The rings follow the time to read (`Ctx::clock`, ten times a second while playing; their
+    // CSS transition fills the steps), not every frame: the diagram's dots are the moving view.
+    let now = ctx.clock;
     // The first chips, or with "Show all" every message the snapshot lists, in a scrolling list.
     let all = RwSignal::new(false);
     let messages = {
         let queue = queue.clone();
         Memo::new(move |_| {
             let shown = if all.get() { usize::MAX } else { FIRST_CHIPS };
-            ctx.snapshot.with(|s| {
+            ctx.shown(|s| {
                 let q = s.queues.iter().find(|q| q.name == queue);
                 q.map(|q| q.messages.iter().take(shown).cloned().collect::<Vec<_>>()).unwrap_or_default()
             })

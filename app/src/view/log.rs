@@ -7,11 +7,6 @@ use leptos::prelude::*;
 /// How many of the latest events the log lists at first, and how many more "Show older" adds.
 const SHOWN: usize = 150;
 
-/// While time plays, the log is redrawn at most this often (wall-clock ms): at 64× its entries
-/// fly past faster than they can be read, and drawing it at every frame cost the frame rate.
-/// Paused, stepping or scrubbing, it is drawn at once.
-const PLAYING_REDRAW_MS: f64 = 100.0;
-
 #[component]
 pub fn EventLog() -> impl IntoView {
     let ctx = use_ctx();
@@ -27,42 +22,34 @@ pub fn EventLog() -> impl IntoView {
         })
     });
     // The list changes only when events are added or the story moves back (or another story
-    // is loaded): not on a bare tick.
-    let count = Memo::new(move |_| {
-        ctx.snapshot.with(|_| ());
-        ctx.pg.with_untracked(|p| (p.id.clone(), p.events().len()))
-    });
-    // A redraw put off while playing (see PLAYING_REDRAW_MS), and when the log was last drawn.
-    let again = RwSignal::new(0u32);
-    let (last, waiting) = (StoredValue::new(f64::NEG_INFINITY), StoredValue::new(false));
+    // is loaded): not on a bare tick. While time plays it follows the paced snapshot
+    // (`Ctx::shown`, with the queue cards): at 64× its entries fly past faster than they can
+    // be read. Paused, stepping or scrubbing, it is drawn at once.
+    let count = Memo::new(move |_| ctx.shown(|_| ctx.pg.with_untracked(|p| (p.id.clone(), p.events().len()))));
     // The list is written as markup, one `<li data-seq>` per event, and kept by hand: when
     // events come or go (playing on, scrubbing back) only those items are inserted or removed.
     // A click on an event's button reaches the list, which selects the event its item names.
+    // While time plays the list is drawn a frame after the queue cards (`due`), so that the two
+    // paced redraws do not fall into one frame and together overrun it.
+    let (due, asked) = (RwSignal::new(false), StoredValue::new(false));
     Effect::new(move |drawn: Option<Vec<(u64, String)>>| {
         let drawn = drawn.unwrap_or_default();
         let f = filter.get();
         let limit = shown.get();
         // Read, not only tracked: a memo that has never run follows nothing.
         count.with(|_| ());
-        again.with(|_| ());
-        let now = window().performance().map_or(0.0, |p| p.now());
-        let since = now - last.get_value();
-        if ctx.playing.get_untracked() && since < PLAYING_REDRAW_MS {
-            if !waiting.get_value() {
-                waiting.set_value(true);
-                let wait = std::time::Duration::from_millis((PLAYING_REDRAW_MS - since).max(0.0) as u64 + 1);
-                set_timeout(
-                    move || {
-                        if waiting.try_set_value(false).is_none() {
-                            again.try_update(|n| *n += 1);
-                        }
-                    },
-                    wait,
-                );
+        if ctx.playing.get_untracked() && !due.get() {
+            if !asked.get_value() {
+                asked.set_value(true);
+                request_animation_frame(move || {
+                    if asked.try_set_value(false).is_none() {
+                        due.try_set(true);
+                    }
+                });
             }
             return drawn;
         }
-        last.set_value(now);
+        due.update_untracked(|d| *d = false);
         let Some(list) = document().get_element_by_id("events") else { return drawn };
         let (items, rest): (Vec<(u64, String)>, usize) = ctx.pg.with_untracked(|p| {
             let mut events = p.events().iter().rev().filter(|e| f.is_empty() || e.kind.resources().iter().any(|r| *r == f));

@@ -26,8 +26,9 @@ struct Line {
 pub fn Metrics() -> impl IntoView {
     let ctx = use_ctx();
     let charts = Memo::new(move |_| {
-        // The points are sampled by the metrics timer, so they change only with the snapshot.
-        ctx.snapshot.with(|s| {
+        // The points are sampled by the metrics timer, so they change only with the snapshot;
+        // drawn at its pace (`Ctx::shown`).
+        ctx.shown(|s| {
             ctx.pg.with_untracked(|p| {
                 s.queues
                     .iter()

@@ -76,6 +76,11 @@ pub struct Ctx {
     /// plays at most every `READOUT_MS` of wall time. Digits that change at every frame cannot
     /// be read, and redrawing them made the browser lay out and paint the page at every frame.
     pub clock: ReadSignal<SimTime>,
+    /// Moves when the snapshot changed, but while time plays at most every `READOUT_MS` of wall
+    /// time: the detailed views under the diagram (queue cards, their chips and workers, the
+    /// metrics) follow the story through it (`Ctx::shown`). At 64× the story changes at every
+    /// frame; laying out and painting hundreds of chips that often cost the diagram its frames.
+    pub paced: ReadSignal<u32>,
     pub playing: RwSignal<bool>,
     /// Index into `SPEEDS`.
     pub speed: RwSignal<usize>,
@@ -90,12 +95,13 @@ impl Ctx {
     pub fn new(pg: Playground, selected: Option<Selection>) -> Self {
         let speed = pg.speed_index();
         let (pg, playing) = (RwSignal::new(pg), RwSignal::new(false));
-        let (snapshot, now, clock) = story_views(pg, playing);
+        let (snapshot, now, clock, paced) = story_views(pg, playing);
         Ctx {
             pg,
             snapshot,
             now,
             clock,
+            paced,
             playing,
             speed: RwSignal::new(speed),
             selected: RwSignal::new(selected),
@@ -110,6 +116,12 @@ impl Ctx {
         if self.playing.get_untracked() {
             self.playing.set(false);
         }
+    }
+
+    /// Reads the snapshot as the detailed views show it: following `paced`, not every change.
+    pub fn shown<T>(&self, f: impl FnOnce(&Snapshot) -> T) -> T {
+        self.paced.track();
+        self.snapshot.with_untracked(f)
     }
 
     /// Runs a command on the story; shows its error, if any, and changes nothing then.
@@ -130,28 +142,43 @@ impl Ctx {
 /// While time plays, the clock's text is rewritten at most this often (wall-clock ms).
 const READOUT_MS: f64 = 100.0;
 
-/// A story's snapshot, its time, and its time to read (see `Ctx`). The snapshot is taken again
-/// only when the story's view stamp changes: while time plays and nothing happens, only what
-/// reads the time runs.
+/// While time plays, the detailed views (`Ctx::paced`) are redrawn at most this often.
+const PACED_MS: f64 = 250.0;
+
+/// A story's snapshot, its time, its time to read and the paced snapshot's signal (see `Ctx`).
+/// The snapshot is taken again only when the story's view stamp changes: while time plays and
+/// nothing happens, only what reads the time runs.
 pub fn story_views(
     pg: RwSignal<Playground>,
     playing: RwSignal<bool>,
-) -> (Memo<Snapshot>, Memo<SimTime>, ReadSignal<SimTime>) {
+) -> (Memo<Snapshot>, Memo<SimTime>, ReadSignal<SimTime>, ReadSignal<u32>) {
     // One effect looks at each change of the story (each frame while time plays). It wakes the
     // snapshot's readers only when the view stamp moved, and the clock's readers only when the
     // time to read changed: neither is even asked at the other frames.
     let (moved, set_moved) = signal(0u32);
+    let (paced, set_paced) = signal(0u32);
     let (clock, set_clock) = signal(pg.with_untracked(Playground::now));
-    let seen = StoredValue::new((pg.with_untracked(Playground::view_stamp), f64::NEG_INFINITY));
+    // The stamp seen last, the wall time the readouts were last written, and whether the
+    // snapshot changed since the paced views were last woken.
+    let seen = StoredValue::new((pg.with_untracked(Playground::view_stamp), f64::NEG_INFINITY, false));
+    let paced_at = StoredValue::new(f64::NEG_INFINITY);
     Effect::new(move |_| {
         let (stamp, t) = pg.with(|p| (p.view_stamp(), p.now()));
         let wall = window().performance().map_or(0.0, |p| p.now());
-        let (last, written) = seen.get_value();
-        // Playing on: the frames keep coming, so a later one writes the time.
-        let write = !playing.get() || wall - written >= READOUT_MS;
-        seen.set_value((stamp, if write { wall } else { written }));
+        let (last, written, owed) = seen.get_value();
+        // Playing on: the frames keep coming (a quiet story's time is counted at least every
+        // `READOUT_MS`), so a later one writes what is owed; a pause writes it at once.
+        let playing = playing.get();
+        let write = !playing || wall - written >= READOUT_MS;
+        let owed = owed || last != stamp;
+        let pace = owed && (!playing || wall - paced_at.get_value() >= PACED_MS);
+        seen.set_value((stamp, if write { wall } else { written }, owed && !pace));
         if last != stamp {
             set_moved.update(|n| *n = n.wrapping_add(1));
+        }
+        if pace {
+            paced_at.set_value(wall);
+            set_paced.update(|n| *n = n.wrapping_add(1));
         }
         if write && clock.get_untracked() != t {
             set_clock.set(t);
@@ -161,7 +188,7 @@ pub fn story_views(
         moved.with(|_| ());
         (pg.with_untracked(Playground::snapshot), true)
     });
-    (snapshot, Memo::new(move |_| pg.with(Playground::now)), clock)
+    (snapshot, Memo::new(move |_| pg.with(Playground::now)), clock, paced)
 }
 
 pub fn use_ctx() -> Ctx {
@@ -361,8 +388,9 @@ pub(crate) fn esc(text: &str) -> String {
 }
 
 /// Writes `html` into `el` unless it is already there (`last` is what was written). A control
-/// that had the focus and is drawn again (the same test id) gets it back, with what was typed
-/// into it, so a tick of the clock never drops the keyboard's place.
+/// that had the focus and is drawn again (the same test id) keeps it, or gets it back with what
+/// was typed into it if it had to be replaced, so a tick of the clock never drops the
+/// keyboard's place.
 pub(crate) fn draw(el: &web_sys::Element, html: &str, last: &mut String) {
     use wasm_bindgen::JsCast;
     if *last == html {
@@ -372,7 +400,15 @@ pub(crate) fn draw(el: &web_sys::Element, html: &str, last: &mut String) {
     let focused = document().active_element().filter(|a| el.contains(Some(a)));
     let testid = focused.as_ref().and_then(|a| a.get_attribute("data-testid"));
     let typed = focused.and_then(|a| a.dyn_into::<web_sys::HtmlInputElement>().ok()).map(|i| i.value());
-    el.set_inner_html(html);
+    // Parsed aside, then only what changed is written (`morph`): a card whose count went from
+    // 3 to 4 gets one new text, not a new header, counts, workers and buttons.
+    match document().create_element(&el.tag_name()) {
+        Ok(fresh) => {
+            fresh.set_inner_html(html);
+            morph(el, &fresh);
+        }
+        Err(_) => el.set_inner_html(html),
+    }
     let Some(t) = testid else { return };
     let again = el.query_selector(&format!("[data-testid=\"{t}\"]")).ok().flatten();
     if let Some(again) = again.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
@@ -380,6 +416,67 @@ pub(crate) fn draw(el: &web_sys::Element, html: &str, last: &mut String) {
             input.set_value(&v);
         }
         again.focus().ok();
+    }
+}
+
+/// Makes `old`'s children like `new`'s (a parsed copy of what should be there) by changing only
+/// what differs: an element of the same name keeps its place and takes the new attributes and
+/// children, a text takes the new text; anything else is replaced. The elements that stay are
+/// the same elements: the browser restyles and lays out only what changed, and a focus stays.
+pub(crate) fn morph(old: &web_sys::Node, new: &web_sys::Node) {
+    use wasm_bindgen::JsCast;
+    let mut o = old.first_child();
+    let mut n = new.first_child();
+    while let Some(nn) = n {
+        n = nn.next_sibling();
+        match o.take() {
+            Some(on) if on.node_type() == nn.node_type() && on.node_name() == nn.node_name() => {
+                o = on.next_sibling();
+                match (on.dyn_ref::<web_sys::Element>(), nn.dyn_ref::<web_sys::Element>()) {
+                    (Some(oe), Some(ne)) => {
+                        same_attributes(oe, ne);
+                        morph(&on, &nn);
+                    }
+                    _ => {
+                        if on.node_value() != nn.node_value() {
+                            on.set_node_value(nn.node_value().as_deref());
+                        }
+                    }
+                }
+            }
+            Some(on) => {
+                o = on.next_sibling();
+                if let Ok(copy) = nn.clone_node_with_deep(true) {
+                    old.replace_child(&copy, &on).ok();
+                }
+            }
+            None => {
+                if let Ok(copy) = nn.clone_node_with_deep(true) {
+                    old.append_child(&copy).ok();
+                }
+            }
+        }
+    }
+    while let Some(on) = o {
+        o = on.next_sibling();
+        old.remove_child(&on).ok();
+    }
+}
+
+/// Gives `old` exactly `new`'s attributes, writing only those that differ.
+pub(crate) fn same_attributes(old: &web_sys::Element, new: &web_sys::Element) {
+    let names = |e: &web_sys::Element| e.get_attribute_names().iter().filter_map(|n| n.as_string()).collect::<Vec<_>>();
+    let wanted = names(new);
+    for name in names(old) {
+        if !wanted.contains(&name) {
+            old.remove_attribute(&name).ok();
+        }
+    }
+    for name in wanted {
+        let value = new.get_attribute(&name).unwrap_or_default();
+        if old.get_attribute(&name).as_deref() != Some(value.as_str()) {
+            old.set_attribute(&name, &value).ok();
+        }
     }
 }
 
@@ -424,28 +521,57 @@ pub(crate) fn keep_list(list: &web_sys::Element, old: &[(u64, String)], new: &[(
         list.set_inner_html(&new.iter().map(|(_, m)| m.as_str()).collect::<String>());
         return;
     };
-    for (i, li) in lis.iter().enumerate() {
-        if !kept.contains(&Some(i)) {
-            li.remove();
+    // The old items that stay as they are; the others go, each run of neighbours at once (at
+    // 64× the log's oldest hundred go together).
+    let mut stays = vec![false; old.len()];
+    for ((_, markup), keep) in new.iter().zip(&kept) {
+        if let Some(i) = keep.filter(|i| old[*i].1 == *markup) {
+            stays[i] = true;
         }
     }
-    // From the end, so that each new item goes in before the one after it.
-    let mut after: Option<web_sys::Element> = None;
-    for ((_, markup), keep) in new.iter().zip(&kept).rev() {
-        match keep {
-            Some(i) if old[*i].1 == *markup => after = Some(lis[*i].clone()),
+    let mut i = 0;
+    while i < lis.len() {
+        let run = stays[i..].iter().take_while(|s| !**s).count();
+        match run {
+            0 => i += 1,
+            1 => {
+                lis[i].remove();
+                i += 1;
+            }
             _ => {
-                if let Some(i) = keep {
-                    lis[*i].remove();
+                if let Ok(range) = document().create_range() {
+                    range.set_start_before(&lis[i]).ok();
+                    range.set_end_after(&lis[i + run - 1]).ok();
+                    range.delete_contents().ok();
                 }
-                match &after {
-                    Some(a) => a.insert_adjacent_html("beforebegin", markup).ok(),
-                    None => list.insert_adjacent_html("beforeend", markup).ok(),
-                };
-                after = after.as_ref().map_or_else(|| list.last_element_child(), |a| a.previous_element_sibling());
+                i += run;
             }
         }
     }
+    // From the end: each run of new items goes in as one piece of markup, before the item
+    // that stays after it.
+    let mut run: Vec<&str> = Vec::new();
+    let put = |run: &mut Vec<&str>, after: Option<&web_sys::Element>| {
+        if run.is_empty() {
+            return;
+        }
+        let markup: String = run.drain(..).rev().collect();
+        match after {
+            Some(a) => a.insert_adjacent_html("beforebegin", &markup).ok(),
+            None => list.insert_adjacent_html("beforeend", &markup).ok(),
+        };
+    };
+    let mut after: Option<&web_sys::Element> = None;
+    for ((_, markup), keep) in new.iter().zip(&kept).rev() {
+        match keep.filter(|i| stays[*i]) {
+            Some(i) => {
+                put(&mut run, after);
+                after = Some(&lis[i]);
+            }
+            None => run.push(markup),
+        }
+    }
+    put(&mut run, after);
 }
 
 #[cfg(test)]
@@ -470,3 +596,8 @@ mod tests {
         assert_eq!(plan(&[1, 2], &[2, 1]), None, "out of order: drawn anew");
     }
 }
+
+/// The page's hand-kept lists and in-place redraws, on a real DOM.
+#[cfg(all(test, target_arch = "wasm32"))]
+#[path = "dom_tests.rs"]
+mod dom_tests;

@@ -11,7 +11,7 @@ use leptos::prelude::*;
 #[component]
 pub fn Effects() -> impl IntoView {
     let ctx = use_ctx();
-    let jobs = Memo::new(move |_| ctx.snapshot.with(|s| s.world.jobs.clone()));
+    let jobs = Memo::new(move |_| ctx.shown(|s| s.world.jobs.clone()));
     view! {
         <section class="effects" aria-label="Side effects" data-testid="side-effects" hidden=move || jobs.with(Vec::is_empty)>
                 <h2>"Side effects"</h2>
@@ -203,11 +203,10 @@ fn worker_row(w: &WorkerView) -> String {
 fn QueueCard(name: String) -> impl IntoView {
     let ctx = use_ctx();
     let n = name.clone();
-    let q = Memo::new(move |_| ctx.snapshot.with(|s| s.queues.iter().find(|q| q.name == n).map(without_messages)));
+    let q = Memo::new(move |_| ctx.shown(|s| s.queues.iter().find(|q| q.name == n).map(without_messages)));
     let n = name.clone();
-    let workers = Memo::new(move |_| {
-        ctx.snapshot.with(|s| s.world.workers.iter().filter(|w| w.queue == n).cloned().collect::<Vec<_>>())
-    });
+    let workers =
+        Memo::new(move |_| ctx.shown(|s| s.world.workers.iter().filter(|w| w.queue == n).cloned().collect::<Vec<_>>()));
     let id = format!("queue-{}", esc(&name));
     let (head_el, rest_el) = (NodeRef::<leptos::html::Div>::new(), NodeRef::<leptos::html::Div>::new());
     let (i, j) = (id.clone(), id.clone());

@@ -636,26 +636,117 @@ fn last_drops(events: &[engine::Event], filtered: &[String]) -> Vec<(String, Str
     drops
 }
 
-/// Brings the live nodes of the diagram on the page up to date with `markup` (of the same
-/// topology): their class, accessible name and contents change, the elements stay, and so does
-/// a keyboard focus on one of them.
-fn update_live(svg: &web_sys::Element, markup: &str) {
-    let Ok(fresh) = document().create_element_ns(Some("http://www.w3.org/2000/svg"), "svg") else { return };
-    fresh.set_inner_html(markup);
-    for i in 0.. {
-        let select = format!("[data-live=\"{i}\"]");
-        let (Ok(Some(new)), Ok(Some(old))) = (fresh.query_selector(&select), svg.query_selector(&select)) else {
-            break;
-        };
-        for name in ["class", "aria-label"] {
-            let value = new.get_attribute(name).unwrap_or_default();
-            if old.get_attribute(name).as_deref() != Some(value.as_str()) {
-                old.set_attribute(name, &value).ok();
+/// What the diagram drew last: its shape, and its live nodes' markup by number.
+type Drawn = (Layout, Vec<(usize, String)>);
+
+/// Where the element that starts at `start` in `markup` ends (just after its closing tag):
+/// where the tags opened from its start are all closed again.
+fn element_end(markup: &str, start: usize) -> Option<usize> {
+    let (mut depth, mut i) = (0usize, start);
+    while let Some(open) = markup[i..].find('<').map(|k| i + k) {
+        let close = markup[open..].find('>').map(|k| open + k)?;
+        let tag = &markup[open..=close];
+        if tag.starts_with("</") {
+            depth = depth.saturating_sub(1);
+        } else if !tag.ends_with("/>") {
+            depth += 1;
+        }
+        i = close + 1;
+        if depth == 0 {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// The live nodes in the diagram's `markup` (each element that carries `data-live="i"`, with
+/// everything inside it), by their number. The markup is the diagram's own (see
+/// [`diagram_markup`]): every attribute value and text is escaped, so a `<` or `>` is always a
+/// tag's.
+fn live_pieces(markup: &str) -> Vec<(usize, &str)> {
+    const MARK: &str = " data-live=\"";
+    let mut pieces: Vec<(usize, &str)> = Vec::new();
+    let mut from = 0;
+    while let Some(at) = markup[from..].find(MARK).map(|i| from + i) {
+        from = at + MARK.len();
+        let (Some(start), Some(number)) = (markup[..at].rfind('<'), markup[from..].split('"').next()) else { break };
+        let Ok(number) = number.parse::<usize>() else { continue };
+        if let Some(end) = element_end(markup, start) {
+            pieces.push((number, &markup[start..end]));
+        }
+    }
+    pieces.sort_by_key(|(n, _)| *n);
+    pieces
+}
+
+/// A live node's markup cut up: its opening tag, its contents, and its children's markup
+/// (`None` when there is text among them, not only elements).
+struct NodeParts<'a> {
+    open: &'a str,
+    inner: &'a str,
+    children: Option<Vec<&'a str>>,
+}
+
+fn node_parts(piece: &str) -> Option<NodeParts<'_>> {
+    let open = piece.find('>')? + 1;
+    let inner = piece.get(open..piece.rfind("</")?)?;
+    let mut children = Some(Vec::new());
+    let mut i = 0;
+    while i < inner.len() {
+        let end = inner[i..].starts_with('<').then(|| element_end(inner, i)).flatten();
+        match (end, children.as_mut()) {
+            (Some(end), Some(list)) => {
+                list.push(&inner[i..end]);
+                i = end;
+            }
+            _ => {
+                children = None;
+                break;
             }
         }
-        let inner = new.inner_html();
-        if old.inner_html() != inner {
-            old.set_inner_html(&inner);
+    }
+    Some(NodeParts { open: &piece[..open], inner, children })
+}
+
+/// Brings the live nodes of the diagram on the page up to date from `old` (the pieces drawn
+/// last, see [`live_pieces`]) to `new`, of the same topology. Only what changed is parsed and
+/// written: a node's own attributes when its opening tag changed, and each of its children
+/// whose markup changed (a message's dot, the line of counts), replaced alone. The nodes stay,
+/// and so does a keyboard focus on one of them.
+fn update_live(svg: &web_sys::Element, old: &[(usize, String)], new: &[(usize, &str)]) {
+    let Ok(scratch) = document().create_element_ns(Some("http://www.w3.org/2000/svg"), "svg") else { return };
+    // `markup` parsed on its own: its first element.
+    let parse = |markup: &str| {
+        scratch.set_inner_html(markup);
+        scratch.first_element_child()
+    };
+    for (i, piece) in new {
+        let was = old.binary_search_by_key(i, |(n, _)| *n).ok().and_then(|k| node_parts(&old[k].1));
+        let Some(now) = node_parts(piece) else { continue };
+        if was.as_ref().is_some_and(|w| w.open == now.open && w.inner == now.inner) {
+            continue;
+        }
+        let Ok(Some(node)) = svg.query_selector(&format!("[data-live=\"{i}\"]")) else { continue };
+        if was.as_ref().is_none_or(|w| w.open != now.open) {
+            if let Some(fresh) = parse(piece) {
+                super::same_attributes(&node, &fresh);
+            }
+        }
+        match (&now.children, was.as_ref().and_then(|w| w.children.as_ref())) {
+            (Some(children), Some(was)) if children.len() == was.len() => {
+                let mut child = node.first_element_child();
+                for (new, was) in children.iter().zip(was) {
+                    let Some(c) = child else { break };
+                    child = c.next_element_sibling();
+                    if new != was {
+                        if let Some(fresh) = parse(new) {
+                            c.replace_with_with_node_1(&fresh).ok();
+                        }
+                    }
+                }
+            }
+            _ if was.as_ref().is_some_and(|w| w.inner == now.inner) => {}
+            _ => node.set_inner_html(now.inner),
         }
     }
 }
@@ -745,15 +836,15 @@ pub fn Topology() -> impl IntoView {
     let svg_ref = NodeRef::<leptos::svg::Svg>::new();
     // The diagram's nodes: drawn anew when the topology changes, updated in place when only
     // counts and states do.
-    Effect::new(move |drawn: Option<Option<Layout>>| {
+    Effect::new(move |drawn: Option<Option<Drawn>>| {
         let el: web_sys::Element = svg_ref.get()?.into();
         let (markup, shape) = layout.with(|l| (diagram_markup(l), l.shape()));
-        if drawn.flatten().as_ref() == Some(&shape) {
-            update_live(&el, &markup);
-        } else {
-            el.set_inner_html(&markup);
+        let pieces = live_pieces(&markup);
+        match drawn.flatten() {
+            Some((was, old)) if was == shape => update_live(&el, &old, &pieces),
+            _ => el.set_inner_html(&markup),
         }
-        Some(shape)
+        Some((shape, pieces.into_iter().map(|(n, piece)| (n, piece.to_string())).collect()))
     });
     // The node under an event (or its nearest ancestor with a `data-select`).
     let target_selection = |target: Option<web_sys::EventTarget>| {

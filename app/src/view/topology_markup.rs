@@ -29,8 +29,8 @@ fn topic_lines(name: &str, y: i64) -> String {
 }
 
 /// A queue's first messages inside its node, on the line at `y`: a dot each in its state's
-/// colour, a ring for a timer with its seconds, the receive count; "+N" for the rest. A dot
-/// selects its message.
+/// colour, a ring for a timer with its seconds, the receive count; "+N" for the rest, at the
+/// top right of the node. A dot selects its message.
 fn dots_markup(queue: &str, dots: &[Dot], more: usize, y: i64) -> String {
     use std::fmt::Write;
     let mut m = String::new();
@@ -57,8 +57,10 @@ fn dots_markup(queue: &str, dots: &[Dot], more: usize, y: i64) -> String {
             esc(&d.label)
         );
     }
+    // On the name's line, at the node's right edge: the last dot's seconds ("29s") leave no
+    // room for it on the dots' line.
     if more > 0 {
-        let _ = write!(m, "<text class=\"more\" x=\"604\" y=\"{}\" text-anchor=\"end\">+{more}</text>", y + 3);
+        let _ = write!(m, "<text class=\"more\" x=\"600\" y=\"{}\" text-anchor=\"end\">+{more}</text>", y - 29);
     }
     m
 }

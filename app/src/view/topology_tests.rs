@@ -1,7 +1,9 @@
 //! The diagram's layout and markup against real scenarios: rows, dead-letter queues, consumers,
 //! messages inside the nodes, and the nodes updated in place.
 
-use super::{diagram_markup, edge_path, selection_of, ConsumerState, Layout, WorkerStatus, DLQ_ROW, ROW};
+use super::{
+    diagram_markup, edge_path, live_pieces, node_parts, selection_of, ConsumerState, Layout, WorkerStatus, DLQ_ROW, ROW,
+};
 use crate::playground::{Playground, DEFAULT_SCENARIO};
 use crate::view::Selection;
 use serde_json::json;
@@ -304,4 +306,41 @@ fn the_narrow_diagram_stacks_each_topic_over_the_queues_it_feeds() {
     );
     assert!(markup.contains("<g transform=\"translate(-236 0)\">"), "badges and queues moved left");
     assert!(!markup.contains("M 130 "), "no edge leaves the producer sideways");
+}
+
+#[test]
+fn each_live_node_is_cut_from_the_markup_whole_and_once() {
+    // The sub-DLQ's node is written after every row, out of its number's order; a queue in
+    // flight draws a ring inside its node.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/tests/scenarios/sns-deleted-queue.json");
+    let mut pg = Playground::from_scenario(&std::fs::read_to_string(path).expect("the file")).expect("loads");
+    pg.apply("CreateQueue", &json!({"QueueName": "work"})).expect("queue");
+    pg.apply("SendMessage", &json!({"QueueUrl": "work", "MessageBody": "x"})).expect("send");
+    pg.apply("ReceiveMessage", &json!({"QueueUrl": "work"})).expect("receive");
+    let markup = diagram_markup(&Layout::of_now(&pg.snapshot()));
+    let pieces = live_pieces(&markup);
+    let numbers: Vec<usize> = pieces.iter().map(|(n, _)| *n).collect();
+    assert_eq!(numbers, (0..markup.matches(" data-live=\"").count()).collect::<Vec<_>>());
+    for (n, piece) in &pieces {
+        assert!(piece.starts_with('<') && piece.contains(&format!(" data-live=\"{n}\"")), "{piece}");
+        assert_eq!(piece.matches(" data-live=").count(), 1, "one node a piece: {piece}");
+        let opened = piece.matches('<').count() - 2 * piece.matches("</").count() - piece.matches("/>").count();
+        assert_eq!(opened, 0, "every tag it opens is closed: {piece}");
+    }
+    assert!(pieces.iter().any(|(_, p)| p.contains("sub-dlq") && p.ends_with("</g>")));
+    // A node is cut into its opening tag and its children, each whole; a text node has text.
+    for (_, piece) in &pieces {
+        let parts = node_parts(piece).expect("a node");
+        assert!(piece.starts_with(parts.open) && parts.open.ends_with('>') && piece.contains(parts.inner));
+        if let Some(children) = &parts.children {
+            assert_eq!(children.concat(), parts.inner, "the children are the whole contents");
+            assert!(children.iter().all(|c| c.starts_with('<') && c.ends_with('>')));
+        } else {
+            assert!(piece.starts_with("<text"), "only a caption holds bare text: {piece}");
+        }
+    }
+    let queue = pieces.iter().find(|(_, p)| p.contains("queue:work")).map(|(_, p)| node_parts(p).unwrap()).unwrap();
+    let children = queue.children.expect("a queue's node holds elements only");
+    assert!(children[0].starts_with("<rect") && children.iter().any(|c| c.starts_with("<g class=\"msg")));
+    assert!(pieces.iter().any(|(_, p)| p.contains("queue:work") && p.contains("class=\"ring\"")));
 }

@@ -1,0 +1,63 @@
+//! `keep_list`, `morph` and `draw` on a real DOM (wasm-bindgen-test, headless Chromium): what
+//! stays is the same element, what changed is written, and the markup ends as asked.
+
+use super::{draw, keep_list, morph};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn element(html: &str) -> web_sys::Element {
+    let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
+    let el = doc.create_element("div").expect("a div");
+    el.set_inner_html(html);
+    doc.body().expect("a body").append_child(&el).expect("appended");
+    el
+}
+
+fn items(keys: &[u64]) -> Vec<(u64, String)> {
+    keys.iter().map(|k| (*k, format!("<li data-k=\"{k}\">item {k}</li>"))).collect()
+}
+
+#[wasm_bindgen_test]
+fn a_kept_list_keeps_its_items_removes_runs_and_inserts_runs_in_order() {
+    let old = items(&[1, 2, 3, 4, 5, 6, 7, 8]);
+    let list = element(&old.iter().map(|(_, m)| m.as_str()).collect::<String>());
+    let kept_before = list.query_selector("[data-k=\"4\"]").unwrap().unwrap();
+    // 1–3 and 7–8 go (two runs), 4 stays, 5 changes, 6 stays, 9–11 come at the end and 0 first.
+    let mut new = items(&[0, 4, 5, 6, 9, 10, 11]);
+    new[2].1 = "<li data-k=\"5\">item 5, changed</li>".into();
+    keep_list(&list, &old, &new);
+    assert_eq!(list.inner_html(), new.iter().map(|(_, m)| m.as_str()).collect::<String>());
+    let kept_after = list.query_selector("[data-k=\"4\"]").unwrap().unwrap();
+    assert!(kept_before.is_same_node(Some(&kept_after)), "an item that stays is the same element");
+    list.remove();
+}
+
+#[wasm_bindgen_test]
+fn morph_writes_only_what_differs_and_keeps_the_elements() {
+    let el = element("<p class=\"a\" title=\"t\">one <b>two</b></p><ul><li>x</li><li>y</li></ul><span>gone</span>");
+    let p = el.first_element_child().unwrap();
+    let fresh = element("<p class=\"b\">one <b>three</b></p><ul><li>x</li></ul><em>new</em>");
+    morph(&el, &fresh);
+    assert_eq!(el.inner_html(), fresh.inner_html());
+    assert!(p.is_same_node(el.first_element_child().as_ref().map(|e| e.as_ref())), "the paragraph stays");
+    assert_eq!(p.get_attribute("title"), None, "an attribute the new markup lacks goes");
+    el.remove();
+    fresh.remove();
+}
+
+#[wasm_bindgen_test]
+fn draw_keeps_the_focus_on_a_control_that_is_drawn_again() {
+    use wasm_bindgen::JsCast;
+    let mut last = String::new();
+    let el = element("");
+    draw(&el, "<p>3 ok</p><button data-testid=\"crash\">Crash</button>", &mut last);
+    let button = el.query_selector("button").unwrap().unwrap().dyn_into::<web_sys::HtmlElement>().unwrap();
+    button.focus().unwrap();
+    draw(&el, "<p>4 ok</p><button data-testid=\"crash\">Crash</button>", &mut last);
+    assert_eq!(el.inner_html(), "<p>4 ok</p><button data-testid=\"crash\">Crash</button>");
+    let doc = web_sys::window().and_then(|w| w.document()).unwrap();
+    let active = doc.active_element().and_then(|a| a.get_attribute("data-testid"));
+    assert_eq!(active.as_deref(), Some("crash"));
+    el.remove();
+}
