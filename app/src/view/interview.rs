@@ -166,13 +166,14 @@ pub fn InterviewPage(id: String) -> impl IntoView {
         match built {
             Ok(pg) => {
                 let (pg, playing) = (RwSignal::new(pg), RwSignal::new(false));
-                let (snapshot, now, clock, paced) = super::story_views(pg, playing);
+                let (snapshot, now, clock, (paced, paced_late)) = super::story_views(pg, playing);
                 trying.set(Some(Ctx {
                     pg,
                     snapshot,
                     now,
                     clock,
                     paced,
+                    paced_late,
                     playing,
                     speed: RwSignal::new(2),
                     selected: RwSignal::new(None),

@@ -22,34 +22,22 @@ pub fn EventLog() -> impl IntoView {
         })
     });
     // The list changes only when events are added or the story moves back (or another story
-    // is loaded): not on a bare tick. While time plays it follows the paced snapshot
-    // (`Ctx::shown`, with the queue cards): at 64× its entries fly past faster than they can
-    // be read. Paused, stepping or scrubbing, it is drawn at once.
-    let count = Memo::new(move |_| ctx.shown(|_| ctx.pg.with_untracked(|p| (p.id.clone(), p.events().len()))));
+    // is loaded): not on a bare tick. While time plays it follows the paced snapshot, a frame
+    // after the queue cards (`Ctx::paced_late`): at 64× its entries fly past faster than they
+    // can be read. Paused, stepping or scrubbing, it is drawn at once.
+    let count = Memo::new(move |_| {
+        ctx.paced_late.track();
+        ctx.pg.with_untracked(|p| (p.id.clone(), p.events().len()))
+    });
     // The list is written as markup, one `<li data-seq>` per event, and kept by hand: when
     // events come or go (playing on, scrubbing back) only those items are inserted or removed.
     // A click on an event's button reaches the list, which selects the event its item names.
-    // While time plays the list is drawn a frame after the queue cards (`due`), so that the two
-    // paced redraws do not fall into one frame and together overrun it.
-    let (due, asked) = (RwSignal::new(false), StoredValue::new(false));
     Effect::new(move |drawn: Option<Vec<(u64, String)>>| {
         let drawn = drawn.unwrap_or_default();
         let f = filter.get();
         let limit = shown.get();
         // Read, not only tracked: a memo that has never run follows nothing.
         count.with(|_| ());
-        if ctx.playing.get_untracked() && !due.get() {
-            if !asked.get_value() {
-                asked.set_value(true);
-                request_animation_frame(move || {
-                    if asked.try_set_value(false).is_none() {
-                        due.try_set(true);
-                    }
-                });
-            }
-            return drawn;
-        }
-        due.update_untracked(|d| *d = false);
         let Some(list) = document().get_element_by_id("events") else { return drawn };
         let (items, rest): (Vec<(u64, String)>, usize) = ctx.pg.with_untracked(|p| {
             let mut events = p.events().iter().rev().filter(|e| f.is_empty() || e.kind.resources().iter().any(|r| *r == f));

@@ -81,6 +81,9 @@ pub struct Ctx {
     /// metrics) follow the story through it (`Ctx::shown`). At 64× the story changes at every
     /// frame; laying out and painting hundreds of chips that often cost the diagram its frames.
     pub paced: ReadSignal<u32>,
+    /// `paced`, one frame later while time plays: the event log follows it, so that its redraw
+    /// and the cards' do not fall into one frame and together overrun it.
+    pub paced_late: ReadSignal<u32>,
     pub playing: RwSignal<bool>,
     /// Index into `SPEEDS`.
     pub speed: RwSignal<usize>,
@@ -95,13 +98,14 @@ impl Ctx {
     pub fn new(pg: Playground, selected: Option<Selection>) -> Self {
         let speed = pg.speed_index();
         let (pg, playing) = (RwSignal::new(pg), RwSignal::new(false));
-        let (snapshot, now, clock, paced) = story_views(pg, playing);
+        let (snapshot, now, clock, (paced, paced_late)) = story_views(pg, playing);
         Ctx {
             pg,
             snapshot,
             now,
             clock,
             paced,
+            paced_late,
             playing,
             speed: RwSignal::new(speed),
             selected: RwSignal::new(selected),
@@ -145,23 +149,28 @@ const READOUT_MS: f64 = 100.0;
 /// While time plays, the detailed views (`Ctx::paced`) are redrawn at most this often.
 const PACED_MS: f64 = 250.0;
 
-/// A story's snapshot, its time, its time to read and the paced snapshot's signal (see `Ctx`).
+/// `Ctx::paced` and `Ctx::paced_late`.
+pub type Paced = (ReadSignal<u32>, ReadSignal<u32>);
+
+/// A story's snapshot, its time, its time to read and the paced snapshot's signals (see `Ctx`).
 /// The snapshot is taken again only when the story's view stamp changes: while time plays and
 /// nothing happens, only what reads the time runs.
 pub fn story_views(
     pg: RwSignal<Playground>,
     playing: RwSignal<bool>,
-) -> (Memo<Snapshot>, Memo<SimTime>, ReadSignal<SimTime>, ReadSignal<u32>) {
+) -> (Memo<Snapshot>, Memo<SimTime>, ReadSignal<SimTime>, Paced) {
     // One effect looks at each change of the story (each frame while time plays). It wakes the
     // snapshot's readers only when the view stamp moved, and the clock's readers only when the
     // time to read changed: neither is even asked at the other frames.
     let (moved, set_moved) = signal(0u32);
     let (paced, set_paced) = signal(0u32);
+    let (paced_late, set_late) = signal(0u32);
     let (clock, set_clock) = signal(pg.with_untracked(Playground::now));
     // The stamp seen last, the wall time the readouts were last written, and whether the
     // snapshot changed since the paced views were last woken.
     let seen = StoredValue::new((pg.with_untracked(Playground::view_stamp), f64::NEG_INFINITY, false));
-    let paced_at = StoredValue::new(f64::NEG_INFINITY);
+    // When the paced views were last woken, and whether the late ones are owed a frame.
+    let paced_at = StoredValue::new((f64::NEG_INFINITY, false));
     Effect::new(move |_| {
         let (stamp, t) = pg.with(|p| (p.view_stamp(), p.now()));
         let wall = window().performance().map_or(0.0, |p| p.now());
@@ -171,15 +180,20 @@ pub fn story_views(
         let playing = playing.get();
         let write = !playing || wall - written >= READOUT_MS;
         let owed = owed || last != stamp;
-        let pace = owed && (!playing || wall - paced_at.get_value() >= PACED_MS);
+        let (at, late) = paced_at.get_value();
+        let pace = owed && (!playing || wall - at >= PACED_MS);
         seen.set_value((stamp, if write { wall } else { written }, owed && !pace));
         if last != stamp {
             set_moved.update(|n| *n = n.wrapping_add(1));
         }
-        if pace {
-            paced_at.set_value(wall);
-            set_paced.update(|n| *n = n.wrapping_add(1));
+        let bump = |n: &mut u32| *n = n.wrapping_add(1);
+        if late || (pace && !playing) {
+            set_late.update(bump);
         }
+        if pace {
+            set_paced.update(bump);
+        }
+        paced_at.set_value((if pace { wall } else { at }, pace && playing));
         if write && clock.get_untracked() != t {
             set_clock.set(t);
         }
@@ -188,7 +202,7 @@ pub fn story_views(
         moved.with(|_| ());
         (pg.with_untracked(Playground::snapshot), true)
     });
-    (snapshot, Memo::new(move |_| pg.with(Playground::now)), clock, paced)
+    (snapshot, Memo::new(move |_| pg.with(Playground::now)), clock, (paced, paced_late))
 }
 
 pub fn use_ctx() -> Ctx {
@@ -420,63 +434,50 @@ pub(crate) fn draw(el: &web_sys::Element, html: &str, last: &mut String) {
 }
 
 /// Makes `old`'s children like `new`'s (a parsed copy of what should be there) by changing only
-/// what differs: an element of the same name keeps its place and takes the new attributes and
-/// children, a text takes the new text; anything else is replaced. The elements that stay are
-/// the same elements: the browser restyles and lays out only what changed, and a focus stays.
+/// what differs: an element that is the same but for its contents stays and takes the new
+/// contents, a text takes the new text; anything else is replaced by the new one. The elements
+/// that stay are the same elements: the browser restyles and lays out only what changed, and a
+/// focus on one of them stays.
 pub(crate) fn morph(old: &web_sys::Node, new: &web_sys::Node) {
     use wasm_bindgen::JsCast;
+    // An element's own tag and attributes, without its contents.
+    let tag = |e: &web_sys::Element| {
+        e.clone_node_with_deep(false).ok().and_then(|c| c.dyn_into::<web_sys::Element>().ok()).map(|c| c.outer_html())
+    };
     let mut o = old.first_child();
     let mut n = new.first_child();
     while let Some(nn) = n {
         n = nn.next_sibling();
-        match o.take() {
-            Some(on) if on.node_type() == nn.node_type() && on.node_name() == nn.node_name() => {
-                o = on.next_sibling();
-                match (on.dyn_ref::<web_sys::Element>(), nn.dyn_ref::<web_sys::Element>()) {
-                    (Some(oe), Some(ne)) => {
-                        same_attributes(oe, ne);
-                        morph(&on, &nn);
-                    }
-                    _ => {
-                        if on.node_value() != nn.node_value() {
-                            on.set_node_value(nn.node_value().as_deref());
-                        }
-                    }
-                }
+        let Some(on) = o.take() else {
+            if let Ok(copy) = nn.clone_node_with_deep(true) {
+                old.append_child(&copy).ok();
             }
-            Some(on) => {
-                o = on.next_sibling();
-                if let Ok(copy) = nn.clone_node_with_deep(true) {
-                    old.replace_child(&copy, &on).ok();
-                }
+            continue;
+        };
+        o = on.next_sibling();
+        let same = match (on.dyn_ref::<web_sys::Element>(), nn.dyn_ref::<web_sys::Element>()) {
+            (Some(oe), Some(ne)) if oe.outer_html() == ne.outer_html() => true,
+            (Some(oe), Some(ne)) if tag(oe) == tag(ne) => {
+                morph(&on, &nn);
+                true
             }
-            None => {
-                if let Ok(copy) = nn.clone_node_with_deep(true) {
-                    old.append_child(&copy).ok();
+            (None, None) if on.node_name() == nn.node_name() => {
+                if on.node_value() != nn.node_value() {
+                    on.set_node_value(nn.node_value().as_deref());
                 }
+                true
+            }
+            _ => false,
+        };
+        if !same {
+            if let Ok(copy) = nn.clone_node_with_deep(true) {
+                old.replace_child(&copy, &on).ok();
             }
         }
     }
     while let Some(on) = o {
         o = on.next_sibling();
         old.remove_child(&on).ok();
-    }
-}
-
-/// Gives `old` exactly `new`'s attributes, writing only those that differ.
-pub(crate) fn same_attributes(old: &web_sys::Element, new: &web_sys::Element) {
-    let names = |e: &web_sys::Element| e.get_attribute_names().iter().filter_map(|n| n.as_string()).collect::<Vec<_>>();
-    let wanted = names(new);
-    for name in names(old) {
-        if !wanted.contains(&name) {
-            old.remove_attribute(&name).ok();
-        }
-    }
-    for name in wanted {
-        let value = new.get_attribute(&name).unwrap_or_default();
-        if old.get_attribute(&name).as_deref() != Some(value.as_str()) {
-            old.set_attribute(&name, &value).ok();
-        }
     }
 }
 
@@ -521,31 +522,16 @@ pub(crate) fn keep_list(list: &web_sys::Element, old: &[(u64, String)], new: &[(
         list.set_inner_html(&new.iter().map(|(_, m)| m.as_str()).collect::<String>());
         return;
     };
-    // The old items that stay as they are; the others go, each run of neighbours at once (at
-    // 64× the log's oldest hundred go together).
+    // The old items that stay as they are; the others go.
     let mut stays = vec![false; old.len()];
     for ((_, markup), keep) in new.iter().zip(&kept) {
         if let Some(i) = keep.filter(|i| old[*i].1 == *markup) {
             stays[i] = true;
         }
     }
-    let mut i = 0;
-    while i < lis.len() {
-        let run = stays[i..].iter().take_while(|s| !**s).count();
-        match run {
-            0 => i += 1,
-            1 => {
-                lis[i].remove();
-                i += 1;
-            }
-            _ => {
-                if let Ok(range) = document().create_range() {
-                    range.set_start_before(&lis[i]).ok();
-                    range.set_end_after(&lis[i + run - 1]).ok();
-                    range.delete_contents().ok();
-                }
-                i += run;
-            }
+    for (li, stays) in lis.iter().zip(&stays) {
+        if !stays {
+            li.remove();
         }
     }
     // From the end: each run of new items goes in as one piece of markup, before the item

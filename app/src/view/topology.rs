@@ -637,7 +637,7 @@ fn last_drops(events: &[engine::Event], filtered: &[String]) -> Vec<(String, Str
 }
 
 /// What the diagram drew last: its shape, and its live nodes' markup by number.
-type Drawn = (Layout, Vec<(usize, String)>);
+type Drawn = (Layout, Vec<String>);
 
 /// Where the element that starts at `start` in `markup` ends (just after its closing tag):
 /// where the tags opened from its start are all closed again.
@@ -660,22 +660,23 @@ fn element_end(markup: &str, start: usize) -> Option<usize> {
 }
 
 /// The live nodes in the diagram's `markup` (each element that carries `data-live="i"`, with
-/// everything inside it), by their number. The markup is the diagram's own (see
+/// everything inside it), at their number's index. The markup is the diagram's own (see
 /// [`diagram_markup`]): every attribute value and text is escaped, so a `<` or `>` is always a
 /// tag's.
-fn live_pieces(markup: &str) -> Vec<(usize, &str)> {
+fn live_pieces(markup: &str) -> Vec<&str> {
     const MARK: &str = " data-live=\"";
-    let mut pieces: Vec<(usize, &str)> = Vec::new();
+    // Indexed by number (no sort: the numbers run from 0, though not in the markup's order).
+    let mut pieces: Vec<&str> = Vec::new();
     let mut from = 0;
     while let Some(at) = markup[from..].find(MARK).map(|i| from + i) {
         from = at + MARK.len();
         let (Some(start), Some(number)) = (markup[..at].rfind('<'), markup[from..].split('"').next()) else { break };
-        let Ok(number) = number.parse::<usize>() else { continue };
-        if let Some(end) = element_end(markup, start) {
-            pieces.push((number, &markup[start..end]));
+        let (Ok(number), Some(end)) = (number.parse::<usize>(), element_end(markup, start)) else { continue };
+        if pieces.len() <= number {
+            pieces.resize(number + 1, "");
         }
+        pieces[number] = &markup[start..end];
     }
-    pieces.sort_by_key(|(n, _)| *n);
     pieces
 }
 
@@ -689,7 +690,8 @@ struct NodeParts<'a> {
 
 fn node_parts(piece: &str) -> Option<NodeParts<'_>> {
     let open = piece.find('>')? + 1;
-    let inner = piece.get(open..piece.rfind("</")?)?;
+    // The last tag is the node's closing tag.
+    let inner = piece.get(open..piece.rfind('<')?)?;
     let mut children = Some(Vec::new());
     let mut i = 0;
     while i < inner.len() {
@@ -710,18 +712,19 @@ fn node_parts(piece: &str) -> Option<NodeParts<'_>> {
 
 /// Brings the live nodes of the diagram on the page up to date from `old` (the pieces drawn
 /// last, see [`live_pieces`]) to `new`, of the same topology. Only what changed is parsed and
-/// written: a node's own attributes when its opening tag changed, and each of its children
+/// written: a node's class and accessible name when its opening tag changed (the rest of it
+/// is the topology's, which is the same), and each of its children
 /// whose markup changed (a message's dot, the line of counts), replaced alone. The nodes stay,
 /// and so does a keyboard focus on one of them.
-fn update_live(svg: &web_sys::Element, old: &[(usize, String)], new: &[(usize, &str)]) {
+fn update_live(svg: &web_sys::Element, old: &[String], new: &[&str]) {
     let Ok(scratch) = document().create_element_ns(Some("http://www.w3.org/2000/svg"), "svg") else { return };
     // `markup` parsed on its own: its first element.
     let parse = |markup: &str| {
         scratch.set_inner_html(markup);
         scratch.first_element_child()
     };
-    for (i, piece) in new {
-        let was = old.binary_search_by_key(i, |(n, _)| *n).ok().and_then(|k| node_parts(&old[k].1));
+    for (i, piece) in new.iter().enumerate() {
+        let was = old.get(i).and_then(|w| node_parts(w));
         let Some(now) = node_parts(piece) else { continue };
         if was.as_ref().is_some_and(|w| w.open == now.open && w.inner == now.inner) {
             continue;
@@ -729,7 +732,12 @@ fn update_live(svg: &web_sys::Element, old: &[(usize, String)], new: &[(usize, &
         let Ok(Some(node)) = svg.query_selector(&format!("[data-live=\"{i}\"]")) else { continue };
         if was.as_ref().is_none_or(|w| w.open != now.open) {
             if let Some(fresh) = parse(piece) {
-                super::same_attributes(&node, &fresh);
+                for name in ["class", "aria-label"] {
+                    let value = fresh.get_attribute(name).unwrap_or_default();
+                    if node.get_attribute(name).as_deref() != Some(value.as_str()) {
+                        node.set_attribute(name, &value).ok();
+                    }
+                }
             }
         }
         match (&now.children, was.as_ref().and_then(|w| w.children.as_ref())) {
@@ -844,7 +852,7 @@ pub fn Topology() -> impl IntoView {
             Some((was, old)) if was == shape => update_live(&el, &old, &pieces),
             _ => el.set_inner_html(&markup),
         }
-        Some((shape, pieces.into_iter().map(|(n, piece)| (n, piece.to_string())).collect()))
+        Some((shape, pieces.into_iter().map(str::to_string).collect()))
     });
     // The node under an event (or its nearest ancestor with a `data-select`).
     let target_selection = |target: Option<web_sys::EventTarget>| {

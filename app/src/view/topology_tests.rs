@@ -318,16 +318,16 @@ fn each_live_node_is_cut_from_the_markup_whole_and_once() {
     pg.apply("SendMessage", &json!({"QueueUrl": "work", "MessageBody": "x"})).expect("send");
     pg.apply("ReceiveMessage", &json!({"QueueUrl": "work"})).expect("receive");
     let markup = diagram_markup(&Layout::of_now(&pg.snapshot()));
-    let pieces = live_pieces(&markup);
-    let numbers: Vec<usize> = pieces.iter().map(|(n, _)| *n).collect();
-    assert_eq!(numbers, (0..markup.matches(" data-live=\"").count()).collect::<Vec<_>>());
+    let pieces: Vec<(usize, &str)> = live_pieces(&markup).into_iter().enumerate().collect();
+    assert_eq!(pieces.len(), markup.matches(" data-live=\"").count());
     for (n, piece) in &pieces {
-        assert!(piece.starts_with('<') && piece.contains(&format!(" data-live=\"{n}\"")), "{piece}");
+        assert!(piece.starts_with('<') && piece.contains(&format!(" data-live=\"{n}\"")), "{n}: {piece}");
         assert_eq!(piece.matches(" data-live=").count(), 1, "one node a piece: {piece}");
         let opened = piece.matches('<').count() - 2 * piece.matches("</").count() - piece.matches("/>").count();
         assert_eq!(opened, 0, "every tag it opens is closed: {piece}");
     }
     assert!(pieces.iter().any(|(_, p)| p.contains("sub-dlq") && p.ends_with("</g>")));
+    assert!(pieces.iter().any(|(_, p)| p.contains("queue:work") && p.contains("class=\"ring\"")));
     // A node is cut into its opening tag and its children, each whole; a text node has text.
     for (_, piece) in &pieces {
         let parts = node_parts(piece).expect("a node");

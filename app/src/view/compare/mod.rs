@@ -53,13 +53,14 @@ fn label(name: &str) -> &'static str {
 fn design_ctx(name: &str, playing: RwSignal<bool>, speed: RwSignal<usize>) -> Result<Ctx, String> {
     let text = FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).ok_or("no such design")?;
     let pg = RwSignal::new(Playground::from_scenario(text).map_err(|e| format!("{name}: {e}"))?);
-    let (snapshot, now, clock, paced) = super::story_views(pg, playing);
+    let (snapshot, now, clock, (paced, paced_late)) = super::story_views(pg, playing);
     Ok(Ctx {
         pg,
         snapshot,
         now,
         clock,
         paced,
+        paced_late,
         playing,
         speed,
         selected: RwSignal::new(None),
