@@ -76,9 +76,9 @@ pub struct Ctx {
     /// plays at most every `READOUT_MS` of wall time. Digits that change at every frame cannot
     /// be read, and redrawing them made the browser lay out and paint the page at every frame.
     pub clock: ReadSignal<SimTime>,
-    /// Moves when the snapshot changed, but while time plays at most every `READOUT_MS` of wall
-    /// time: the detailed views under the diagram (queue cards, their chips and workers, the
-    /// metrics) follow the story through it (`Ctx::shown`). At 64× the story changes at every
+    /// Moves when the snapshot changed, but while time plays at most every `PACED_MS` of wall
+    /// time: the detailed views around the diagram (queue cards, their chips and workers, side
+    /// effects, metrics) follow the story through it (`Ctx::shown`). At 64× the story changes at every
     /// frame; laying out and painting hundreds of chips that often cost the diagram its frames.
     pub paced: ReadSignal<u32>,
     /// `paced`, one frame later while time plays: the event log follows it, so that its redraw
