@@ -64,3 +64,21 @@ fn draw_keeps_the_focus_on_a_control_that_is_drawn_again() {
     assert_eq!(active.as_deref(), Some("crash"));
     el.remove();
 }
+
+#[wasm_bindgen_test]
+fn draw_leaves_what_is_being_typed_where_it_is() {
+    use wasm_bindgen::JsCast;
+    let mut last = String::new();
+    let el = element("");
+    let field = "<input data-testid=\"visibility\" value=\"30\">";
+    draw(&el, &format!("<p>3 visible</p>{field}"), &mut last);
+    let input = el.query_selector("input").unwrap().unwrap().dyn_into::<web_sys::HtmlInputElement>().unwrap();
+    input.focus().unwrap();
+    input.set_value("45");
+    draw(&el, &format!("<p>4 visible</p>{field}"), &mut last);
+    let again = el.query_selector("input").unwrap().unwrap().dyn_into::<web_sys::HtmlInputElement>().unwrap();
+    assert!(input.is_same_node(Some(&again)), "the field is the same element");
+    assert_eq!(again.value(), "45", "what was typed stays");
+    assert_eq!(el.query_selector("p").unwrap().unwrap().text_content().as_deref(), Some("4 visible"));
+    el.remove();
+}

@@ -413,7 +413,7 @@ pub(crate) fn draw(el: &web_sys::Element, html: &str, last: &mut String) {
     html.clone_into(last);
     let focused = document().active_element().filter(|a| el.contains(Some(a)));
     let testid = focused.as_ref().and_then(|a| a.get_attribute("data-testid"));
-    let typed = focused.and_then(|a| a.dyn_into::<web_sys::HtmlInputElement>().ok()).map(|i| i.value());
+    let typed = focused.as_ref().and_then(|a| a.dyn_ref::<web_sys::HtmlInputElement>()).map(|i| i.value());
     // Parsed aside, then only what changed is written (`morph`): a card whose count went from
     // 3 to 4 gets one new text, not a new header, counts, workers and buttons.
     match document().create_element(&el.tag_name()) {
@@ -422,6 +422,10 @@ pub(crate) fn draw(el: &web_sys::Element, html: &str, last: &mut String) {
             morph(el, &fresh);
         }
         Err(_) => el.set_inner_html(html),
+    }
+    // Kept in place: it still has the focus, and what was typed (and where the caret was).
+    if focused.is_some_and(|f| el.contains(Some(&f))) {
+        return;
     }
     let Some(t) = testid else { return };
     let again = el.query_selector(&format!("[data-testid=\"{t}\"]")).ok().flatten();
