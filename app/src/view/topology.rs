@@ -713,9 +713,9 @@ fn node_parts(piece: &str) -> Option<NodeParts<'_>> {
 /// Brings the live nodes of the diagram on the page up to date from `old` (the pieces drawn
 /// last, see [`live_pieces`]) to `new`, of the same topology. Only what changed is parsed and
 /// written: a node's class and accessible name when its opening tag changed (the rest of it
-/// is the topology's, which is the same), and each of its children
-/// whose markup changed (a message's dot, the line of counts), replaced alone. The nodes stay,
-/// and so does a keyboard focus on one of them.
+/// is the topology's, which is the same), and each of its children whose markup changed (a
+/// message's dot, the line of counts), replaced alone. The nodes stay, and so does a keyboard
+/// focus on one of them.
 fn update_live(svg: &web_sys::Element, old: &[String], new: &[&str]) {
     let Ok(scratch) = document().create_element_ns(Some("http://www.w3.org/2000/svg"), "svg") else { return };
     // `markup` parsed on its own: its first element.
