@@ -166,34 +166,34 @@ pub fn story_views(
     let (paced, set_paced) = signal(0u32);
     let (paced_late, set_late) = signal(0u32);
     let (clock, set_clock) = signal(pg.with_untracked(Playground::now));
-    // The stamp seen last, the wall time the readouts were last written, and whether the
-    // snapshot changed since the paced views were last woken.
-    let seen = StoredValue::new((pg.with_untracked(Playground::view_stamp), f64::NEG_INFINITY, false));
-    // When the paced views were last woken, and whether the late ones are owed a frame.
-    let paced_at = StoredValue::new((f64::NEG_INFINITY, false));
+    // The stamp seen last, and the wall time the readouts were last written.
+    let seen = StoredValue::new((pg.with_untracked(Playground::view_stamp), f64::NEG_INFINITY));
+    // When the paced views were last woken, whether the snapshot changed since, and whether the
+    // late ones are owed a frame.
+    let paced_at = StoredValue::new((f64::NEG_INFINITY, false, false));
     Effect::new(move |_| {
         let (stamp, t) = pg.with(|p| (p.view_stamp(), p.now()));
         let wall = window().performance().map_or(0.0, |p| p.now());
-        let (last, written, owed) = seen.get_value();
+        let (last, written) = seen.get_value();
         // Playing on: the frames keep coming (a quiet story's time is counted at least every
         // `READOUT_MS`), so a later one writes what is owed; a pause writes it at once.
         let playing = playing.get();
         let write = !playing || wall - written >= READOUT_MS;
+        seen.set_value((stamp, if write { wall } else { written }));
+        let (at, owed, late) = paced_at.get_value();
         let owed = owed || last != stamp;
-        let (at, late) = paced_at.get_value();
         let pace = owed && (!playing || wall - at >= PACED_MS);
-        seen.set_value((stamp, if write { wall } else { written }, owed && !pace));
-        if last != stamp {
-            set_moved.update(|n| *n = n.wrapping_add(1));
-        }
+        paced_at.set_value((if pace { wall } else { at }, owed && !pace, pace && playing));
         let bump = |n: &mut u32| *n = n.wrapping_add(1);
+        if last != stamp {
+            set_moved.update(bump);
+        }
         if late || (pace && !playing) {
             set_late.update(bump);
         }
         if pace {
             set_paced.update(bump);
         }
-        paced_at.set_value((if pace { wall } else { at }, pace && playing));
         if write && clock.get_untracked() != t {
             set_clock.set(t);
         }

@@ -2,7 +2,8 @@
 //! messages inside the nodes, and the nodes updated in place.
 
 use super::{
-    diagram_markup, edge_path, live_pieces, node_parts, selection_of, ConsumerState, Layout, WorkerStatus, DLQ_ROW, ROW,
+    diagram_markup, edge_path, live::node_parts, live_pieces, selection_of, ConsumerState, Layout, WorkerStatus,
+    DLQ_ROW, ROW,
 };
 use crate::playground::{Playground, DEFAULT_SCENARIO};
 use crate::view::Selection;
