@@ -43,6 +43,21 @@ fn text(id: &str) -> String {
         .to_string()
 }
 
+/// Waits (up to 2 s, in steps of 20 ms) until an element with `data-testid` `id` is on the page.
+async fn appears(id: &str) {
+    for _ in 0..100 {
+        if document().query_selector(&format!("[data-testid=\"{id}\"]")).ok().flatten().is_some() {
+            return;
+        }
+        let wait = js_sys::Promise::new(&mut |done, _| {
+            let window = web_sys::window().expect("a window");
+            window.set_timeout_with_callback_and_timeout_and_arguments_0(&done, 20).expect("a timer");
+        });
+        wasm_bindgen_futures::JsFuture::from(wait).await.expect("the timer fires");
+    }
+    panic!("no element with data-testid {id} after 2 s");
+}
+
 #[wasm_bindgen_test]
 async fn clicking_publish_fans_out_to_the_three_queues() {
     let host = document().create_element("div").unwrap().unchecked_into::<web_sys::HtmlElement>();
@@ -50,6 +65,9 @@ async fn clicking_publish_fans_out_to_the_three_queues() {
     // The page's Stage on the quilt store (App itself fetches the scenario file first).
     let handle =
         leptos::mount::mount_to(host.clone(), || view! { <Stage pg=Playground::builtin("quilt-store").unwrap() /> });
+    // The queue cards and the log are built once the first screen is painted (`after_paint`).
+    appears("event-log").await;
+    appears("queue-billing-visible").await;
     assert_eq!(text("queue-billing-visible"), "0");
     let button = document().query_selector("[data-testid=\"publish\"]").unwrap().unwrap();
     button.unchecked_ref::<web_sys::HtmlElement>().click();

@@ -62,6 +62,10 @@ export async function openPlayground(browser, url, viewport = { width: 1280, hei
   page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
   await page.goto(url);
   await page.getByTestId(ready).waitFor({ timeout: 10_000 });
+  // The stage builds what lies under and beside its first screen (queue cards, inspector, event
+  // log) in idle callbacks asked for at the frame that paints it: an idle callback asked for
+  // after that frame's runs after them. Tests start when the whole stage is there.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestIdleCallback(() => done()))));
   return { page, problems };
 }
 

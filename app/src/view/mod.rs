@@ -276,16 +276,55 @@ pub(crate) fn query_param(name: &str) -> Option<String> {
 /// the filter policies (the sandbox's and the lesson page's).
 #[component]
 pub(crate) fn MainCol() -> impl IntoView {
+    let col = NodeRef::<leptos::html::Div>::new();
+    let lower = || view! { <Cards /> <Subscriptions /> };
+    // The routes page builds them with the rest: its bundle has no room for the deferral.
+    #[cfg(not(feature = "routes"))]
+    let lower = {
+        after_paint(move || col.get_untracked().map(Into::into), lower);
+        || ()
+    };
     view! {
-        <div class="main-col">
+        <div class="main-col" node_ref=col>
             <controls::Publish />
             <section class="diagram" aria-label="Topology">
                 <topology::Topology />
             </section>
-            <Cards />
-            <Subscriptions />
+            {lower()}
         </div>
     }
+}
+
+/// Builds `view` at the end of `parent` once the first screen is painted and the browser has had
+/// nothing more urgent to do since (an idle callback, within a second; where there is none, a
+/// task after the paint). What lies under or beside the first screen (the queue cards, the
+/// policies, the inspector and the log) is built this way: it then holds back neither the
+/// diagram and Publish nor a first click on them. It lives as long as the page: under the
+/// caller's owner (so with its context), never unmounted.
+#[cfg(not(feature = "routes"))]
+pub(crate) fn after_paint<V: IntoView + 'static>(
+    parent: impl FnOnce() -> Option<web_sys::HtmlElement> + 'static,
+    view: impl FnOnce() -> V + 'static,
+) {
+    use wasm_bindgen::{closure::Closure, JsCast};
+    let Some(owner) = Owner::current() else { return };
+    request_animation_frame(move || {
+        let mount = move || {
+            if let Some(parent) = parent() {
+                std::mem::forget(owner.with(|| leptos::mount::mount_to(parent, view)));
+            }
+        };
+        let w = window();
+        let idle = js_sys::Reflect::get(&w, &"requestIdleCallback".into()).ok();
+        match idle.and_then(|f| f.dyn_into::<js_sys::Function>().ok()) {
+            Some(idle) => {
+                let options = js_sys::Object::new();
+                _ = js_sys::Reflect::set(&options, &"timeout".into(), &1000.into());
+                _ = idle.call2(&w, &Closure::once_into_js(mount), &options);
+            }
+            None => set_timeout(mount, std::time::Duration::ZERO),
+        }
+    });
 }
 
 /// The sandbox's share bar: a link to the story, files in and out, the export to AWS. The
@@ -327,6 +366,13 @@ pub fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selecti
     log::use_announcer(ctx);
     #[cfg(not(feature = "routes"))]
     share::use_drop(ctx);
+    let side = NodeRef::<leptos::html::Aside>::new();
+    let beside = || view! { <inspector::Inspector /> <log::EventLog /> };
+    #[cfg(not(feature = "routes"))]
+    let beside = {
+        after_paint(move || side.get_untracked(), beside);
+        || ()
+    };
 
     view! {
         <div class="shell">
@@ -343,10 +389,7 @@ pub fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selecti
             <transport::Transport />
             <main class="stage">
                 <MainCol />
-                <aside class="side-col">
-                    <inspector::Inspector />
-                    <log::EventLog />
-                </aside>
+                <aside class="side-col" node_ref=side>{beside()}</aside>
             </main>
             <p class="sr-only" role="status" aria-live="polite">{move || ctx.announce.get()}</p>
         </div>

@@ -672,7 +672,10 @@ fn follow_width(el: &web_sys::HtmlElement, narrow: RwSignal<bool>) {
             None => false,
         }
     };
-    set(el.client_width() as f64);
+    // The window's width stands in for the container's at first: reading the container's would
+    // lay out the page while it is being built. The observer's first call, after the first
+    // layout and before the first paint, gives the container's own.
+    set(window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or_default());
     let cb = Closure::<dyn FnMut(js_sys::Array, web_sys::ResizeObserver)>::new(
         move |entries: js_sys::Array, observer: web_sys::ResizeObserver| {
             let Some(e) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>().ok() else { return };
