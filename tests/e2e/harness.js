@@ -62,11 +62,16 @@ export async function openPlayground(browser, url, viewport = { width: 1280, hei
   page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
   await page.goto(url);
   await page.getByTestId(ready).waitFor({ timeout: 10_000 });
-  // The stage builds what lies under and beside its first screen (queue cards, inspector, event
-  // log) in idle callbacks asked for at the frame that paints it: an idle callback asked for
-  // after that frame's runs after them. Tests start when the whole stage is there.
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestIdleCallback(() => done()))));
+  // Tests start when the whole stage is there.
+  await stageBuilt(page);
   return { page, problems };
+}
+
+/** Waits until the stage has built what lies under and beside its first screen (queue cards,
+ * inspector, event log): that is done in idle callbacks asked for at the frame that paints the
+ * first screen, and an idle callback asked for after that frame runs after them. */
+export function stageBuilt(page) {
+  return page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestIdleCallback(() => done()))));
 }
 
 /** Saves the test's screenshot, closes its page, and returns the problems seen. */

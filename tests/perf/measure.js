@@ -2,7 +2,7 @@
 // first paint, frame times with 500 messages on screen at 16x, scrubbing a 10,000-event
 // history and a busy one (workers consuming), and the gzipped bundle. A measurement, not a test: it prints figures for the README.
 // Run: make perf (or: cd tests && node perf/measure.js)
-import { startServer, launchBrowser } from '../e2e/harness.js';
+import { startServer, launchBrowser, stageBuilt } from '../e2e/harness.js';
 import { startDocs } from '../e2e/docs-server.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -32,10 +32,6 @@ async function workers900(page) {
   }));
   return frames.slice(1);
 }
-
-/** Waits until the stage has built what lies under and beside its first screen (in idle
- * callbacks asked for at the frame that paints it: one asked for after that frame runs later). */
-const stageBuilt = (page) => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestIdleCallback(() => done()))));
 
 const server = await startServer();
 const browser = await launchBrowser();

@@ -277,37 +277,31 @@ pub(crate) fn query_param(name: &str) -> Option<String> {
 #[component]
 pub(crate) fn MainCol() -> impl IntoView {
     let col = NodeRef::<leptos::html::Div>::new();
-    let lower = || view! { <Cards /> <Subscriptions /> };
-    // The routes page builds them with the rest: its bundle has no room for the deferral.
-    #[cfg(not(feature = "routes"))]
-    let lower = {
-        after_paint(move || col.get_untracked().map(Into::into), lower);
-        || ()
-    };
+    let lower = after_paint(move || col.get_untracked().map(Into::into), || view! { <Cards /> <Subscriptions /> });
     view! {
         <div class="main-col" node_ref=col>
             <controls::Publish />
             <section class="diagram" aria-label="Topology">
                 <topology::Topology />
             </section>
-            {lower()}
+            {lower}
         </div>
     }
 }
 
 /// Builds `view` at the end of `parent` once the first screen is painted and the browser has had
 /// nothing more urgent to do since (an idle callback, within a second; where there is none, a
-/// task after the paint). What lies under or beside the first screen (the queue cards, the
-/// policies, the inspector and the log) is built this way: it then holds back neither the
-/// diagram and Publish nor a first click on them. It lives as long as the page: under the
-/// caller's owner (so with its context), never unmounted.
+/// task after the paint), and returns `None` to put in its place. What lies under or beside the
+/// first screen (the queue cards, the policies, the inspector and the log) is built this way:
+/// it then holds back neither the diagram and Publish nor a first click on them. It lives as
+/// long as the page: under the caller's owner (so with its context), never unmounted.
 #[cfg(not(feature = "routes"))]
 pub(crate) fn after_paint<V: IntoView + 'static>(
     parent: impl FnOnce() -> Option<web_sys::HtmlElement> + 'static,
     view: impl FnOnce() -> V + 'static,
-) {
+) -> Option<V> {
     use wasm_bindgen::{closure::Closure, JsCast};
-    let Some(owner) = Owner::current() else { return };
+    let owner = Owner::current()?;
     request_animation_frame(move || {
         let mount = move || {
             if let Some(parent) = parent() {
@@ -325,6 +319,13 @@ pub(crate) fn after_paint<V: IntoView + 'static>(
             None => set_timeout(mount, std::time::Duration::ZERO),
         }
     });
+    None
+}
+
+/// The routes page builds them with the rest, in place: its bundle has no room for the deferral.
+#[cfg(feature = "routes")]
+pub(crate) fn after_paint<V>(_: impl FnOnce() -> Option<web_sys::HtmlElement>, view: impl FnOnce() -> V) -> Option<V> {
+    Some(view())
 }
 
 /// The sandbox's share bar: a link to the story, files in and out, the export to AWS. The
@@ -367,12 +368,7 @@ pub fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selecti
     #[cfg(not(feature = "routes"))]
     share::use_drop(ctx);
     let side = NodeRef::<leptos::html::Aside>::new();
-    let beside = || view! { <inspector::Inspector /> <log::EventLog /> };
-    #[cfg(not(feature = "routes"))]
-    let beside = {
-        after_paint(move || side.get_untracked(), beside);
-        || ()
-    };
+    let beside = after_paint(move || side.get_untracked(), || view! { <inspector::Inspector /> <log::EventLog /> });
 
     view! {
         <div class="shell">
@@ -389,7 +385,7 @@ pub fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selecti
             <transport::Transport />
             <main class="stage">
                 <MainCol />
-                <aside class="side-col" node_ref=side>{beside()}</aside>
+                <aside class="side-col" node_ref=side>{beside}</aside>
             </main>
             <p class="sr-only" role="status" aria-live="polite">{move || ctx.announce.get()}</p>
         </div>
