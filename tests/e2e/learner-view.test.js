@@ -351,6 +351,8 @@ test('make serve\'s own server: no console message at all, not even a warning', 
     page.on('console', (msg) => messages.push(`${msg.type()}: ${msg.text()}`));
     page.on('pageerror', (err) => messages.push(`uncaught: ${err.message}`));
     page.on('requestfailed', (req) => messages.push(`request failed: ${req.url()}`));
+    const asked = [];
+    page.on('request', (req) => asked.push(new URL(req.url()).pathname));
     const response = await page.goto(served.url);
     const html = await response.text();
     assert.doesNotMatch(html, /__trunk_address__|WebSocket/, 'no auto-reload script in the page');
@@ -360,6 +362,10 @@ test('make serve\'s own server: no console message at all, not even a warning', 
     await page.waitForTimeout(6_000);
     await finish(page, [], 'make-serve-console');
     assert.deepEqual(messages, [], 'the console stays empty');
+    // index.html asks for the default scenario early; the app's own fetch must take that
+    // response (an unused preload would also have drawn a warning above), not ask again.
+    assert.equal(asked.filter((p) => p === '/scenarios/quilt-store.json').length, 1, `the default scenario is fetched once: ${asked.join(' ')}`);
+    assert.equal(asked.filter((p) => p.endsWith('_bg.wasm')).length, 1, `the wasm is fetched once: ${asked.join(' ')}`);
   } finally {
     served.stop();
   }

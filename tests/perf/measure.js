@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
 
 const dist = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p / 100 * s.length))]; };
@@ -53,36 +54,49 @@ try {
   results.firstContentfulPaint = pct(paints, 50);
   results.firstInteractive = pct(ready, 50);
 
-  // 1b. The same cold load with the CPU throttled 4x (a mid-range phone), 5 loads. Also timed
-  // in the page, from its navigation start, without Playwright's polling (its checks are 100 to
-  // 500 ms apart, after it has evaluated its own script in the page): when Publish is added,
-  // and when the frame that paints it is done and the tasks queued before it have run.
-  const slow = []; const added = []; const painted = [];
-  for (let i = 0; i < 5; i++) {
+  // 1b. The same cold load with the CPU throttled 4x (a mid-range phone), 5 loads of each kind,
+  // taken in turns. Time to interactive is timed by the page itself, from its navigation start:
+  // when the frame that paints Publish is done and the tasks queued before it have run (a click
+  // then gets an answer at once). Publish's arrival in the DOM is noted too. In the first kind
+  // nothing of Playwright's runs in the page until then: the test waits on a promise of the page's
+  // own. The second kind waits as the e2e tests do, with `waitFor`, whose script (60 to 90 ms of
+  // main thread at 4x) runs in the page during the load, and whose checks come 100 to 500 ms
+  // apart; its wall-clock figure is the one this section printed until 2026-12-04.
+  const slow = []; const added = []; const painted = []; const seen = []; const seenPainted = [];
+  for (let i = 0; i < 10; i++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     await context.addInitScript(() => {
-      const seen = new MutationObserver(() => {
-        if (!document.querySelector('[data-testid="publish"]')) return;
-        seen.disconnect();
-        const added = performance.now();
-        requestAnimationFrame(() => setTimeout(() => { window.publishShown = { added, painted: performance.now() }; }));
+      window.publishShown = new Promise((shown) => {
+        const watch = new MutationObserver(() => {
+          if (!document.querySelector('[data-testid="publish"]')) return;
+          watch.disconnect();
+          const added = performance.now();
+          requestAnimationFrame(() => setTimeout(() => shown({ added, painted: performance.now() })));
+        });
+        watch.observe(document, { childList: true, subtree: true });
       });
-      seen.observe(document, { childList: true, subtree: true });
     });
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     const start = Date.now();
     await page.goto(server.url);
-    await page.getByTestId('publish').waitFor();
-    slow.push(Date.now() - start);
-    const shown = await page.waitForFunction(() => window.publishShown).then((h) => h.jsonValue());
-    added.push(shown.added); painted.push(shown.painted);
+    if (i % 2 === 0) {
+      const shown = await page.evaluate(() => window.publishShown);
+      added.push(shown.added); painted.push(shown.painted);
+      assert(await page.getByTestId('publish').isVisible(), 'Publish is on the first screen');
+    } else {
+      await page.getByTestId('publish').waitFor();
+      slow.push(Date.now() - start);
+      seenPainted.push((await page.evaluate(() => window.publishShown)).painted);
+    }
     await context.close();
   }
   results.slowInteractive = pct(slow, 50);
   results.slowAdded = pct(added, 50);
   results.slowPainted = pct(painted, 50);
+  results.slowPaintedAll = painted;
+  results.slowSeenPainted = pct(seenPainted, 50);
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
@@ -318,7 +332,8 @@ console.log(`  first contentful paint (median of 5)    ${ms(results.firstContent
 console.log(`  first interactive (median of 5)         ${results.firstInteractive} ms`);
 console.log(`  ${results.chips} message chips at 16x: frame p50 ${ms(results.frameP50)}, p95 ${ms(results.frameP95)} (${results.fps.toFixed(0)} fps at p50)`);
 console.log(`  scrubbing a ${results.events}-event history: p50 ${ms(results.scrubP50)}, p95 ${ms(results.scrubP95)}, max ${ms(results.scrubMax)} to the next drawn frame; main-thread work (${results.scrubWorkMoves} moves that changed the clock) p50 ${ms(results.scrubWorkP50)}, p95 ${ms(results.scrubWorkP95)}, max ${ms(results.scrubWorkMax)}`);
-console.log(`  cold load, CPU 4x slower: interactive at ${results.slowInteractive} ms (median of 5); in the page, Publish added at ${results.slowAdded.toFixed(0)} ms, painted at ${results.slowPainted.toFixed(0)} ms`);
+console.log(`  cold load, CPU 4x slower: interactive (Publish painted, timed in the page) at ${results.slowPainted.toFixed(0)} ms (median of 5: ${results.slowPaintedAll.map((t) => t.toFixed(0)).join(', ')}); Publish added at ${results.slowAdded.toFixed(0)} ms`);
+console.log(`    the same load with Playwright's waitFor in the page: it saw Publish at ${results.slowInteractive} ms (median of 5), painted in the page at ${results.slowSeenPainted.toFixed(0)} ms`);
 console.log(`  workers, 300 orders (900 messages) playing at 64x: frame p50 ${ms(results.frame900P50)}, p95 ${ms(results.frame900P95)} after the 10,000-event story in the same page; in a fresh page p50 ${ms(results.fresh900P50)}, p95 ${ms(results.fresh900P95)}`);
 console.log(`  scrubbing that busy ${results.busyEvents}-event history (workers): p50 ${ms(results.busyP50)}, p95 ${ms(results.busyP95)}, max ${ms(results.busyMax)}`);
 console.log(`  step back in it: p50 ${ms(results.stepBackP50)}, max ${ms(results.stepBackMax)}; undo (${results.undos}): p50 ${ms(results.undoP50)}, max ${ms(results.undoMax)} (click to drawn frame)`);

@@ -361,14 +361,20 @@ fn Subscriptions() -> impl IntoView {}
 pub fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selection>) -> impl IntoView {
     let ctx = Ctx::new(pg, selected);
     provide_context(ctx);
-    inspector::load_fidelity();
     clock::use_clock(ctx);
     transport::use_keyboard(ctx);
     log::use_announcer(ctx);
     #[cfg(not(feature = "routes"))]
     share::use_drop(ctx);
     let side = NodeRef::<leptos::html::Aside>::new();
-    let beside = after_paint(move || side.get_untracked(), || view! { <inspector::Inspector /> <log::EventLog /> });
+    // The inspector's fidelity notes are fetched with it, after the first paint: only it shows them.
+    let beside = after_paint(
+        move || side.get_untracked(),
+        || {
+            inspector::load_fidelity();
+            view! { <inspector::Inspector /> <log::EventLog /> }
+        },
+    );
 
     view! {
         <div class="shell">
