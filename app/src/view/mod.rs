@@ -222,11 +222,15 @@ pub fn App() -> impl IntoView {
     leptos::task::spawn_local(
         async move { ready.set(Some(crate::fetch::scenario(crate::playground::BUILTIN[0].0).await)) },
     );
-    (move || match ready.get() {
-        None => view! { <div class="boot" role="status">"Loading the playground…"</div> }.into_any(),
-        Some(Ok(pg)) => view! { <Stage pg=pg /> }.into_any(),
-        Some(Err(e)) => {
-            view! { <ErrorPanel message=format!("The default scenario could not be loaded: {e}") /> }.into_any()
+    (move || {
+        ready.track();
+        // Taken, not cloned: the story (its simulation and checkpoints) moves into the stage.
+        match ready.try_update_untracked(Option::take).flatten() {
+            None => view! { <div class="boot" role="status">"Loading the playground…"</div> }.into_any(),
+            Some(Ok(pg)) => view! { <Stage pg=pg /> }.into_any(),
+            Some(Err(e)) => {
+                view! { <ErrorPanel message=format!("The default scenario could not be loaded: {e}") /> }.into_any()
+            }
         }
     })
     .into_any()
