@@ -62,7 +62,7 @@ try {
   // own. The second kind waits as the e2e tests do, with `waitFor`, whose script (60 to 90 ms of
   // main thread at 4x) runs in the page during the load, and whose checks come 100 to 500 ms
   // apart; its wall-clock figure is the one this section printed until 2026-12-04.
-  const slow = []; const added = []; const painted = []; const seen = []; const seenPainted = [];
+  const slow = []; const added = []; const painted = []; const seenPainted = [];
   for (let i = 0; i < 10; i++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     await context.addInitScript(() => {
