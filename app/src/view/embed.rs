@@ -163,13 +163,9 @@ pub fn Embed(params: Params) -> impl IntoView {
             <Show when=move || error.with(Option::is_some)>
                 <p class="load-error" data-testid="load-error" role="alert" dir="auto">{move || error.get().unwrap_or_default()}</p>
             </Show>
-            {move || {
-                story.track();
-                // Taken, not cloned: the story moves into the stage.
-                match story.try_update_untracked(Option::take).flatten() {
-                    None => view! { <div class="embed-wait" role="status">"Fan-out Playground demo"</div> }.into_any(),
-                    Some(story) => view! { <EmbedStage story=story params=params.clone() /> }.into_any(),
-                }
+            {move || match super::take_loaded(story) {
+                None => view! { <div class="embed-wait" role="status">"Fan-out Playground demo"</div> }.into_any(),
+                Some(story) => view! { <EmbedStage story=story params=params.clone() /> }.into_any(),
             }}
         </div>
     }

@@ -222,15 +222,11 @@ pub fn App() -> impl IntoView {
     leptos::task::spawn_local(
         async move { ready.set(Some(crate::fetch::scenario(crate::playground::BUILTIN[0].0).await)) },
     );
-    (move || {
-        ready.track();
-        // Taken, not cloned: the story (its simulation and checkpoints) moves into the stage.
-        match ready.try_update_untracked(Option::take).flatten() {
-            None => view! { <div class="boot" role="status">"Loading the playground…"</div> }.into_any(),
-            Some(Ok(pg)) => view! { <Stage pg=pg /> }.into_any(),
-            Some(Err(e)) => {
-                view! { <ErrorPanel message=format!("The default scenario could not be loaded: {e}") /> }.into_any()
-            }
+    (move || match take_loaded(ready) {
+        None => view! { <div class="boot" role="status">"Loading the playground…"</div> }.into_any(),
+        Some(Ok(pg)) => view! { <Stage pg=pg /> }.into_any(),
+        Some(Err(e)) => {
+            view! { <ErrorPanel message=format!("The default scenario could not be loaded: {e}") /> }.into_any()
         }
     })
     .into_any()
@@ -291,6 +287,14 @@ pub(crate) fn MainCol() -> impl IntoView {
             {lower}
         </div>
     }
+}
+
+/// What a loading page's `slot` holds once it is set, taken out of it rather than cloned: a
+/// loaded story (its simulation and checkpoints) moves into the stage that shows it. Tracks
+/// `slot`, so the view that calls it is built again when it is set.
+pub(crate) fn take_loaded<T: Send + Sync + 'static>(slot: RwSignal<Option<T>>) -> Option<T> {
+    slot.track();
+    slot.try_update_untracked(Option::take).flatten()
 }
 
 /// Builds `view` at the end of `parent` once the first screen is painted and the browser has had

@@ -288,12 +288,8 @@ pub fn Opening(payload: String) -> impl IntoView {
             Err(e) => error.set(Some(e)),
         }
     });
-    move || {
-        ready.track();
-        // Taken, not cloned: the replayed story moves into the stage.
-        match ready.try_update_untracked(Option::take).flatten() {
-            Some((pg, selected)) => view! { <super::Stage pg=pg selected=selected /> }.into_any(),
-            None => view! { <div class="boot" role="status">"Opening the shared story…"</div> }.into_any(),
-        }
+    move || match super::take_loaded(ready) {
+        Some((pg, selected)) => view! { <super::Stage pg=pg selected=selected /> }.into_any(),
+        None => view! { <div class="boot" role="status">"Opening the shared story…"</div> }.into_any(),
     }
 }
