@@ -1,3 +1,4 @@
-# The pages besides index.html (binary `app`): each is `<page>.html` at the root, a Trunk target
-# with its own binary of the app crate named like it. Sourced by build.sh and size.sh.
-pages=(compare embed export lesson routes)
+# The addresses beside index.html. `views` are copies of index.html (one app, one bundle: the
+# app reads the address to pick its view); `embed` is its own Trunk target and binary, smaller.
+# Sourced by build.sh and size.sh.
+views=(lesson compare export routes)

@@ -15,6 +15,12 @@ step() {
 
 # Every data file the pages load: scenarios, lessons, compare designs, interview walkthroughs.
 scenarios() { cargo run --quiet --release --bin fanout -- test public/scenarios/*.json engine/tests/scenarios/*.json public/lessons/*.json public/designs/*.json public/interview/*.json; }
+no_feature_cfg_in_views() {
+  # What differs between the app and the embed is decided where each is assembled.
+  if grep -rn 'cfg(feature\|cfg!(feature\|cfg_attr(feature' app/src --include=*.rs | grep -v '^app/src/bin/\|^app/src/lib.rs:'; then
+    echo "no cargo feature may decide what a shared view is (app/src outside bin/ and lib.rs)"; return 1
+  fi
+}
 no_web_in_engine() {
   if cargo tree -p fanout-engine -e normal --prefix none | grep -E '^(wasm-bindgen|web-sys|js-sys|leptos|gloo)' ; then
     echo "the engine's dependency tree must not contain web crates"; return 1
@@ -24,14 +30,13 @@ no_web_in_engine() {
 step "format (cargo fmt --check)"          cargo fmt --all --check
 step "lint (cargo clippy -D warnings)"     cargo clippy --workspace --all-targets -- -D warnings
 step "lint wasm (clippy, wasm32)"          cargo clippy -p app --target wasm32-unknown-unknown --all-targets -- -D warnings
-step "lint routes page (clippy, wasm32)"   cargo clippy -p app --no-default-features --features routes --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "engine has no web dependency"        no_web_in_engine
+step "no feature cfg in shared views"      no_feature_cfg_in_views
 step "unit and property tests (native)"    cargo test --workspace
-step "routes page's tests (native)"        cargo test -p app --no-default-features --features routes
 step "data files (fanout test)"               scenarios
 step "AWS exports (cfn-lint, moto)"        scripts/export_check.sh
 step "component tests (wasm, Chromium)"    cargo test -p app --target wasm32-unknown-unknown
-step "release build (trunk, every page)"  scripts/build.sh
+step "release build (trunk: app, embed)"  scripts/build.sh
 step "bundle size"                         scripts/size.sh
 step "end-to-end tests (Chromium)"         bash -c 'cd tests && npm test'
 

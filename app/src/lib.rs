@@ -4,48 +4,24 @@
 mod fetch;
 pub mod format;
 pub mod playground;
+pub mod route;
 pub mod share;
 pub mod story_file;
 mod view;
 
 pub use playground::Playground;
-pub use view::{App, CompareApp, EmbedApp, ExportApp, LessonApp, Stage};
+pub use view::{provide_nav, App, Ctx, EmbedApp, Stage};
 
-/// Mounts the sandbox (`index.html`, the `app` binary) on the page's body.
+/// Mounts the playground (`index.html` and its copies `lesson.html`, `compare.html`,
+/// `export.html`, `routes.html`; the `app` binary): every view in one app.
 pub fn mount() {
     mount_page(App);
 }
 
-/// Mounts compare mode and the interview walkthrough (`compare.html`, the `compare` binary):
-/// a page of its own, so the sandbox's bundle carries none of their code, nor they the
-/// sandbox's editor and panels.
-pub fn mount_compare() {
-    mount_page(CompareApp);
-}
-
 /// Mounts embed mode (`embed.html`, the `embed` binary): the compact view for an iframe in a
-/// documentation page, without the sandbox's panels, so it loads sooner.
+/// documentation page, with the whole engine and none of the other views.
 pub fn mount_embed() {
     mount_page(EmbedApp);
-}
-
-/// Mounts the lesson page (`lesson.html`, the `lesson` binary): the lesson overview and the
-/// lessons, with the engine's lesson player, which the other pages do not carry.
-pub fn mount_lessons() {
-    mount_page(LessonApp);
-}
-
-/// Mounts the routes page (`routes.html`, the `routes` binary, built with the `routes`
-/// feature): the sandbox's stage with EventBridge, HTTP/S endpoints, Lambda destinations and
-/// the outbox, and their scenarios in the picker.
-pub fn mount_routes() {
-    mount_page(App);
-}
-
-/// Mounts the export page (`export.html`, the `export` binary): the one page that carries the
-/// engine's CloudFormation, boto3 and AWS CLI writers.
-pub fn mount_export() {
-    mount_page(ExportApp);
 }
 
 /// Mounts a page's root on the body, with a panic hook that shows a recoverable error panel.

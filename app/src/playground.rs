@@ -14,7 +14,6 @@ use serde_json::{json, Value};
 /// The built-in scenarios, in the picker's order: (id, name). The page fetches each file from
 /// `scenarios/<id>.json` when it is opened (`crate::fetch::scenario`), so none is compiled into
 /// its bundle; a test checks these names against the files.
-#[cfg(not(feature = "routes"))]
 pub const BUILTIN: &[(&str, &str)] = &[
     ("quilt-store", "The quilt store"),
     ("workers", "Workers: pub-sub and work queues"),
@@ -22,11 +21,6 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("crash-visibility", "Crash and the visibility timeout"),
     ("duplicates", "Duplicates and idempotency"),
     ("fifo-groups", "FIFO groups"),
-];
-
-/// The routes page's scenarios (the `routes` feature): the other ways an event travels.
-#[cfg(feature = "routes")]
-pub const BUILTIN: &[(&str, &str)] = &[
     ("eventbridge-orders", "EventBridge: rules route by content"),
     ("eventbridge-replay", "EventBridge: archive and replay after a fix"),
     ("webhook-retries", "SNS to a webhook: retries and the subscription DLQ"),
@@ -37,21 +31,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("outbox", "Dual write or outbox"),
 ];
 
-/// The routes page's scenario files (in `public/scenarios/` with the others), whatever the build.
-pub const ROUTE_SCENARIOS: &[&str] = &[
-    "eventbridge-orders",
-    "eventbridge-replay",
-    "webhook-retries",
-    "sms-retries",
-    "lambda-destinations",
-    "lambda-out-of-order",
-    "retry-amplification",
-    "outbox",
-];
-
 /// The built-in scenarios' files, compiled in for the native tests and `Playground::builtin`
 /// (the page fetches them instead): (id, file contents), in the order of [`BUILTIN`].
-#[cfg(not(feature = "routes"))]
 pub const SCENARIOS: &[(&str, &str)] = &[
     ("quilt-store", include_str!("../../public/scenarios/quilt-store.json")),
     ("workers", include_str!("../../public/scenarios/workers.json")),
@@ -59,10 +40,6 @@ pub const SCENARIOS: &[(&str, &str)] = &[
     ("crash-visibility", include_str!("../../public/scenarios/crash-visibility.json")),
     ("duplicates", include_str!("../../public/scenarios/duplicates.json")),
     ("fifo-groups", include_str!("../../public/scenarios/fifo-groups.json")),
-];
-
-#[cfg(feature = "routes")]
-pub const SCENARIOS: &[(&str, &str)] = &[
     ("eventbridge-orders", include_str!("../../public/scenarios/eventbridge-orders.json")),
     ("eventbridge-replay", include_str!("../../public/scenarios/eventbridge-replay.json")),
     ("webhook-retries", include_str!("../../public/scenarios/webhook-retries.json")),
@@ -297,7 +274,6 @@ impl Playground {
     /// or the order service's name, whether the topic is FIFO, and which of the three it is.
     /// `None` when there is nothing to publish to.
     pub fn publish_target(&self, snapshot: &Snapshot) -> Option<(String, bool, Sends)> {
-        #[cfg(feature = "routes")]
         match self.publish.as_ref().map(|p| &p.target) {
             Some(PublishTarget::Bus(bus)) => return Some((bus.clone(), false, Sends::Bus)),
             Some(PublishTarget::Service(s)) => return Some((s.clone(), false, Sends::Service)),
@@ -320,7 +296,6 @@ impl Playground {
     }
 
     /// The bus the `publish` section names, if it names one.
-    #[cfg(feature = "routes")]
     fn bus(&self) -> Option<&str> {
         match self.publish.as_ref().map(|p| &p.target) {
             Some(PublishTarget::Bus(b)) => Some(b.as_str()),
@@ -347,7 +322,6 @@ impl Playground {
     }
 
     /// How many events the bus `bus` has had (the `{{n}}` of the next one).
-    #[cfg(feature = "routes")]
     fn bus_events(&self, bus: &str) -> Result<u64, ApiError> {
         let snapshot = self.history.sim().snapshot_limited(0);
         let found = snapshot.eventbridge.buses.iter().find(|b| b.name == bus || b.arn == bus);
@@ -357,7 +331,6 @@ impl Playground {
     }
 
     /// Puts one event on the bus: PutEvents' answer, or its one entry's error as the error.
-    #[cfg(feature = "routes")]
     fn put_event(&mut self, params: &Value) -> Result<Value, ApiError> {
         let answer = self.history.apply("PutEvents", params)?;
         match answer["Entries"].get(0) {
@@ -377,13 +350,9 @@ impl Playground {
             self.presets().iter().find(|p| p.name == name).ok_or_else(|| {
                 ApiError::new("NotFound", format!("This scenario has no event \"{name}\" to publish."))
             })?;
-        // Only the routes page's engine reads a `publish` section that names a bus or a service
-        // (elsewhere the file is refused when it loads).
-        #[cfg(feature = "routes")]
         if let Some(bus) = self.bus() {
             return self.put_event(&preset.put_events_params(bus, self.bus_events(bus)? + 1, self.now()));
         }
-        #[cfg(feature = "routes")]
         if let Some(PublishTarget::Service(service)) = self.publish.as_ref().map(|p| &p.target) {
             let service = preset.service.as_deref().unwrap_or(service);
             let snapshot = self.history.sim().snapshot_limited(0);
@@ -402,7 +371,6 @@ impl Playground {
     /// is the event's detail and `attributes` its source and detail-type, as
     /// `{"Source": …, "DetailType": …}`.
     pub fn publish_custom(&mut self, body: &str, attributes: &str, group: &str) -> Result<Value, ApiError> {
-        #[cfg(feature = "routes")]
         if let Some(bus) = self.bus().map(str::to_string) {
             let head: Value = serde_json::from_str(attributes).map_err(|e| {
                 ApiError::new("InvalidParameter", format!("Source and detail-type are not valid JSON: {e}"))
@@ -447,7 +415,6 @@ impl Playground {
     /// (StartReplay), as a team does once a consumer is fixed. It is named `replay-N`, N the
     /// number of commands applied so far: unique in the story, since AWS keeps a replay under
     /// its name and undoing one takes its command away with it.
-    #[cfg(feature = "routes")]
     pub fn replay(&mut self, archive: &str, bus_arn: &str) -> Result<Value, ApiError> {
         let name = format!("replay-{}", self.history.applied());
         let (start, end) = (engine::time::EPOCH_MS / 1000, (engine::time::EPOCH_MS + self.now().0) / 1000 + 1);
@@ -600,10 +567,10 @@ pub fn check_filter_policy(policy: &str, scope: &str) -> Result<(), String> {
     FilterPolicy::compile(policy, scope).map(|_| ()).map_err(|e| e.message)
 }
 
-#[cfg(all(test, not(target_arch = "wasm32"), not(feature = "routes")))]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 #[path = "playground_unit_tests.rs"]
 mod tests;
 
-#[cfg(all(test, not(target_arch = "wasm32"), not(feature = "routes")))]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 #[path = "playground_tests.rs"]
 mod scenario_tests;

@@ -182,6 +182,19 @@ impl Share {
 
     /// [`Share::replay`] from the link's scenario already loaded (`pg`; the page fetches a
     /// built-in one).
+    /// The story `pg` as the sandbox holds it: its inputs replayed on a fresh copy of its
+    /// scenario, exactly as its share link would open it (a lesson's story leaves its step's
+    /// bookmarks behind; undo and reset then work as in the sandbox).
+    pub fn fresh(pg: &Playground) -> Result<Playground, BadLink> {
+        let start = if pg.is_builtin() {
+            Playground::builtin_from(&pg.id, pg.source())
+        } else {
+            Playground::from_scenario(pg.source())
+        }
+        .map_err(BadLink::Scenario)?;
+        Share::of(pg, None).replay_from(start)
+    }
+
     pub fn replay_from(&self, mut pg: Playground) -> Result<Playground, BadLink> {
         if pg.history().seed() != self.seed {
             return Err(shape(format!("seed {} is not its scenario's seed {}", self.seed, pg.history().seed())));
@@ -328,6 +341,6 @@ pub fn from_base64url(text: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
-#[cfg(all(test, not(target_arch = "wasm32"), not(feature = "routes")))]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 #[path = "share_tests.rs"]
 mod tests;

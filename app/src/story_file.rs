@@ -45,7 +45,7 @@ pub fn file_name(pg: &Playground) -> String {
     format!("{}.story.json", if stem.is_empty() { "fanout" } else { stem })
 }
 
-#[cfg(all(test, not(target_arch = "wasm32"), not(feature = "routes")))]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use engine::Scenario;

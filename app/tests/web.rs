@@ -2,7 +2,7 @@
 //! the app's wiring from a click to the engine to the DOM.
 #![cfg(target_arch = "wasm32")]
 
-use app::{Playground, Stage};
+use app::{provide_nav, Ctx, Playground, Stage};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -63,8 +63,11 @@ async fn clicking_publish_fans_out_to_the_three_queues() {
     let host = document().create_element("div").unwrap().unchecked_into::<web_sys::HtmlElement>();
     document().body().unwrap().append_child(&host).unwrap();
     // The page's Stage on the quilt store (App itself fetches the scenario file first).
-    let handle =
-        leptos::mount::mount_to(host.clone(), || view! { <Stage pg=Playground::builtin("quilt-store").unwrap() /> });
+    let handle = leptos::mount::mount_to(host.clone(), || {
+        provide_nav();
+        let ctx = Ctx::new(Playground::builtin("quilt-store").unwrap(), None);
+        view! { <Stage ctx=ctx /> }
+    });
     // The queue cards and the log are built once the first screen is painted (`after_paint`).
     appears("event-log").await;
     appears("queue-billing-visible").await;
@@ -81,32 +84,32 @@ async fn clicking_publish_fans_out_to_the_three_queues() {
 }
 
 #[wasm_bindgen_test]
-fn the_page_leaves_out_the_routes_it_does_not_draw_and_says_so() {
-    // The browser build has no `extra-routes` (engine/Cargo.toml): an imported file or a link
-    // that uses one is refused with a message naming what is missing, and changes nothing.
+fn the_browser_runs_the_whole_engine() {
+    // Every view has every route: an order service with its outbox, an HTTP/S endpoint, an
+    // e-mail recipient, an EventBridge bus, and CloudWatch's alarms, in the page's own build.
     let mut pg = Playground::builtin("quilt-store").unwrap();
-    let before = pg.events().len();
-    let e = pg.apply("CreateOrderService", &serde_json::json!({"ServiceName": "orders"})).unwrap_err();
-    assert_eq!(e.code, "InvalidAction");
-    assert!(
-        e.message.contains("CreateOrderService is not on this page") && e.message.contains("routes page (routes.html)"),
-        "{}",
-        e.message
-    );
-    assert_eq!(pg.events().len(), before);
-    assert!(engine::actions::find("CreateHttpEndpoint").is_none() && engine::actions::find("Invoke").is_none());
-}
-
-#[wasm_bindgen_test]
-fn an_sms_subscription_points_to_the_routes_page_and_changes_nothing() {
-    // Without `extra-routes` the page has no e-mail, SMS or push recipients: Subscribe says where
-    // they are. (Natively, `cargo test --workspace` unifies the engine's default features, which
-    // have them; this build is the page's own.)
-    let mut pg = Playground::builtin("quilt-store").unwrap();
+    for (action, params) in [
+        (
+            "CreateOrderService",
+            serde_json::json!({"ServiceName": "orders", "TopicArn": "arn:aws:sns:us-east-1:000000000000:order-events", "Design": "Outbox"}),
+        ),
+        ("CreateEventBus", serde_json::json!({"Name": "shop"})),
+        (
+            "PutMetricAlarm",
+            serde_json::json!({"AlarmName": "sms-dlq-visible", "Namespace": "AWS/SQS", "MetricName": "ApproximateNumberOfMessagesVisible", "Dimensions": [{"Name": "QueueName", "Value": "sms-dlq"}], "Statistic": "Maximum", "Period": 60, "EvaluationPeriods": 1, "Threshold": 0, "ComparisonOperator": "GreaterThanThreshold"}),
+        ),
+    ] {
+        pg.apply(action, &params).unwrap_or_else(|e| panic!("{action}: {}: {}", e.code, e.message));
+    }
     let topic = "arn:aws:sns:us-east-1:000000000000:order-events";
-    let before = pg.apply("ListSubscriptions", &serde_json::json!({})).unwrap();
-    let params = serde_json::json!({"TopicArn": topic, "Protocol": "sms", "Endpoint": "+15555550100"});
-    let e = pg.apply("Subscribe", &params).unwrap_err();
-    assert!(e.message.contains("routes page (routes.html)"), "{}", e.message);
-    assert_eq!(pg.apply("ListSubscriptions", &serde_json::json!({})).unwrap(), before);
+    let params = serde_json::json!({"TopicArn": topic, "Protocol": "email", "Endpoint": "ops@example.com"});
+    pg.apply("Subscribe", &params).expect("an e-mail subscription");
+    for file in [
+        include_str!("../../public/scenarios/eventbridge-orders.json"),
+        include_str!("../../public/scenarios/outbox.json"),
+        include_str!("../../public/scenarios/webhook-retries.json"),
+        include_str!("../../public/scenarios/lambda-destinations.json"),
+    ] {
+        Playground::from_scenario(file).expect("a route scenario loads in the page's build");
+    }
 }

@@ -8,7 +8,6 @@
 use crate::error::{ApiResult, Service};
 use crate::params::Params;
 use crate::sim::Sim;
-#[cfg(feature = "cloudwatch")]
 use crate::world::PUT_KEYS;
 use crate::world::{BEHAVIOR_KEYS, DEPENDENCY_KEYS, FUNCTION_KEYS, MAPPING_SETTINGS, POLL_KEYS, PRODUCER_KEYS};
 use serde_json::Value;
@@ -75,7 +74,6 @@ const fn action(name: &'static str, service: Service, params: &'static [&'static
     Action { name, service, params, handler }
 }
 
-#[cfg(feature = "eventbridge")]
 use Service::Events;
 use Service::{Lambda, Sim as Own, Sns, Sqs};
 
@@ -193,11 +191,8 @@ pub const ACTIONS: &[Action] = &[
     action("SimulateServiceOutage", Own, &["ResourceArn", "Duration", "StartAfter"], Sim::simulate_service_outage),
 ];
 
-/// Reading CloudWatch metrics and alarms on them. In the engine with its `cloudwatch` feature (on
-/// by default); of the browser pages all but the routes page have them: the routes page draws no
-/// metrics, so it leaves them out for room (about 3 KB gzip). The metrics themselves are counted
-/// in every build (the world's own actions read them).
-#[cfg(feature = "cloudwatch")]
+/// Reading CloudWatch metrics and alarms on them. The metrics themselves are counted by the
+/// world as it runs.
 pub const CLOUDWATCH_ACTIONS: &[Action] = &[
     action(
         "GetMetricStatistics",
@@ -215,19 +210,9 @@ pub const CLOUDWATCH_ACTIONS: &[Action] = &[
     action("DeleteAlarms", Own, &["AlarmNames"], Sim::delete_alarms),
 ];
 
-#[cfg(not(feature = "cloudwatch"))]
-pub const CLOUDWATCH_ACTIONS: &[Action] = &[];
-
-/// The actions of [`CLOUDWATCH_ACTIONS`] by name, in every build (see [`ROUTE_ACTION_NAMES`]).
-pub const CLOUDWATCH_ACTION_NAMES: &[&str] =
-    &["GetMetricStatistics", "PutMetricAlarm", "DescribeAlarms", "DeleteAlarms"];
-
-/// The other routes: simulated HTTP/S endpoints for SNS, Lambda's asynchronous invocation with
-/// its retries and destinations, and the order service with its outbox. In the engine with its
-/// `extra-routes` feature (on by default: the CLI and the tests have them); of the browser
-/// pages only the routes page (`routes.html`) has them, as it has EventBridge. What stays in every build (SNS deliveries to Lambda, delivery retries, outages)
-/// is reached through the actions above.
-#[cfg(feature = "extra-routes")]
+/// The other routes: simulated HTTP/S endpoints for SNS, e-mail, SMS and push recipients,
+/// Lambda's asynchronous invocation with its retries and destinations, and the order service
+/// with its outbox.
 pub const ROUTE_ACTIONS: &[Action] = &[
     // Where SNS delivers: simulated HTTP/S endpoints
     action("CreateHttpEndpoint", Own, crate::world::HTTP_ENDPOINT_KEYS, Sim::create_http_endpoint),
@@ -272,9 +257,7 @@ pub const ROUTE_ACTIONS: &[Action] = &[
     action("CreateOutboxRelay", Own, crate::world::RELAY_KEYS, Sim::create_outbox_relay),
 ];
 
-/// Amazon EventBridge's actions: in the engine with its `eventbridge` feature (on by default;
-/// of the browser pages only the routes page has it: it draws buses, rules and targets).
-#[cfg(feature = "eventbridge")]
+/// Amazon EventBridge's actions: buses, rules, targets, archives and replays.
 pub const EVENTBRIDGE_ACTIONS: &[Action] = &[
     action(
         "CreateEventBus",
@@ -319,51 +302,7 @@ pub const EVENTBRIDGE_ACTIONS: &[Action] = &[
     action("CancelReplay", Events, &["ReplayName"], Sim::cancel_replay),
 ];
 
-#[cfg(not(feature = "eventbridge"))]
-pub const EVENTBRIDGE_ACTIONS: &[Action] = &[];
-
-#[cfg(not(feature = "extra-routes"))]
-pub const ROUTE_ACTIONS: &[Action] = &[];
-
-/// The actions of [`ROUTE_ACTIONS`] by name, in every build: a build without them names them in
-/// its error rather than calling them unknown.
-pub const ROUTE_ACTION_NAMES: &[&str] = &[
-    "CreateHttpEndpoint",
-    "UpdateHttpEndpoint",
-    "DescribeHttpEndpoint",
-    "DeleteHttpEndpoint",
-    "CreateRecipient",
-    "UpdateRecipient",
-    "DescribeRecipient",
-    "DeleteRecipient",
-    "Invoke",
-    "PutFunctionEventInvokeConfig",
-    "UpdateFunctionEventInvokeConfig",
-    "GetFunctionEventInvokeConfig",
-    "DeleteFunctionEventInvokeConfig",
-    "CreateOrderService",
-    "PlaceOrder",
-    "CrashOrderService",
-    "DescribeOrderService",
-    "CreateOutboxRelay",
-];
-
-/// Where an action this build leaves out can be found, for its error; `None` for an action
-/// no build has (or one this build has).
-pub fn elsewhere(action: &str) -> Option<&'static str> {
-    if ROUTE_ACTION_NAMES.contains(&action) {
-        Some(
-            "HTTP/S endpoints, e-mail, SMS and push recipients, Lambda's asynchronous invocation and destinations, and the outbox are on the \
-             routes page (routes.html) and in the fanout CLI.",
-        )
-    } else if CLOUDWATCH_ACTION_NAMES.contains(&action) {
-        Some("the routes page draws no metrics. Open the file in the sandbox (index.html) or run it with the fanout CLI.")
-    } else {
-        None
-    }
-}
-
-/// Every action of this build, in table order.
+/// Every action, in table order.
 pub fn all() -> impl Iterator<Item = &'static Action> {
     ACTIONS.iter().chain(CLOUDWATCH_ACTIONS).chain(ROUTE_ACTIONS).chain(EVENTBRIDGE_ACTIONS)
 }
@@ -391,20 +330,6 @@ mod tests {
                 assert!(!p.is_empty() && !a.params[..j].contains(p), "{}: parameter {p} empty or twice", a.name);
             }
         }
-    }
-
-    #[cfg(feature = "extra-routes")]
-    #[test]
-    fn the_route_actions_are_named_for_the_builds_without_them() {
-        let names: Vec<&str> = ROUTE_ACTIONS.iter().map(|a| a.name).collect();
-        assert_eq!(names, ROUTE_ACTION_NAMES);
-    }
-
-    #[cfg(feature = "cloudwatch")]
-    #[test]
-    fn the_cloudwatch_actions_are_named_for_the_builds_without_them() {
-        let names: Vec<&str> = CLOUDWATCH_ACTIONS.iter().map(|a| a.name).collect();
-        assert_eq!(names, CLOUDWATCH_ACTION_NAMES);
     }
 
     #[test]

@@ -205,7 +205,6 @@ pub enum EventKind {
     World(crate::world::WorldEvent),
     /// An Amazon EventBridge event (buses, rules, deliveries, archives, replays).
     #[serde(untagged)]
-    #[cfg(feature = "eventbridge")]
     EventBridge(crate::events::EbEvent),
 }
 
@@ -251,7 +250,6 @@ impl EventKind {
             MessageMoved { source, destination, .. } => vec![source, destination],
             MoveTaskEnded { .. } | SimulationConfigured { .. } => vec![],
             World(e) => e.resources(),
-            #[cfg(feature = "eventbridge")]
             EventBridge(e) => e.resources(),
         }
     }
@@ -292,7 +290,6 @@ impl EventKind {
             MoveTaskEnded { .. } => "MoveTaskEnded",
             SimulationConfigured { .. } => "SimulationConfigured",
             World(e) => e.name(),
-            #[cfg(feature = "eventbridge")]
             EventBridge(e) => e.name(),
         }
     }
@@ -404,7 +401,6 @@ impl EventKind {
             ),
             SimulationConfigured { setting, value } => format!("simulation {setting} = {value}"),
             World(e) => e.summary(),
-            #[cfg(feature = "eventbridge")]
             EventBridge(e) => e.summary(),
         }
     }

@@ -42,7 +42,6 @@ pub mod attributes;
 pub mod compare;
 pub mod error;
 pub mod event;
-#[cfg(feature = "eventbridge")]
 pub mod events;
 pub mod export;
 pub mod filter;

@@ -74,7 +74,6 @@ pub struct Sim {
     /// The playground's actors: workers, Lambda functions, dependencies, alarms.
     pub(crate) world: crate::world::World,
     /// Amazon EventBridge: event buses, rules, targets, archives and replays.
-    #[cfg(feature = "eventbridge")]
     pub(crate) events: crate::events::EventBridge,
 }
 
@@ -98,7 +97,6 @@ impl Sim {
             move_tasks: VecMap::new(),
             record_events: true,
             world: crate::world::World::default(),
-            #[cfg(feature = "eventbridge")]
             events: crate::events::EventBridge::default(),
         }
     }
@@ -121,14 +119,8 @@ impl Sim {
         (self.revision, self.world.boundaries_passed(self.now) + self.archive_expiries(self.now))
     }
 
-    #[cfg(feature = "eventbridge")]
     fn archive_expiries(&self, now: SimTime) -> u64 {
         self.events.expired_in_archives(now)
-    }
-
-    #[cfg(not(feature = "eventbridge"))]
-    fn archive_expiries(&self, _now: SimTime) -> u64 {
-        0
     }
 
     pub fn now(&self) -> SimTime {
@@ -153,9 +145,6 @@ impl Sim {
     /// On error, nothing has changed.
     pub fn apply(&mut self, action: &str, params: &Value) -> ApiResult<Value> {
         let Some(entry) = crate::actions::find(action) else {
-            if let Some(elsewhere) = crate::actions::elsewhere(action) {
-                return Err(ApiError::new("InvalidAction", format!("{action} is not on this page: {elsewhere}")));
-            }
             let known: Vec<&str> = crate::actions::action_names().collect();
             return Err(ApiError::new(
                 "InvalidAction",
@@ -210,7 +199,6 @@ impl Sim {
             Timer::SnsDelivery(delivery) => self.deliver(*delivery),
             Timer::MoveTaskTick { task } => self.on_move_task_tick(task),
             Timer::World(timer) => self.on_world_timer(timer),
-            #[cfg(feature = "eventbridge")]
             Timer::Events(timer) => self.on_events_timer(timer),
         }
     }

@@ -24,7 +24,6 @@ pub struct Snapshot {
     pub world: crate::world::WorldView,
     /// Amazon EventBridge: buses with their rules and targets, archives, replays. A new field:
     /// its type has a `Default` (the default bus alone), for readers of older snapshots.
-    #[cfg(feature = "eventbridge")]
     pub eventbridge: crate::events::EventBridgeView,
 }
 
@@ -236,7 +235,6 @@ impl Sim {
             queues,
             move_tasks,
             world: self.world_view(),
-            #[cfg(feature = "eventbridge")]
             eventbridge: self.eventbridge_view(),
         }
     }

@@ -23,7 +23,6 @@ pub(crate) enum Timer {
     /// A simulated actor's timer (a worker's poll, a Lambda batch window, …).
     World(crate::world::WorldTimer),
     /// EventBridge: a delivery attempt, a scheduled rule, a replay step.
-    #[cfg(feature = "eventbridge")]
     Events(crate::events::EventsTimer),
 }
 
@@ -37,7 +36,6 @@ impl Timer {
             Timer::SnsDelivery(_) => "SnsDelivery",
             Timer::MoveTaskTick { .. } => "MessageMoveTask",
             Timer::World(t) => t.cause(),
-            #[cfg(feature = "eventbridge")]
             Timer::Events(t) => t.cause(),
         }
     }

@@ -302,7 +302,7 @@ pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
     }
 }
 
-#[cfg(all(test, not(target_arch = "wasm32"), not(feature = "routes")))]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::{order_of, remaining, Shown};
     use crate::playground::{Playground, DEFAULT_SCENARIO};

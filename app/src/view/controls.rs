@@ -3,7 +3,6 @@
 //! until valid.
 
 // The routes page draws neither the filter editors nor the share bar (see view::ShareBar).
-#![cfg_attr(feature = "routes", allow(dead_code))]
 
 use super::{esc, use_ctx};
 use crate::playground::{check_filter_policy, Sends};
@@ -30,7 +29,7 @@ fn publish_form(description: &str, presets: &[(String, String)], target: Option<
     let custom = if target.is_some_and(|t| t.2 == Sends::Service) { " hidden" } else { "" };
     // On a bus the custom event is its detail, and its source and detail-type replace SNS's
     // attributes (read as one JSON object by `Playground::publish_custom`).
-    let on_bus = cfg!(feature = "routes") && target.is_some_and(|t| t.2 == Sends::Bus);
+    let on_bus = target.is_some_and(|t| t.2 == Sends::Bus);
     let (body_label, attributes_label, attributes) = if on_bus {
         (
             "Event detail (JSON)",

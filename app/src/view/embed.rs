@@ -163,7 +163,7 @@ pub fn Embed(params: Params) -> impl IntoView {
             <Show when=move || error.with(Option::is_some)>
                 <p class="load-error" data-testid="load-error" role="alert" dir="auto">{move || error.get().unwrap_or_default()}</p>
             </Show>
-            {move || match super::take_loaded(story) {
+            {move || match super::stage::take_loaded(story) {
                 None => view! { <div class="embed-wait" role="status">"Fan-out Playground demo"</div> }.into_any(),
                 Some(story) => view! { <EmbedStage story=story params=params.clone() /> }.into_any(),
             }}

@@ -1,11 +1,13 @@
-//! "Take it to AWS": the export page (`export.html`) and its Export panel. The story's
-//! topology (the learner's edits included) as a CloudFormation template, a boto3 script or AWS
-//! CLI calls, written by the engine's `export` module exactly as `fanout export` writes them,
-//! with copy and download. The sandbox only links here (its header's "To AWS", with the story as
-//! a share fragment), so its own bundle carries none of the writers.
+//! "Take it to AWS": the export view (`export.html`) and its Export panel. The sandbox's story
+//! (the learner's edits included) as a CloudFormation template, a boto3 script or AWS CLI
+//! calls, written by the engine's `export` module exactly as `fanout export` writes them, with
+//! copy and download.
 
+use super::app::use_kept;
+use super::nav::{use_nav, AppHeader, Link};
 use super::{files, share, use_ctx, Ctx};
 use crate::playground::Playground;
+use crate::route::{Route, View};
 use leptos::prelude::*;
 
 /// The formats: (value, label, file name, media type).
@@ -27,30 +29,24 @@ fn export_text(pg: &Playground, format: &str) -> String {
     }
 }
 
-/// The export page: the story of the address's share fragment (or the default scenario, with
-/// the link's message when the fragment is bad), with the Export panel open.
+/// The export view: the sandbox's story (loaded first when the address is opened cold: its
+/// share fragment, or the default scenario) with the Export panel open. The address names the
+/// story as a share fragment, so that a reload or a copied address exports the same story.
 #[component]
-pub fn ExportPage() -> impl IntoView {
-    let ready = RwSignal::new(None::<Playground>);
-    let error = share::load_error();
-    leptos::task::spawn_local(async move {
-        let pg = match share::payload_in_address() {
-            Some(payload) => match share::decode(&payload).await {
-                Ok((pg, _)) => Ok(pg),
-                Err(e) => {
-                    error.set(Some(e.to_string()));
-                    crate::fetch::scenario("quilt-store").await
+pub fn ExportView() -> impl IntoView {
+    let (kept, nav) = (use_kept(), use_nav());
+    kept.load_sandbox(None);
+    move || match kept.sandbox.get() {
+        Some(ctx) => {
+            leptos::task::spawn_local(async move {
+                if let Ok(link) = share::link_now(ctx, "").await {
+                    if nav.view() == View::Export {
+                        nav.replace(Route::Export, &link);
+                    }
                 }
-            },
-            None => crate::fetch::scenario("quilt-store").await,
-        };
-        match pg {
-            Ok(pg) => ready.set(Some(pg)),
-            Err(e) => error.set(Some(e)),
+            });
+            view! { <ExportStage ctx=ctx /> }.into_any()
         }
-    });
-    move || match ready.get() {
-        Some(pg) => view! { <ExportStage pg=pg /> }.into_any(),
         None => view! {
             <share::LoadErrorBanner />
             <div class="boot" role="status">"Reading the story…"</div>
@@ -60,18 +56,14 @@ pub fn ExportPage() -> impl IntoView {
 }
 
 #[component]
-fn ExportStage(pg: Playground) -> impl IntoView {
-    let ctx = Ctx::new(pg, None);
+fn ExportStage(ctx: Ctx) -> impl IntoView {
     provide_context(ctx);
-    // Back to the sandbox with the same story: the same fragment opens it there.
-    let back = format!("{}{}", share::sibling(""), window().location().hash().unwrap_or_default());
     view! {
         <div class="shell export-page">
-            <header class="bar">
-                <div class="brand" inner_html=super::BRAND></div>
+            <AppHeader>
                 <span class="scenario-name" dir="auto">{move || ctx.pg.with(|p| p.name.clone())}</span>
-                <a class="button" data-testid="export-back" href=back>"Back to the playground"</a>
-            </header>
+                <Link to=Route::Sandbox { scenario: None } testid="export-back" class="button">"Back to the playground"</Link>
+            </AppHeader>
             <share::LoadErrorBanner />
             <main class="export-main">
                 <ExportPanel open_at_start=true />

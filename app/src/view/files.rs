@@ -2,7 +2,6 @@
 //! file read. Each reports failure as a message; none throws.
 
 // The routes page draws neither the filter editors nor the share bar (see view::ShareBar).
-#![cfg_attr(feature = "routes", allow(dead_code))]
 
 use wasm_bindgen::{JsCast, JsValue};
 

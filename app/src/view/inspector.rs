@@ -148,9 +148,7 @@ pub fn Inspector() -> impl IntoView {
                 None => Parts::text(hint("That worker has been removed.")),
             },
             Selection::Event(seq) => Parts::text(event(seq)),
-            #[cfg(feature = "routes")]
             Selection::Rule(id) => Parts::text(rule(s, &id)),
-            #[cfg(feature = "routes")]
             Selection::Service(name) => Parts::text(order_service(s, &name)),
         })
     };
@@ -173,7 +171,6 @@ pub fn Inspector() -> impl IntoView {
                     ctx.act(|p| p.delete(&queue, &handle));
                 }
             }
-            #[cfg(feature = "routes")]
             Some("replay") => {
                 if let (Some(archive), Some(bus)) = (attr("data-archive"), attr("data-bus")) {
                     ctx.act(|p| p.replay(&archive, &bus));
@@ -382,7 +379,6 @@ fn subscription(sub: &SubscriptionView) -> String {
 
 /// An EventBridge rule (`bus/rule`): its pattern or schedule, its state, what it matched, and
 /// each target with what it receives, its retry policy and its dead-letter queue.
-#[cfg(feature = "routes")]
 fn rule(s: &engine::Snapshot, id: &str) -> String {
     let (bus, name) = id.split_once('/').unwrap_or(("default", id));
     let found = s.eventbridge.buses.iter().filter(|b| b.name == bus).flat_map(|b| &b.rules).find(|r| r.name == name);
@@ -441,7 +437,6 @@ fn rule(s: &engine::Snapshot, id: &str) -> String {
 
 /// An order service and its own database: the orders and outbox tables, row by row, and the
 /// orders whose event has not gone out.
-#[cfg(feature = "routes")]
 fn order_service(s: &engine::Snapshot, name: &str) -> String {
     use engine::world::OrderDesign;
     let Some(o) = s.world.order_services.iter().find(|o| o.name == name) else {

@@ -3,8 +3,10 @@
 //! model answer on request, a "try it" run in one of compare mode's designs — then a one-page
 //! review, printable and copyable as Markdown. An optional timer keeps time per step.
 
+use super::nav::{use_nav, AppHeader};
 use super::{esc, topology::Topology, Ctx};
 use crate::playground::Playground;
+use crate::route::Route;
 use engine::interview::Interview;
 use leptos::prelude::*;
 
@@ -110,6 +112,19 @@ fn copy_markdown() {
         let doc: web_sys::HtmlDocument = wasm_bindgen::JsCast::unchecked_into(document());
         let _ = doc.exec_command("copy");
     }
+}
+
+/// The interview walkthrough the address names: built again when it changes.
+#[component]
+pub fn InterviewView() -> impl IntoView {
+    let nav = use_nav();
+    let id = Memo::new(move |_| {
+        nav.route.with(|r| match r {
+            Route::Interview { id } => id.clone(),
+            _ => String::new(),
+        })
+    });
+    move || view! { <InterviewPage id=id.get() /> }
 }
 
 /// The page for `?interview=<id>`.
@@ -228,9 +243,7 @@ pub fn InterviewPage(id: String) -> impl IntoView {
     };
     view! {
         <div class="shell interview" data-testid="interview" on:click=on_click>
-            <header class="bar">
-                <div class="brand"><h1>{iv.with_value(|i| i.title.clone())}</h1></div>
-                <a class="button" href="./" data-testid="nav-playground">"← Playground"</a>
+            <AppHeader>
                 <label class="toggle interview-timer" data-testid="interview-timer">
                     <input type="checkbox" prop:checked=move || timing.get() on:change=move |ev| timing.set(event_target_checked(&ev)) />
                     <span>{move || {
@@ -241,7 +254,8 @@ pub fn InterviewPage(id: String) -> impl IntoView {
                         if s < total { format!("Timer: {} of {budget} min on this step, {} in all", mmss(spent), mmss(all)) } else { format!("Timer: {} in all", mmss(all)) }
                     }}</span>
                 </label>
-            </header>
+            </AppHeader>
+            <h2 class="interview-title">{iv.with_value(|i| i.title.clone())}</h2>
             <p class="lede">{iv.with_value(|i| i.summary.clone())}</p>
             {note.map(|n| view! { <p class="hint" role="status">{n}</p> })}
             {body}

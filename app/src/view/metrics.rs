@@ -2,7 +2,6 @@
 //! age of the oldest message, with any alarm's threshold drawn on the metric it watches.
 
 // The routes page draws no metrics (see view::Cards).
-#![cfg_attr(feature = "routes", allow(dead_code))]
 
 use super::{esc, use_ctx};
 use engine::world::AlarmState;

@@ -1,6 +1,7 @@
 //! The page: a thin view over engine snapshots. Components read slices of the snapshot from
 //! one context and send commands through it; they hold no message state of their own.
 
+mod app;
 mod bidi;
 mod chips;
 mod clock;
@@ -15,33 +16,20 @@ mod interview;
 mod lesson;
 mod log;
 mod metrics;
+mod nav;
 mod queues;
 mod share;
+mod stage;
 mod tokens;
 mod topology;
 mod transport;
 
 use crate::playground::Playground;
+pub use app::App;
 use engine::{ApiError, SimTime, Snapshot};
 use leptos::prelude::*;
-
-/// The logo and the product's name, as markup: static, so no code per element.
-pub(crate) const BRAND: &str = "<svg class=\"logo\" viewBox=\"0 0 32 32\" aria-hidden=\"true\"><rect width=\"32\" height=\"32\" rx=\"8\"/>\
-    <circle cx=\"9\" cy=\"16\" r=\"4\"/><path d=\"M13 16h4M17 16l6-7M17 16h6M17 16l6 7\"/></svg><h1>Fan-out Playground</h1>";
-
-/// The sandbox's links to the other pages (each its own bundle; see scripts/build.sh).
-#[cfg(not(feature = "routes"))]
-const PAGES: &str = "<a href=\"lesson.html\" data-testid=\"nav-lessons\">Lessons</a>\
-    <a href=\"compare.html?compare=fanout,workqueue\" data-testid=\"nav-compare\">Compare<span class=\"long\"> designs</span></a>\
-    <a href=\"compare.html?interview=checkout\" data-testid=\"nav-interview\">Interview<span class=\"long\"> practice</span></a>\
-    <a href=\"routes.html\" data-testid=\"nav-routes\">Other routes</a>";
-
-/// The routes page's: back to the sandbox instead of to itself.
-#[cfg(feature = "routes")]
-const PAGES: &str = "<a href=\"lesson.html\" data-testid=\"nav-lessons\">Lessons</a>\
-    <a href=\"compare.html?compare=fanout,workqueue\" data-testid=\"nav-compare\">Compare<span class=\"long\"> designs</span></a>\
-    <a href=\"compare.html?interview=checkout\" data-testid=\"nav-interview\">Interview<span class=\"long\"> practice</span></a>\
-    <a href=\"index.html\" data-testid=\"nav-sandbox\">Sandbox</a>";
+pub use nav::provide_nav;
+pub use stage::Stage;
 
 /// What the inspector shows.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,11 +42,9 @@ pub enum Selection {
     Subscription(String),
     Worker(String),
     Event(u64),
-    /// An EventBridge rule, as `bus/rule` (the routes page).
-    #[cfg(feature = "routes")]
+    /// An EventBridge rule, as `bus/rule`.
     Rule(String),
-    /// An order service (dual write or outbox) and its database (the routes page).
-    #[cfg(feature = "routes")]
+    /// An order service (dual write or outbox) and its database.
     Service(String),
 }
 
@@ -209,61 +195,13 @@ pub fn use_ctx() -> Ctx {
     expect_context::<Ctx>()
 }
 
-#[component]
-pub fn App() -> impl IntoView {
-    share::provide_load_error(None);
-    // The routes page has no share links (nor their reader) to keep its bundle under the gate.
-    #[cfg(not(feature = "routes"))]
-    if let Some(payload) = share::payload_in_address() {
-        return view! { <share::Opening payload=payload /> }.into_any();
-    }
-    // The default scenario is a data file like the others: fetched, not compiled in.
-    let ready = RwSignal::new(None::<Result<Playground, String>>);
-    leptos::task::spawn_local(
-        async move { ready.set(Some(crate::fetch::scenario(crate::playground::BUILTIN[0].0).await)) },
-    );
-    (move || match take_loaded(ready) {
-        None => view! { <div class="boot" role="status">"Loading the playground…"</div> }.into_any(),
-        Some(Ok(pg)) => view! { <Stage pg=pg /> }.into_any(),
-        Some(Err(e)) => {
-            view! { <ErrorPanel message=format!("The default scenario could not be loaded: {e}") /> }.into_any()
-        }
-    })
-    .into_any()
-}
-
-/// The compare page (`compare.html`): `?interview=<id>` opens that walkthrough, anything else
-/// compare mode with the designs `?compare=` names (the default pair when it names none).
-/// `index.html` forwards both parameters here before it loads anything.
-#[component]
-pub fn CompareApp() -> impl IntoView {
-    if let Some(id) = query_param("interview") {
-        return view! { <interview::InterviewPage id=id /> }.into_any();
-    }
-    let value = query_param("compare").unwrap_or_default();
-    view! { <compare::ComparePage value=value /> }.into_any()
-}
-
-/// The embed page (`embed.html`, what a documentation page puts in its iframe): the compact view
-/// of embed mode. `index.html?embed=1` forwards here before it loads anything.
+/// The embed (`embed.html`, what a documentation page puts in its iframe): the compact view of
+/// embed mode. `index.html?embed=1` forwards here before it loads anything.
 #[component]
 pub fn EmbedApp() -> impl IntoView {
     share::provide_load_error(None);
     view! { <embed::Embed params=embed::params() /> }
 }
-
-/// The export page (`export.html`, opened by the sandbox's "Export to AWS"): the story in the
-/// address's share fragment (the default scenario without one) as CloudFormation, boto3 or
-/// AWS CLI.
-#[component]
-pub fn ExportApp() -> impl IntoView {
-    share::provide_load_error(None);
-    view! { <export::ExportPage /> }
-}
-
-/// The lesson page (`lesson.html`): the lesson overview, or `?lesson=<id>[&step=<n>]` on the
-/// stage with its panel. `index.html?lesson=` forwards here before it loads anything.
-pub use lesson::LessonApp;
 
 /// The page address's parameter `name`, decoded, if present.
 pub(crate) fn query_param(name: &str) -> Option<String> {
@@ -272,142 +210,8 @@ pub(crate) fn query_param(name: &str) -> Option<String> {
     params.get(name)
 }
 
-/// The stage's main column: Publish, the diagram, the queue cards, side effects, metrics and
-/// the filter policies (the sandbox's and the lesson page's).
 #[component]
-pub(crate) fn MainCol() -> impl IntoView {
-    let col = NodeRef::<leptos::html::Div>::new();
-    let lower = after_paint(move || col.get_untracked().map(Into::into), || view! { <Cards /> <Subscriptions /> });
-    view! {
-        <div class="main-col" node_ref=col>
-            <controls::Publish />
-            <section class="diagram" aria-label="Topology">
-                <topology::Topology />
-            </section>
-            {lower}
-        </div>
-    }
-}
-
-/// What a loading page's `slot` holds once it is set, taken out of it rather than cloned: a
-/// loaded story (its simulation and checkpoints) moves into the stage that shows it. Tracks
-/// `slot`, so the view that calls it is built again when it is set.
-pub(crate) fn take_loaded<T: Send + Sync + 'static>(slot: RwSignal<Option<T>>) -> Option<T> {
-    slot.track();
-    slot.try_update_untracked(Option::take).flatten()
-}
-
-/// Builds `view` at the end of `parent` once the first screen is painted and the browser has had
-/// nothing more urgent to do since (an idle callback, within a second; where there is none, a
-/// task after the paint), and returns `None` to put in its place. What lies under or beside the
-/// first screen (the queue cards, the policies, the inspector and the log) is built this way:
-/// it then holds back neither the diagram and Publish nor a first click on them. It lives as
-/// long as the page: under the caller's owner (so with its context), never unmounted.
-#[cfg(not(feature = "routes"))]
-pub(crate) fn after_paint<V: IntoView + 'static>(
-    parent: impl FnOnce() -> Option<web_sys::HtmlElement> + 'static,
-    view: impl FnOnce() -> V + 'static,
-) -> Option<V> {
-    use wasm_bindgen::{closure::Closure, JsCast};
-    let owner = Owner::current()?;
-    request_animation_frame(move || {
-        let mount = move || {
-            if let Some(parent) = parent() {
-                std::mem::forget(owner.with(|| leptos::mount::mount_to(parent, view)));
-            }
-        };
-        let w = window();
-        let idle = js_sys::Reflect::get(&w, &"requestIdleCallback".into()).ok();
-        match idle.and_then(|f| f.dyn_into::<js_sys::Function>().ok()) {
-            Some(idle) => {
-                let options = js_sys::Object::new();
-                _ = js_sys::Reflect::set(&options, &"timeout".into(), &1000.into());
-                _ = idle.call2(&w, &Closure::once_into_js(mount), &options);
-            }
-            None => set_timeout(mount, std::time::Duration::ZERO),
-        }
-    });
-    None
-}
-
-/// The routes page builds them with the rest, in place: its bundle has no room for the deferral.
-#[cfg(feature = "routes")]
-pub(crate) fn after_paint<V>(_: impl FnOnce() -> Option<web_sys::HtmlElement>, view: impl FnOnce() -> V) -> Option<V> {
-    Some(view())
-}
-
-/// The sandbox's share bar: a link to the story, files in and out, the export to AWS. The
-/// routes page leaves it out: its scenarios are the engine's other routes, whose export and
-/// links are not written yet, and its bundle has no room for them.
-#[cfg(not(feature = "routes"))]
-use share::ShareBar;
-#[cfg(feature = "routes")]
-#[component]
-fn ShareBar() -> impl IntoView {}
-
-/// The queue cards, the side effects and the metrics: the detailed view under the diagram.
-#[cfg(not(feature = "routes"))]
-#[component]
-fn Cards() -> impl IntoView {
-    view! { <queues::Queues /> <queues::Effects /> <metrics::Metrics /> }
-}
-/// The routes page keeps only the side effects (what the outbox's duplicate did, or did not).
-#[cfg(feature = "routes")]
-#[component]
-fn Cards() -> impl IntoView {
-    view! { <queues::Effects /> }
-}
-
-/// The filter policies' editors; the routes page has none (its scenarios filter with rules).
-#[cfg(not(feature = "routes"))]
-use controls::Subscriptions;
-#[cfg(feature = "routes")]
-#[component]
-fn Subscriptions() -> impl IntoView {}
-
-#[component]
-pub fn Stage(pg: Playground, #[prop(optional_no_strip)] selected: Option<Selection>) -> impl IntoView {
-    let ctx = Ctx::new(pg, selected);
-    provide_context(ctx);
-    clock::use_clock(ctx);
-    transport::use_keyboard(ctx);
-    log::use_announcer(ctx);
-    #[cfg(not(feature = "routes"))]
-    share::use_drop(ctx);
-    let side = NodeRef::<leptos::html::Aside>::new();
-    // The inspector's fidelity notes are fetched with it, after the first paint: only it shows them.
-    let beside = after_paint(
-        move || side.get_untracked(),
-        || {
-            inspector::load_fidelity();
-            view! { <inspector::Inspector /> <log::EventLog /> }
-        },
-    );
-
-    view! {
-        <div class="shell">
-            <header class="bar">
-                <div class="brand" inner_html=BRAND></div>
-                <nav class="pages" aria-label="Other pages" inner_html=PAGES></nav>
-                <transport::ScenarioPicker />
-                <time class="clock" data-testid="clock" title="Virtual time since the scenario started">
-                    {move || ctx.clock.get().to_string()}
-                </time>
-                <ShareBar />
-            </header>
-            <share::LoadErrorBanner />
-            <transport::Transport />
-            <main class="stage">
-                <MainCol />
-                <aside class="side-col" node_ref=side>{beside}</aside>
-            </main>
-            <p class="sr-only" role="status" aria-live="polite">{move || ctx.announce.get()}</p>
-        </div>
-    }
-}
-
-#[component]
-fn ErrorPanel(message: String) -> impl IntoView {
+pub(crate) fn ErrorPanel(message: String) -> impl IntoView {
     view! {
         <div class="error-panel" role="alert">
             <h1>"Something went wrong"</h1>

@@ -3,9 +3,6 @@
 //! "Export" of the story as a scenario file and "Import" of one (a file input, or a file
 //! dropped on the page). A bad link or file shows one message in `load-error`.
 
-// The routes page draws neither the filter editors nor the share bar (see view::ShareBar).
-#![cfg_attr(feature = "routes", allow(dead_code))]
-
 use super::{files, use_ctx, Ctx, Selection};
 use crate::playground::Playground;
 use crate::share::{self, BadLink, Pick, Share};
@@ -102,8 +99,8 @@ pub fn payload_in_address() -> Option<String> {
     share::in_hash(&hash).map(str::to_string)
 }
 
-/// What a link carries of the selection: `None` for what only the routes page draws (it has no
-/// share links).
+/// What a link carries of the selection: `None` for a rule or an order service (the link
+/// format names neither).
 pub fn pick_of(s: &Selection) -> Option<Pick> {
     Some(match s {
         Selection::Queue(q) => Pick::Queue(q.clone()),
@@ -111,7 +108,6 @@ pub fn pick_of(s: &Selection) -> Option<Pick> {
         Selection::Subscription(a) => Pick::Subscription(a.clone()),
         Selection::Worker(w) => Pick::Worker(w.clone()),
         Selection::Event(e) => Pick::Event(*e),
-        #[cfg(feature = "routes")]
         Selection::Rule(_) | Selection::Service(_) => return None,
     })
 }
@@ -228,19 +224,9 @@ pub fn ShareBar() -> impl IntoView {
         }
         input.set_value("");
     };
-    // The export page, in a new tab, with the story as a share fragment.
-    let to_aws = move |_| {
-        leptos::task::spawn_local(async move {
-            match link_now(ctx, &sibling("export.html")).await {
-                Ok(url) => {
-                    if !matches!(window().open_with_url_and_target(&url, "_blank"), Ok(Some(_))) {
-                        status.set("The browser did not open a new tab: allow pop-ups for this page.".into());
-                    }
-                }
-                Err(e) => status.set(e),
-            }
-        });
-    };
+    // The export view, with this story.
+    let nav = super::nav::use_nav();
+    let to_aws = move |_| nav.go(crate::route::Route::Export);
     view! {
         <div class="share">
             <button data-testid="share-copy" on:click=copy title="A link that replays this story exactly">"Copy link"</button>
@@ -248,7 +234,7 @@ pub fn ShareBar() -> impl IntoView {
             <label class="button import" title="Load a scenario file (or drop one on the page)">
                 "Import"<input type="file" class="sr-only" accept=".json,application/json" data-testid="scenario-import" on:change=import />
             </label>
-            <button data-testid="export-open" on:click=to_aws title="This topology, your edits included, as CloudFormation, a boto3 script or AWS CLI calls, in a new tab">"To AWS ↗"</button>
+            <button data-testid="export-open" on:click=to_aws title="This topology, your edits included, as CloudFormation, a boto3 script or AWS CLI calls">"To AWS"</button>
             <p class="share-status" data-testid="share-status" role="status">{move || status.get()}</p>
             <input class="share-link" data-testid="share-link" readonly aria-label="The share link"
                 hidden=move || link.with(String::is_empty) prop:value=move || link.get() />
@@ -267,29 +253,5 @@ pub fn LoadErrorBanner() -> impl IntoView {
                 <button aria-label="Dismiss" on:click=move |_| error.set(None)>"Dismiss"</button>
             </div>
         </Show>
-    }
-}
-
-/// Opens a share link: the replayed story, or the default scenario and the link's message.
-#[component]
-pub fn Opening(payload: String) -> impl IntoView {
-    let ready = RwSignal::new(None::<(Playground, Option<Selection>)>);
-    let error = load_error();
-    leptos::task::spawn_local(async move {
-        let opened = match decode(&payload).await {
-            Ok((pg, pick)) => Ok((pg, pick.map(selection_of))),
-            Err(e) => {
-                error.set(Some(e.to_string()));
-                crate::fetch::scenario(crate::playground::BUILTIN[0].0).await.map(|pg| (pg, None))
-            }
-        };
-        match opened {
-            Ok(o) => ready.set(Some(o)),
-            Err(e) => error.set(Some(e)),
-        }
-    });
-    move || match super::take_loaded(ready) {
-        Some((pg, selected)) => view! { <super::Stage pg=pg selected=selected /> }.into_any(),
-        None => view! { <div class="boot" role="status">"Opening the shared story…"</div> }.into_any(),
     }
 }

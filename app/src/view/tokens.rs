@@ -50,7 +50,6 @@ pub fn Tokens(layout: Memo<Layout>) -> impl IntoView {
                         // A webhook or a function that SNS delivered to.
                         EventKind::DeliveredToEndpoint { endpoint, .. } => (layout.row_of(endpoint)?, Token::Delivered),
                         // A rule's target that EventBridge delivered to.
-                        #[cfg(feature = "routes")]
                         EventKind::EventBridge(engine::events::EbEvent::DeliveredToTarget {
                             rule,
                             destination,

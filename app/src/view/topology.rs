@@ -358,10 +358,7 @@ impl Layout {
                 (t.name.clone(), y)
             })
             .collect();
-        #[cfg(feature = "routes")]
         let services = s.world.order_services.iter().map(ServiceNode::of).collect();
-        #[cfg(not(feature = "routes"))]
-        let services = Vec::new();
         let mut layout = Layout {
             producer,
             topics,
@@ -462,11 +459,9 @@ impl Layout {
             if let Some(sub) = &mut row.sub {
                 (sub.delivered, sub.filtered_out, sub.failed, sub.redriven, sub.retrying) = (0, 0, 0, 0, 0);
             }
-            #[cfg(feature = "routes")]
             if let Some(rule) = &mut row.rule {
                 (rule.matched, rule.enabled) = (0, true);
             }
-            #[cfg(feature = "routes")]
             if let Some(e) = &mut row.endpoint {
                 (e.stat, e.more, e.down) = (String::new(), String::new(), false);
             }
@@ -478,7 +473,6 @@ impl Layout {
             }
             row.drop = None;
         }
-        #[cfg(feature = "routes")]
         for service in &mut shape.services {
             (service.line, service.crashed) = (String::new(), false);
             if let Some(relay) = &mut service.relay {
@@ -647,9 +641,7 @@ fn selection_of(value: &str) -> Option<Selection> {
         "queue" => Some(Selection::Queue(name)),
         "sub" => Some(Selection::Subscription(name)),
         "worker" => Some(Selection::Worker(name)),
-        #[cfg(feature = "routes")]
         "rule" => Some(Selection::Rule(name)),
-        #[cfg(feature = "routes")]
         "service" => Some(Selection::Service(name)),
         "msg" => {
             let (copy, queue) = name.split_once(':')?;
@@ -782,10 +774,10 @@ use live::{live_pieces, update_live};
 mod routes;
 use routes::{endpoint_of, rule_targets, target_dlqs, Endpoint, RuleBadge, ServiceNode};
 
-#[cfg(all(test, not(feature = "routes")))]
+#[cfg(test)]
 #[path = "topology_tests.rs"]
 mod tests;
 
-#[cfg(all(test, feature = "routes"))]
+#[cfg(test)]
 #[path = "topology_routes_tests.rs"]
 mod routes_tests;

@@ -159,7 +159,6 @@ pub(super) fn diagram_markup(layout: &Layout) -> String {
             esc(&layout.producer),
         );
     }
-    #[cfg(feature = "routes")]
     services_markup(&mut m, layout, &mut live);
     // In the narrow diagram the topics and each row's badges and queue are drawn where the
     // wide one draws them, moved left.
@@ -279,21 +278,14 @@ pub(super) fn diagram_markup(layout: &Layout) -> String {
                 y + 4
             );
         }
-        #[cfg(feature = "routes")]
         if let Some(rule) = rule {
             rule_badge(&mut m, live.next().unwrap_or_default(), rule, &q, y);
         }
         // What is not a queue is drawn as what it is (only on the routes page); a queue with
         // its messages inside.
-        #[cfg(feature = "routes")]
         let drawn = endpoint
             .as_ref()
             .map(|e| endpoint_box(&mut m, live.next().unwrap_or_default(), e, sub.as_ref(), rule.as_ref(), y));
-        #[cfg(not(feature = "routes"))]
-        let drawn: Option<()> = {
-            let _ = (rule, endpoint);
-            None
-        };
         match drawn {
             Some(()) => {}
             None => box_node(
@@ -382,10 +374,7 @@ pub(super) fn diagram_markup(layout: &Layout) -> String {
         }
         // Under the subscription's badge, right of the topic's edges; drawn after every row.
         if let Some((d, n)) = sub_dlq {
-            #[cfg(feature = "routes")]
             let of_rule = rule.as_ref().map(|r| r.name.as_str());
-            #[cfg(not(feature = "routes"))]
-            let of_rule: Option<&str> = None;
             let (label, title) = if let Some(r) = of_rule {
                 (
                     format!(
@@ -424,7 +413,6 @@ pub(super) fn diagram_markup(layout: &Layout) -> String {
 /// The order services in the producer's place (wide: stacked, each with its line to the
 /// first topic; narrow: side by side on top, the second's line joining the first's), each
 /// with its database in a caption under it. A service opens its database in the inspector.
-#[cfg(feature = "routes")]
 fn services_markup(m: &mut String, layout: &Layout, live: &mut std::ops::RangeFrom<usize>) {
     use std::fmt::Write;
     let topic_y = layout.topic_y();
@@ -475,7 +463,6 @@ fn services_markup(m: &mut String, layout: &Layout, live: &mut std::ops::RangeFr
 }
 
 /// A row's box for what is not a queue (see [`Endpoint`]).
-#[cfg(feature = "routes")]
 fn endpoint_box(
     m: &mut String,
     live: usize,
@@ -514,7 +501,6 @@ fn endpoint_box(
 /// A rule's badge on its target's row, where a subscription's badges would be: the rule's name
 /// (its pattern in the title), selecting the rule; under it, a live count of the events it
 /// matched and what the target receives when not the whole event.
-#[cfg(feature = "routes")]
 fn rule_badge(m: &mut String, live: usize, rule: &RuleBadge, q: &str, y: i64) {
     use std::fmt::Write;
     let (name, bus, pattern) = (esc(&rule.name), esc(&rule.bus), esc(&rule.pattern));

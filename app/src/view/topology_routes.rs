@@ -7,7 +7,6 @@ use super::*;
 
 /// An order service in the producer's place: its name and design, its database in one line,
 /// whether it is down after a crash.
-#[cfg(feature = "routes")]
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct ServiceNode {
     pub(super) name: String,
@@ -19,7 +18,6 @@ pub(crate) struct ServiceNode {
     pub(super) relay: Option<(String, bool)>,
 }
 
-#[cfg(feature = "routes")]
 impl ServiceNode {
     /// "2 orders · 1 lost" (dual write), "2 orders · 1 unsent" (outbox), "crashed" first while
     /// it restarts, "crash armed" last when a crash waits for its point.
@@ -46,7 +44,6 @@ impl ServiceNode {
 }
 
 /// A rule's badge on the row of one of its targets: what the bus matched with it.
-#[cfg(feature = "routes")]
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct RuleBadge {
     pub(super) bus: String,
@@ -61,7 +58,6 @@ pub(crate) struct RuleBadge {
 
 /// What a row's box is when it is not a queue: an HTTP/S endpoint, a Lambda function, a topic or
 /// a bus that a subscription or a rule delivers to.
-#[cfg(feature = "routes")]
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Endpoint {
     /// "HTTPS", "HTTP", "e-mail", "SMS", "push", "λ function", "SNS topic", "event bus",
@@ -75,22 +71,9 @@ pub(crate) struct Endpoint {
     pub(super) down: bool,
 }
 
-/// The other pages draw no rule, no endpoint and no order service: there these types have no
-/// values, so a row's `rule` and `endpoint` are always `None` and cost nothing to copy.
-#[cfg(not(feature = "routes"))]
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum RuleBadge {}
-#[cfg(not(feature = "routes"))]
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Endpoint {}
-#[cfg(not(feature = "routes"))]
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum ServiceNode {}
-
 impl Layout {
     /// Puts the drawn buses after the topics: each level with the middle of its rules' targets,
     /// one with no target on a row of its own under the rest.
-    #[cfg(feature = "routes")]
     pub(super) fn place_buses(&mut self, s: &Snapshot) {
         for (k, bus) in drawn_buses(s).enumerate() {
             let i = self.buses_from + k;
@@ -117,12 +100,8 @@ impl Layout {
         }
     }
 
-    #[cfg(not(feature = "routes"))]
-    pub(super) fn place_buses(&mut self, _: &Snapshot) {}
-
     /// The centre line of order service `i` in the wide diagram: stacked 64 apart, centred on
     /// the producer's line.
-    #[cfg(feature = "routes")]
     pub(super) fn service_y(&self, i: usize) -> i64 {
         let n = self.services.len() as i64;
         // 76 apart: a service's box, its database's caption and its relay's.
@@ -131,12 +110,6 @@ impl Layout {
 
     /// How far the narrow diagram starts lower for the order services on top: two side by side
     /// need room for the second's line to the trunk, a relay for its caption.
-    #[cfg(not(feature = "routes"))]
-    pub(super) fn services_lift(&self) -> i64 {
-        0
-    }
-
-    #[cfg(feature = "routes")]
     pub(super) fn services_lift(&self) -> i64 {
         let relay = self.services.iter().any(|s| s.relay.is_some());
         let side_by_side = if self.services.len() > 1 { 20 } else { 0 };
@@ -145,10 +118,6 @@ impl Layout {
 
     /// Moves everything down (and the bottom further) until the stacked order services and
     /// their captions fit in the wide diagram.
-    #[cfg(not(feature = "routes"))]
-    pub(super) fn make_room_for_services(&mut self) {}
-
-    #[cfg(feature = "routes")]
     pub(super) fn make_room_for_services(&mut self) {
         if self.services.len() < 2 {
             return;
@@ -164,40 +133,30 @@ impl Layout {
     }
 
     /// The row of `rule`'s target `destination`.
-    #[cfg(feature = "routes")]
     pub(crate) fn row_of_rule(&self, rule: &str, destination: &str) -> Option<&Row> {
         self.rows.iter().find(|r| r.queue == destination && r.rule.as_ref().is_some_and(|b| b.name == rule))
     }
 }
 
 /// The name at the end of an ARN (`arn:aws:sqs:…:orders-dlq` → `orders-dlq`).
-#[cfg(feature = "routes")]
 pub(super) fn arn_name(arn: &str) -> &str {
     arn.rsplit([':', '/']).next().unwrap_or(arn)
 }
 
 /// The buses the diagram draws: those with a rule, or that have had an event.
-#[cfg(feature = "routes")]
 pub(super) fn drawn_buses(s: &Snapshot) -> impl Iterator<Item = &engine::events::EventBusView> {
     s.eventbridge.buses.iter().filter(|b| !b.rules.is_empty() || b.received > 0)
 }
 
 /// The queues that rules' targets send what they could not deliver to (`DeadLetterConfig`).
-#[cfg(feature = "routes")]
 pub(super) fn target_dlqs(s: &Snapshot) -> impl Iterator<Item = &str> {
     let targets = s.eventbridge.buses.iter().flat_map(|b| &b.rules).flat_map(|r| &r.targets);
     targets.filter_map(|t| t.dead_letter_arn.as_deref()).map(arn_name)
 }
 
-#[cfg(not(feature = "routes"))]
-pub(super) fn target_dlqs(_: &Snapshot) -> std::iter::Empty<&str> {
-    std::iter::empty()
-}
-
 /// A row for each target of each rule of each drawn bus, in order: (the bus's index in the
 /// layout's sources, counting from `first`; the rule's badge; the target's name; its
 /// dead-letter queue).
-#[cfg(feature = "routes")]
 pub(super) fn rule_targets(s: &Snapshot, first: usize) -> Vec<(usize, RuleBadge, String, Option<String>)> {
     let mut rows = Vec::new();
     for (i, bus) in drawn_buses(s).enumerate() {
@@ -223,25 +182,8 @@ pub(super) fn rule_targets(s: &Snapshot, first: usize) -> Vec<(usize, RuleBadge,
     rows
 }
 
-#[cfg(not(feature = "routes"))]
-pub(super) fn rule_targets(_: &Snapshot, _: usize) -> Vec<(usize, RuleBadge, String, Option<String>)> {
-    Vec::new()
-}
-
-/// The other pages draw every row as a queue.
-#[cfg(not(feature = "routes"))]
-pub(super) fn endpoint_of(
-    _: &Snapshot,
-    _: &str,
-    _: Option<&SubscriptionView>,
-    _: Option<&RuleBadge>,
-) -> Option<Endpoint> {
-    None
-}
-
 /// What a row that is not a queue delivers to: an HTTP/S endpoint, a mailbox, a phone, a device
 /// or a function subscribed to a topic, or a rule's function, topic or bus.
-#[cfg(feature = "routes")]
 pub(super) fn endpoint_of(
     s: &Snapshot,
     name: &str,
@@ -295,7 +237,6 @@ pub(super) fn endpoint_of(
         let stat = crate::format::count(t.published, "message published", "messages published");
         return Some(Endpoint { kind: "SNS topic", label: t.name.clone(), stat, more: String::new(), down: false });
     }
-    #[cfg(feature = "routes")]
     if let Some(b) = s.eventbridge.buses.iter().find(|b| b.name == name) {
         let stat = crate::format::count(b.received, "event", "events");
         return Some(Endpoint { kind: "event bus", label: b.name.clone(), stat, more: String::new(), down: false });
@@ -316,7 +257,6 @@ pub(super) fn endpoint_of(
 }
 
 /// An endpoint's address without its scheme, for a box's name line.
-#[cfg(feature = "routes")]
 pub(super) fn cut_name(name: &str) -> String {
     name.split_once("://").map_or(name, |(_, rest)| rest).to_string()
 }

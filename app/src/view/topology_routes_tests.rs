@@ -1,16 +1,15 @@
-//! The routes page's diagram (the `routes` feature) against its scenarios: EventBridge buses
+//! The diagram against the route scenarios: EventBridge buses
 //! beside the topics with a row for each rule's target, the target's dead-letter queue under
 //! it, and what is not a queue (a webhook, a function, a missing queue) drawn as what it is.
 
 use super::{diagram_markup, selection_of, Layout};
-use crate::playground::{Playground, BUILTIN, ROUTE_SCENARIOS, SCENARIOS};
+use crate::playground::{Playground, BUILTIN, SCENARIOS};
 use crate::view::Selection;
 
 #[test]
-fn the_routes_page_offers_its_own_scenarios_and_each_loads() {
+fn every_built_in_scenario_is_offered_and_loads_under_its_name() {
     let ids: Vec<&str> = SCENARIOS.iter().map(|(id, _)| *id).collect();
     assert_eq!(BUILTIN.iter().map(|(id, _)| *id).collect::<Vec<_>>(), ids);
-    assert_eq!(ROUTE_SCENARIOS, ids.as_slice(), "the list the other builds know the routes page's files by");
     for (id, name) in BUILTIN {
         let pg = Playground::builtin(id).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(pg.name, *name, "{id}: the picker's name is the file's");
@@ -206,19 +205,6 @@ fn two_quick_asynchronous_invocations_complete_out_of_order_and_the_latest_versi
     let s = pg.snapshot();
     let skips: Vec<String> = s.world.jobs.iter().flat_map(crate::view::queues::skips).collect();
     assert_eq!(skips, ["1 skipped as stale"]);
-}
-
-/// The routes page is built without CloudWatch's actions (it draws no metrics): a file that sets
-/// an alarm is refused with the step and the page that has them named, and nothing loads.
-#[cfg(not(feature = "cloudwatch"))]
-#[test]
-fn a_file_with_an_alarm_is_sent_to_the_sandbox() {
-    let file = r#"{"name": "alarm", "steps": [
-        {"action": "CreateQueue", "params": {"QueueName": "q"}},
-        {"action": "PutMetricAlarm", "params": {"AlarmName": "a"}}]}"#;
-    let Err(err) = Playground::from_scenario(file) else { panic!("a file with an alarm loaded") };
-    assert!(err.contains("PutMetricAlarm is not on this page") && err.contains("sandbox (index.html)"), "{err}");
-    assert!(err.contains("step 2"), "{err}");
 }
 
 #[test]

@@ -341,8 +341,7 @@ impl Writer<'_> {
     }
 }
 
-// The routes are the `eventbridge` and `extra-routes` features' (the CLI and the tests have both).
-#[cfg(all(test, feature = "eventbridge", feature = "extra-routes"))]
+#[cfg(test)]
 mod tests {
     use super::super::cloudformation::template_tree;
     use super::super::yaml::{Entry, Yaml};

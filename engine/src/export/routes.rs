@@ -6,7 +6,7 @@ use crate::sim::Sim;
 use crate::world::invoke_config::{destination_of, Destination};
 use serde_json::{json, Value};
 
-/// The bus every account has (`events::DEFAULT_BUS`, here also without the `eventbridge` feature).
+/// The bus every account has (`events::DEFAULT_BUS`).
 pub const DEFAULT_BUS: &str = "default";
 
 /// Where a destination, a dead-letter queue or a rule target sends, by kind and name.
@@ -168,7 +168,6 @@ impl Sim {
     }
 
     /// The custom buses and every rule (of any bus) with its targets.
-    #[cfg(feature = "eventbridge")]
     pub(crate) fn export_eventbridge(&self) -> (Vec<BusSpec>, Vec<RuleSpec>) {
         let buses = self.events.buses.values();
         let custom = buses.clone().filter(|b| &*b.name != DEFAULT_BUS);
@@ -195,13 +194,7 @@ impl Sim {
         (specs, rules)
     }
 
-    #[cfg(not(feature = "eventbridge"))]
-    pub(crate) fn export_eventbridge(&self) -> (Vec<BusSpec>, Vec<RuleSpec>) {
-        (Vec::new(), Vec::new())
-    }
-
     /// Archives and replays: not exported, said instead.
-    #[cfg(feature = "eventbridge")]
     pub(crate) fn eventbridge_left_out(&self, out: &mut Vec<String>) {
         for a in self.events.archives.values() {
             out.push(format!(
@@ -216,13 +209,9 @@ impl Sim {
             ));
         }
     }
-
-    #[cfg(not(feature = "eventbridge"))]
-    pub(crate) fn eventbridge_left_out(&self, _out: &mut Vec<String>) {}
 }
 
 /// A target from what `PutTargets` took (the engine checked every field already).
-#[cfg(feature = "eventbridge")]
 fn target_spec(id: &str, arn: &str, raw: &serde_json::Map<String, Value>) -> TargetSpec {
     let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
     let transformer = raw.get("InputTransformer").filter(|v| v.is_object()).map(|t| {

@@ -169,7 +169,6 @@ impl Decimal {
 
     /// This number at `places` decimal places (EventBridge compares at six), rounded as
     /// [`Decimal::at_accuracy`] rounds at five.
-    #[cfg_attr(not(feature = "eventbridge"), allow(dead_code))]
     pub(crate) fn at_places(&self, places: i64) -> Cow<'_, Decimal> {
         if self.fraction_digits() <= places {
             Cow::Borrowed(self)

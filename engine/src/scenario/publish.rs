@@ -219,12 +219,8 @@ fn check_templates(value: &Value, path: &str) -> Result<(), String> {
 }
 
 const SECTION_KEYS: &[&str] = &["topic", "bus", "service", "presets"];
-#[cfg(any(feature = "eventbridge", feature = "extra-routes"))]
 const PRESET_KEYS: &[&str] =
     &["name", "label", "body", "attributes", "group", "source", "detail_type", "service", "order_id", "crash"];
-/// Without EventBridge and the other routes (the browser's other pages) a preset is SNS's alone.
-#[cfg(not(any(feature = "eventbridge", feature = "extra-routes")))]
-const PRESET_KEYS: &[&str] = &["name", "label", "body", "attributes", "group"];
 
 /// Reads and checks the `publish` section; errors start with where (`publish.presets[2] (name)`).
 pub(crate) fn parse(value: Value) -> Result<PublishPresets, String> {
@@ -241,23 +237,8 @@ pub(crate) fn parse(value: Value) -> Result<PublishPresets, String> {
     };
     let target = match (named(map.remove("topic")), named(map.remove("bus")), named(map.remove("service"))) {
         (Ok(Some(s)), Ok(None), Ok(None)) => PublishTarget::Topic(s),
-        #[cfg(feature = "eventbridge")]
         (Ok(None), Ok(Some(s)), Ok(None)) => PublishTarget::Bus(s),
-        #[cfg(not(feature = "eventbridge"))]
-        (Ok(None), Ok(Some(_)), Ok(None)) => {
-            return Err(
-                "publish.bus: this build has no EventBridge; open the file on the routes page (routes.html)".into()
-            )
-        }
-        #[cfg(feature = "extra-routes")]
         (Ok(None), Ok(None), Ok(Some(s))) => PublishTarget::Service(s),
-        #[cfg(not(feature = "extra-routes"))]
-        (Ok(None), Ok(None), Ok(Some(_))) => {
-            return Err(
-                "publish.service: this build has no order services; open the file on the routes page (routes.html)"
-                    .into(),
-            )
-        }
         (_, Err(()), _) => return Err("publish.bus must be the name or ARN of the event bus to put events on".into()),
         (_, _, Err(())) => return Err("publish.service must be the name of an order service".into()),
         (Ok(Some(_)), _, _) | (_, Ok(Some(_)), Ok(Some(_))) => {
@@ -318,7 +299,6 @@ fn parse_preset(value: Value, target: &PublishTarget) -> Result<PublishPreset, P
     if let Some(g) = &group {
         check_templates(&Value::String(g.clone()), "group").map_err(fail)?;
     }
-    #[cfg(any(feature = "eventbridge", feature = "extra-routes"))]
     let (source, detail_type, service, order_id, crash) = {
         let mut text = |key: &str| match map.remove(key) {
             None => Ok(None),
@@ -333,8 +313,6 @@ fn parse_preset(value: Value, target: &PublishTarget) -> Result<PublishPreset, P
             (text("service").map_err(fail)?, text("order_id").map_err(fail)?, text("crash").map_err(fail)?);
         (source, detail_type, service, order_id, crash)
     };
-    #[cfg(not(any(feature = "eventbridge", feature = "extra-routes")))]
-    let (source, detail_type, service, order_id, crash) = (None, None, None, None, None);
     let order_only = service.is_some() || order_id.is_some() || crash.is_some();
     if order_only && !matches!(target, PublishTarget::Service(_)) {
         return Err(fail("\"service\", \"order_id\" and \"crash\" are for an order service's presets".into()));
@@ -348,9 +326,6 @@ fn parse_preset(value: Value, target: &PublishTarget) -> Result<PublishPreset, P
                 return Err(fail("\"source\" and \"detail_type\" are for a bus; a topic publishes a body".into()));
             }
         }
-        #[cfg(not(feature = "extra-routes"))]
-        PublishTarget::Service(_) => {}
-        #[cfg(feature = "extra-routes")]
         PublishTarget::Service(_) => {
             if !body.is_null() || attributes.is_some() || group.is_some() || source.is_some() || detail_type.is_some() {
                 return Err(fail(
@@ -364,9 +339,6 @@ fn parse_preset(value: Value, target: &PublishTarget) -> Result<PublishPreset, P
                 return Err(fail(format!("\"crash\" \"{c}\" is not one of AfterSave, AfterPublish")));
             }
         }
-        #[cfg(not(feature = "eventbridge"))]
-        PublishTarget::Bus(_) => {}
-        #[cfg(feature = "eventbridge")]
         PublishTarget::Bus(_) => {
             if attributes.is_some() || group.is_some() {
                 return Err(fail(

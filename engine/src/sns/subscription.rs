@@ -60,25 +60,19 @@ pub struct Subscription {
     pub retrying: u64,
 }
 
-/// The protocols every build delivers to.
+/// The protocols SNS delivers to itself that the playground simulates.
 const DELIVERED_PROTOCOLS: &[&str] = &["sqs", "http", "https", "lambda"];
-/// The customer managed protocols (SNS's name for e-mail, SMS and mobile push), delivered with
-/// the `extra-routes` feature: the CLI, the tests and the routes page.
+/// The customer managed protocols (SNS's name for e-mail, SMS and mobile push).
 const CUSTOMER_MANAGED_PROTOCOLS: &[&str] = &["email", "email-json", "sms", "application"];
 
-/// Whether `protocol` is customer managed and this build delivers to it. Always false without
-/// the `extra-routes` feature, whose code for them the build then leaves out.
+/// Whether `protocol` is customer managed (e-mail, SMS or mobile push).
 fn delivered_customer_managed(protocol: &str) -> bool {
-    cfg!(feature = "extra-routes") && CUSTOMER_MANAGED_PROTOCOLS.contains(&protocol)
+    CUSTOMER_MANAGED_PROTOCOLS.contains(&protocol)
 }
 
-/// The protocols this build delivers to, for the messages that name them.
+/// Every protocol the playground simulates, for the messages that name them.
 fn delivered_protocols() -> String {
-    let mut all = DELIVERED_PROTOCOLS.to_vec();
-    if cfg!(feature = "extra-routes") {
-        all.extend_from_slice(CUSTOMER_MANAGED_PROTOCOLS);
-    }
-    all.join(", ")
+    [DELIVERED_PROTOCOLS, CUSTOMER_MANAGED_PROTOCOLS].concat().join(", ")
 }
 
 /// Protocols SNS has that the playground does not simulate.
@@ -113,7 +107,6 @@ impl Subscription {
     }
 
     /// Whether the protocol is one SNS calls customer managed: e-mail, SMS or mobile push.
-    /// Always false in a build without the `extra-routes` feature, which refuses them.
     pub fn is_customer_managed(&self) -> bool {
         delivered_customer_managed(&self.protocol)
     }
@@ -232,13 +225,7 @@ fn is_platform_endpoint(text: &str) -> bool {
 fn check_endpoint(topic: &Topic, protocol: &str, endpoint: &str) -> ApiResult<()> {
     let customer_managed = delivered_customer_managed(protocol);
     if !DELIVERED_PROTOCOLS.contains(&protocol) && !customer_managed {
-        return Err(invalid(if CUSTOMER_MANAGED_PROTOCOLS.contains(&protocol) {
-            format!(
-                "Invalid parameter: Protocol \"{protocol}\": e-mail, SMS and push recipients are on the routes \
-                 page (routes.html) and in the fanout CLI; this page simulates the protocols {} only.",
-                delivered_protocols()
-            )
-        } else if OTHER_PROTOCOLS.contains(&protocol) {
+        return Err(invalid(if OTHER_PROTOCOLS.contains(&protocol) {
             format!(
                 "Invalid parameter: Protocol \"{protocol}\": the playground simulates the protocols {} only.",
                 delivered_protocols()

@@ -34,7 +34,6 @@ pub(crate) struct Refusal {
 /// The service principal SNS uses.
 pub(crate) const SNS_PRINCIPAL: &str = "sns.amazonaws.com";
 /// The service principal EventBridge uses.
-#[cfg_attr(not(feature = "eventbridge"), allow(dead_code))]
 pub(crate) const EVENTS_PRINCIPAL: &str = "events.amazonaws.com";
 
 /// Whether a `KmsMasterKeyId` names the AWS managed key for SQS, by alias or alias ARN.

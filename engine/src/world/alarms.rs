@@ -2,9 +2,6 @@
 //! `DeleteAlarms`. Each alarm is evaluated at the end of each of its periods; a change of state is
 //! logged as `AlarmStateChanged` and runs its actions: an SNS topic ARN gets the notification
 //! published to it, which is how a dead-letter-queue alarm "pages the owner".
-// Its actions are in the table only with the `cloudwatch` feature (see `actions::CLOUDWATCH_ACTIONS`).
-#![cfg_attr(not(feature = "cloudwatch"), allow(dead_code))]
-
 use super::commands::Command;
 use super::metrics::{metric_target, Stat};
 use super::spec::invalid;

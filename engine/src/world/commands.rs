@@ -110,17 +110,11 @@ impl Sim {
                 self.invoke_async(&key, payload, source);
                 Ok(Done::Accepted)
             }
-            #[cfg(feature = "eventbridge")]
             Command::PutEvent { bus, source, detail_type, detail, resources } => {
                 let bus = self.bus_ref(Some(&bus))?;
                 self.put_service_event(&bus, &source, &detail_type, &detail, resources);
                 Ok(Done::Accepted)
             }
-            #[cfg(not(feature = "eventbridge"))]
-            Command::PutEvent { .. } => Err(crate::error::ApiError::new(
-                "InvalidAction",
-                "EventBridge is not in this build of the playground (the engine's eventbridge feature).",
-            )),
         }
     }
 }

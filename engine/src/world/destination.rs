@@ -32,11 +32,7 @@ use serde_json::{json, Value};
 fn record(e: &AsyncEvent, function_arn: &str, condition: &str, now: crate::time::SimTime) -> String {
     // The payload as it came, without its whitespace (a payload that is not JSON, as a string).
     let payload = match serde_json::from_str::<Value>(&e.payload) {
-        #[cfg(feature = "eventbridge")]
         Ok(_) => crate::events::json::minify(&e.payload),
-        // Without EventBridge's number-keeping reader: serde_json's own text of the payload.
-        #[cfg(not(feature = "eventbridge"))]
-        Ok(v) => v.to_string(),
         Err(_) => Value::String(e.payload.to_string()).to_string(),
     };
     let request_context = json!({
@@ -142,11 +138,6 @@ impl Sim {
     /// Sends the invocation record to `OnSuccess` (condition `Success`) or `OnFailure`. Whether
     /// a destination took it.
     pub(crate) fn send_invocation_record(&mut self, e: &AsyncEvent, condition: &'static str) -> bool {
-        // Destinations are set with PutFunctionEventInvokeConfig, an action of the `extra-routes`
-        // feature: a build without it has none, and leaves this code out.
-        if !cfg!(feature = "extra-routes") {
-            return false;
-        }
         let Some(f) = self.world.functions.get(&e.function) else { return false };
         let success = condition == "Success";
         let config = f.invoke_config.as_ref();

@@ -13,9 +13,6 @@
 //! The same table holds the far ends of SNS's customer managed protocols (`recipient.rs`): a
 //! mailbox (`email`, `email-json`), a phone (`sms`) and a device (`application`, mobile push),
 //! each with the same conditions, so the short retry schedule of those protocols can be watched.
-// Its actions are in the table only with the `extra-routes` feature (see `actions::ROUTE_ACTIONS`).
-#![cfg_attr(not(feature = "extra-routes"), allow(dead_code))]
-
 use super::dependency::{conditions_at, parse_window, Conditions, Window};
 use super::spec::{self, has, invalid, opt_probability, Span};
 use super::WorldEvent;
@@ -316,9 +313,7 @@ impl Sim {
     /// there, or one that is down, refuses the connection at once; one slower than 15 s times out.
     pub(crate) fn http_post(&mut self, url: &str, message_id: &str) -> HttpAnswer {
         let now = self.now;
-        // A build without the `extra-routes` feature (whose action CreateHttpEndpoint makes
-        // them) has no endpoints, and leaves the rest of this code out.
-        let key = if cfg!(feature = "extra-routes") { self.endpoint_at(EndpointKind::Webhook, url) } else { None };
+        let key = self.endpoint_at(EndpointKind::Webhook, url);
         let Some(key) = key else {
             return HttpAnswer {
                 at: now,

@@ -12,9 +12,6 @@
 //!
 //! Simplified: Lambda checks that the execution role may send to a destination; the playground
 //! has no IAM, so it checks that the destination exists. Only `$LATEST` (no versions or aliases).
-// Its actions are in the table only with the `extra-routes` feature (see `actions::ROUTE_ACTIONS`).
-#![cfg_attr(not(feature = "extra-routes"), allow(dead_code))]
-
 use super::lambda::{function_name, function_not_found, lambda_error, Function};
 use crate::error::{ApiError, ApiResult, Service};
 use crate::event::Name;
@@ -83,12 +80,9 @@ impl Sim {
             Some(Destination::Function(f)) if !dead_letter => {
                 self.world.functions.get(f.as_ref()).map(|_| ()).ok_or_else(|| missing("function", &f))
             }
-            #[cfg(feature = "eventbridge")]
             Some(Destination::Bus(b)) if !dead_letter => {
                 self.bus_ref(Some(&b)).map(|_| ()).map_err(|_| missing("event bus", &b))
             }
-            #[cfg(not(feature = "eventbridge"))]
-            Some(Destination::Bus(b)) if !dead_letter => Err(missing("event bus", &b)),
             _ => Err(invalid(format!(
                 "The {what} {arn} must be the ARN of {} in {REGION}, account {ACCOUNT}.",
                 if dead_letter {

@@ -91,12 +91,10 @@ pub(crate) const FUNCTION_KEYS: &[&str] = &[
 ];
 
 /// `Invoke`'s parameters.
-#[cfg(feature = "extra-routes")]
 pub(crate) const INVOKE_KEYS: &[&str] =
     &["FunctionName", "InvocationType", "Payload", "Qualifier", "LogType", "ClientContext"];
 
 /// The largest asynchronous payload: 1 MB (Lambda quotas, raised from 256 KB in 2025).
-#[cfg_attr(not(feature = "extra-routes"), allow(dead_code))]
 pub const MAX_ASYNC_PAYLOAD_BYTES: usize = 1_048_576;
 
 impl Sim {
@@ -200,7 +198,6 @@ impl Sim {
     /// `Invoke`: `Event` queues the payload for an asynchronous invocation (202); `DryRun` only
     /// checks (204). A synchronous `RequestResponse` would need the function's answer at this
     /// virtual instant, and is not simulated.
-    #[cfg(feature = "extra-routes")]
     pub(crate) fn invoke_function(&mut self, p: &Params) -> ApiResult<Value> {
         let name = function_name(p.str("FunctionName").map_err(lambda_error)?);
         let key =
@@ -254,7 +251,6 @@ impl Sim {
     }
 }
 
-#[cfg(feature = "extra-routes")]
 fn spec_invalid(message: &str) -> ApiError {
     ApiError::new("InvalidParameterValueException", message)
 }

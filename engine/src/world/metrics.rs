@@ -44,7 +44,6 @@ impl MetricKey {
     pub fn producer(metric: &'static str, producer: &Name) -> MetricKey {
         MetricKey { namespace: "Playground/Producer", metric, dimension: "ProducerName", value: producer.clone() }
     }
-    #[cfg_attr(not(feature = "cloudwatch"), allow(dead_code))] // read by the CloudWatch actions only
     fn unit(&self) -> &'static str {
         match self.metric {
             "ApproximateAgeOfOldestMessage" => "Seconds",
@@ -135,7 +134,6 @@ impl Stat {
         }
     }
 
-    #[cfg_attr(not(feature = "cloudwatch"), allow(dead_code))] // read by the CloudWatch actions only
     fn json(self, d: &Datapoint) -> Value {
         match self {
             Stat::SampleCount => json!(d.count),
@@ -267,7 +265,6 @@ fn valid_period(seconds: u64) -> bool {
 }
 
 /// A time in a query: a virtual time such as `"10m"`, or a number of seconds since the Unix epoch.
-#[cfg_attr(not(feature = "cloudwatch"), allow(dead_code))] // read by the CloudWatch actions only
 fn time_param(p: &Params, name: &str) -> ApiResult<Option<SimTime>> {
     match p.raw(name) {
         None => Ok(None),
@@ -377,7 +374,6 @@ impl Sim {
     }
 
     /// `GetMetricStatistics`, in the CloudWatch shape. Times are virtual (`"10m"`) or epoch seconds.
-    #[cfg_attr(not(feature = "cloudwatch"), allow(dead_code))] // read by the CloudWatch actions only
     pub(crate) fn get_metric_statistics(&mut self, p: &Params) -> ApiResult<Value> {
         let (namespace, metric, dim) = metric_target(p)?;
         let period_s = p

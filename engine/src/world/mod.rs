@@ -45,28 +45,21 @@ mod view;
 mod watch;
 mod worker;
 
-#[cfg(feature = "cloudwatch")]
 pub(crate) use alarms::PUT_KEYS;
 pub(crate) use dependency::DEPENDENCY_KEYS;
 pub use events::{BatchItemFailure, BatchResponse, WorldEvent};
 pub(crate) use http::HttpAnswer;
-#[cfg(feature = "extra-routes")]
 pub(crate) use http::HTTP_ENDPOINT_KEYS;
 pub use http::{EndpointKind, HttpEndpointView, HttpRequest, SNS_HTTP_TIMEOUT_MS};
-#[cfg(feature = "extra-routes")]
 pub(crate) use invoke_config::INVOKE_CONFIG_KEYS;
-#[cfg(feature = "extra-routes")]
 pub(crate) use lambda::INVOKE_KEYS;
 pub(crate) use lambda::{function_name, FUNCTION_KEYS};
 pub(crate) use mapping::MAPPING_SETTINGS;
 pub(crate) use metrics::MetricKey;
-#[cfg(feature = "extra-routes")]
 pub(crate) use outbox::ORDER_SERVICE_KEYS;
 pub use outbox::{OrderDb, OrderDesign, OrderRow, OrderServiceView, OutboxRow, RelayView};
 pub(crate) use producer::PRODUCER_KEYS;
-#[cfg(feature = "extra-routes")]
 pub(crate) use recipient::{RECIPIENT_KEYS, RECIPIENT_UPDATE_KEYS};
-#[cfg(feature = "extra-routes")]
 pub(crate) use relay::RELAY_KEYS;
 pub(crate) use spec::BEHAVIOR_KEYS;
 pub use view::{AlarmState, DurationMs, MappingState, WorkerStatus};
@@ -143,12 +136,9 @@ pub(crate) enum WorldTimer {
     /// The asynchronous queue hands an event to its function (the first attempt or a retry).
     AsyncAttempt(u64),
     /// A crashed order service is back.
-    #[cfg_attr(not(feature = "extra-routes"), allow(dead_code))]
     OrderServiceRestart(Name),
     /// An outbox relay polls its outbox; a crashed relay is back.
-    #[cfg_attr(not(feature = "extra-routes"), allow(dead_code))]
     RelayTick(Name),
-    #[cfg_attr(not(feature = "extra-routes"), allow(dead_code))]
     RelayRestart(Name),
 }
 
@@ -192,16 +182,10 @@ impl Sim {
             WorldTimer::ProducerTick(p) => self.on_producer_tick(&p),
             WorldTimer::MetricsTick => self.on_metrics_tick(),
             WorldTimer::AsyncAttempt(id) => self.on_async_attempt(id),
-            // Only the outbox's actions set these, and a build without the `extra-routes`
-            // feature has none of them: its timers never fire, and the code stays out.
-            #[cfg(feature = "extra-routes")]
+            // The order service and its outbox relay.
             WorldTimer::OrderServiceRestart(s) => self.on_order_service_restart(&s),
-            #[cfg(feature = "extra-routes")]
             WorldTimer::RelayTick(r) => self.on_relay_tick(&r),
-            #[cfg(feature = "extra-routes")]
             WorldTimer::RelayRestart(r) => self.on_relay_restart(&r),
-            #[cfg(not(feature = "extra-routes"))]
-            WorldTimer::OrderServiceRestart(_) | WorldTimer::RelayTick(_) | WorldTimer::RelayRestart(_) => {}
         }
     }
 }

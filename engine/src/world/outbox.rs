@@ -13,9 +13,6 @@
 //! The database is the world's own: its rows and transactions are in the snapshot and in
 //! `DescribeOrderService`. Simplified: writes take no time, a transaction always commits, and a
 //! crashed service restarts after `RestartAfter` (default 5 s) with its database intact.
-// Its actions are in the table only with the `extra-routes` feature (see `actions::ROUTE_ACTIONS`).
-#![cfg_attr(not(feature = "extra-routes"), allow(dead_code))]
-
 use super::commands::Command;
 use super::spec::{self, invalid, opt_duration};
 use super::{WorldEvent, WorldTimer};

@@ -16,9 +16,6 @@
 //! carrier or the push platform accepted it); SMS spending limits, opt-outs, origination
 //! numbers, the SMS sandbox and platform applications' credentials are not modelled; every
 //! protocol gets the `default` text of a `MessageStructure: json` message (or its `sqs` entry).
-// Its actions are in the table only with the `extra-routes` feature (see `actions::ROUTE_ACTIONS`).
-#![cfg_attr(not(feature = "extra-routes"), allow(dead_code))]
-
 use super::dependency::conditions_at;
 use super::http::{blank, with_conditions, EndpointKind, HttpAnswer};
 use super::spec::{has, invalid};

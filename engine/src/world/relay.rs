@@ -4,9 +4,6 @@
 //! (`CrashOrderService` `When: AfterPublish`) leaves a published row unmarked, and the relay
 //! publishes it again when it is back: the event goes out twice with the same `event_id`, which
 //! an idempotent consumer skips. The relay returns its publishes as commands.
-// Its actions are in the table only with the `extra-routes` feature (see `actions::ROUTE_ACTIONS`).
-#![cfg_attr(not(feature = "extra-routes"), allow(dead_code))]
-
 use super::outbox::{publish_command, OrderDesign, AFTER_PUBLISH};
 use super::spec::{self, invalid, opt_duration};
 use super::{WorldEvent, WorldTimer};

@@ -7,8 +7,10 @@
 mod table;
 
 use super::clock::use_raf_fn;
+use super::nav::{use_nav, AppHeader};
 use super::{inspector::Inspector, topology::Topology, Ctx};
 use crate::playground::{Playground, SPEEDS};
+use crate::route::Route;
 use engine::compare::{Command, DESIGNS};
 use leptos::prelude::*;
 
@@ -79,6 +81,19 @@ fn apply_all(designs: &[(&'static str, Ctx)], command: &Command) {
     }
 }
 
+/// Compare mode, for the designs the address names: built again when they change.
+#[component]
+pub fn CompareView() -> impl IntoView {
+    let nav = use_nav();
+    let designs = Memo::new(move |_| {
+        nav.route.with(|r| match r {
+            Route::Compare { designs } => designs.clone(),
+            _ => String::new(),
+        })
+    });
+    move || view! { <ComparePage value=designs.get() /> }
+}
+
 /// The compare page for `?compare=<value>`.
 #[component]
 pub fn ComparePage(value: String) -> impl IntoView {
@@ -111,15 +126,14 @@ pub fn ComparePage(value: String) -> impl IntoView {
         }
     };
     let errors = designs.clone();
+    let chosen: Vec<&'static str> = designs.iter().map(|(n, _)| *n).collect();
     let panels = designs.iter().map(|(name, ctx)| view! { <DesignPanel name=name ctx=*ctx /> }).collect_view();
     view! {
         <div class="shell compare" data-testid="compare">
-            <header class="bar">
-                <div class="brand"><h1>"Compare designs"</h1></div>
-                <a class="button" href="./" data-testid="nav-playground">"← Playground"</a>
-                <Picker chosen=designs.iter().map(|(n, _)| *n).collect() />
+            <AppHeader>
+                <Picker chosen=chosen />
                 <time class="clock" data-testid="clock" title="One virtual clock for every design">{now}</time>
-            </header>
+            </AppHeader>
             <section class="transport compare-controls" aria-label="Every design at once" on:click=on_click
                 on:change=move |ev| speed.set(event_target_value(&ev).parse().unwrap_or(4))
                 inner_html=move || controls_markup(playing.get(), speed.get())>
@@ -207,10 +221,8 @@ fn DesignPanel(name: &'static str, ctx: Ctx) -> impl IntoView {
 #[component]
 fn Picker(chosen: Vec<&'static str>) -> impl IntoView {
     let picked = RwSignal::new(chosen);
-    let go = move |_| {
-        let names = picked.get_untracked().join(",");
-        let _ = window().location().set_search(&format!("compare={names}"));
-    };
+    let nav = use_nav();
+    let go = move |_| nav.go(Route::Compare { designs: picked.get_untracked().join(",") });
     view! {
         <fieldset class="compare-picker" data-testid="compare-picker">
             <legend class="sr-only">"Designs to compare"</legend>

@@ -36,26 +36,6 @@ pub async fn lesson(id: &str) -> Result<(Lesson, String), String> {
     Ok((lesson, source))
 }
 
-/// What the address asks for: a lesson id and a step, as written.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Wanted {
-    pub lesson: Option<String>,
-    pub step: Option<String>,
-}
-
-/// Reads `?lesson=<id>&step=<n>` (other parameters are left to others).
-pub fn wanted(search: &str) -> Wanted {
-    let mut w = Wanted::default();
-    for pair in search.trim_start_matches('?').split('&') {
-        match pair.split_once('=') {
-            Some(("lesson", v)) => w.lesson = Some(v.to_string()),
-            Some(("step", v)) => w.step = Some(v.to_string()),
-            _ => {}
-        }
-    }
-    w
-}
-
 /// The 0-based step `step` (1-based text) names in a lesson of `steps` steps, or why not.
 pub fn step_index(step: Option<&str>, steps: usize, id: &str) -> Result<usize, String> {
     let Some(text) = step else { return Ok(0) };
@@ -65,28 +45,12 @@ pub fn step_index(step: Option<&str>, steps: usize, id: &str) -> Result<usize, S
     }
 }
 
-/// The page's address without lesson parameters (the sandbox), or with them.
-pub fn set_address(lesson: Option<(&str, usize)>) {
-    let Some(window) = web_sys::window() else { return };
-    let query = match lesson {
-        Some((id, step)) => format!("?lesson={id}&step={step}"),
-        None => String::new(),
-    };
-    let path = window.location().pathname().unwrap_or_else(|_| "/".into());
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{query}")));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_address_names_a_lesson_and_a_step_checked_against_the_lesson() {
-        let w = wanted("?lesson=ordering&step=3&embed=1");
-        assert_eq!((w.lesson.as_deref(), w.step.as_deref()), (Some("ordering"), Some("3")));
-        assert_eq!(wanted(""), Wanted::default());
+    fn a_step_in_the_address_is_checked_against_the_lesson() {
         assert_eq!(step_index(Some("3"), 9, "ordering"), Ok(2));
         assert_eq!(step_index(None, 9, "ordering"), Ok(0));
         for bad in ["0", "10", "two", "-1"] {

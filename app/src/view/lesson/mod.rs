@@ -21,17 +21,15 @@ mod step;
 pub use panel::LessonPanel;
 pub use play::Play;
 
-use super::{clock, inspector, log, transport, Ctx, BRAND};
+use super::app::{use_kept, Kept};
+use super::nav::{use_nav, AppHeader, Nav};
+use super::{clock, inspector, log, transport, Ctx};
 use crate::playground::{Playground, SPEEDS};
+use crate::route::Route;
 use engine::lesson::LessonListing;
 use leptos::prelude::*;
 use play::Phase;
 use progress::Progress;
-
-/// The lesson page's links to the other pages.
-const PAGES: &str = "<a href=\"index.html\" data-testid=\"nav-playground\">Playground</a>\
-    <a href=\"compare.html?compare=fanout,workqueue\">Compare designs</a>\
-    <a href=\"compare.html?interview=checkout\">Interview practice</a>";
 
 /// The lessons' context.
 #[derive(Clone, Copy)]
@@ -56,36 +54,51 @@ pub struct Lessons {
     /// In an embed (issue 15): nothing saved, the page's address left alone, no focus taken
     /// while the frame does not have it, no "Open in the sandbox" (the embed has its own link).
     pub embedded: bool,
+    /// In the app (not an embed): the address to keep, and the sandbox to open a story in.
+    app: Option<(Kept, Nav)>,
     ctx: Ctx,
 }
 
-/// The lesson page: the overview, or a lesson on the stage with its panel.
+/// The lessons' view: the overview, or a lesson on the stage with its panel. The lessons'
+/// state is the app's (`Kept`): a lesson left for the sandbox is where the learner left it.
 #[component]
-pub fn LessonApp() -> impl IntoView {
-    let ctx = Ctx::new(Playground::blank(), None);
+pub fn LessonView() -> impl IntoView {
+    let (kept, nav) = (use_kept(), use_nav());
+    let ls = match kept.lessons.get_untracked() {
+        Some(ls) => ls,
+        None => {
+            let ls = kept.under_app(|| Lessons::for_app(kept, nav));
+            kept.lessons.set(Some(ls));
+            ls
+        }
+    };
+    let ctx = ls.ctx;
     provide_context(ctx);
+    provide_context(ls);
     inspector::load_fidelity();
     clock::use_clock(ctx);
     transport::use_keyboard(ctx);
     log::use_announcer(ctx);
-    let ls = use_lessons(ctx);
+    keys::use_lesson_keys(ls);
+    on_cleanup(move || ctx.pause());
+    // The address says which lesson and step, or the overview.
+    Effect::new(move |_| nav.route.with(|r| ls.follow(r)));
     let loading = move || !ls.overview.get() && !ls.active();
     view! {
         <div class="shell lesson-page">
-            <header class="bar">
-                <div class="brand" inner_html=BRAND></div>
-                <nav class="pages" aria-label="Other pages" inner_html=PAGES></nav>
+            <AppHeader>
                 <overview::LessonsButton />
-                <time class="clock" data-testid="clock" title="Virtual time since the lesson's scenario started">
+                <time class="clock" data-testid="clock" title="Virtual time since the lesson's scenario started"
+                    hidden=move || !ls.active() || ls.overview.get()>
                     {move || ls.active().then(|| ctx.clock.get().to_string())}
                 </time>
-            </header>
+            </AppHeader>
             <overview::Overview />
             <div class="boot" role="status" hidden=move || !loading()>"Loading the lesson…"</div>
             <div class="lesson-stage" hidden=move || !ls.active() || ls.overview.get()>
                 <transport::Transport />
                 <main class="stage lesson-on">
-                    <super::MainCol />
+                    <super::stage::MainCol />
                     <aside class="side-col">
                         <panel::LessonPanel />
                         <inspector::Inspector />
@@ -98,24 +111,6 @@ pub fn LessonApp() -> impl IntoView {
     }
 }
 
-/// Sets up the lessons: saved progress, the address's lesson, the keyboard, the playback of a
-/// step's run, the live checkpoint.
-fn use_lessons(ctx: Ctx) -> Lessons {
-    let (saved, notice) = progress::load();
-    let wanted = fetch::wanted(&window().location().search().unwrap_or_default());
-    let ls = Lessons::new(ctx, saved, notice, wanted.lesson.is_none(), false);
-    provide_context(ls);
-    keys::use_lesson_keys(ls);
-    ls.follow_story();
-    match wanted.lesson {
-        // A discarded saved state is named, and the overview shows (the issue's contract).
-        Some(_) if ls.notice.with_untracked(Option::is_some) => ls.show_overview(),
-        Some(id) => ls.open(id, wanted.step),
-        None => ls.load_index(),
-    }
-    ls
-}
-
 /// Fetches lesson `id` for an embed and opens it at `step` (1-based; the first when `None`).
 pub async fn open_for_embed(id: &str, step: Option<u32>) -> Result<(Playground, Play), String> {
     let (lesson, source) = fetch::lesson(id).await.map_err(|e| format!("The lesson could not be loaded: {e}"))?;
@@ -125,7 +120,7 @@ pub async fn open_for_embed(id: &str, step: Option<u32>) -> Result<(Playground, 
 
 /// A lesson in an embed, on the embed's stage (`ctx`): its player, its keys, its story.
 pub fn use_embedded(ctx: Ctx, pg: Playground, play: Play) -> Lessons {
-    let ls = Lessons::new(ctx, Progress::default(), None, false, true);
+    let ls = Lessons::new(ctx, Progress::default(), None, false, None);
     provide_context(ls);
     keys::use_lesson_keys(ls);
     ls.follow_story();
@@ -138,7 +133,8 @@ pub fn use_embedded(ctx: Ctx, pg: Playground, play: Play) -> Lessons {
 pub fn full_page_link(ls: Lessons) -> Option<String> {
     ls.play.with(|p| {
         let p = p.as_ref()?;
-        Some(format!("{}?lesson={}&step={}", super::share::sibling("lesson.html"), p.id(), p.position().0))
+        let route = Route::Lesson { id: p.id().to_string(), step: Some(p.position().0.to_string()) };
+        Some(super::share::sibling(&route.href()))
     })
 }
 
@@ -147,9 +143,47 @@ pub fn use_lessons_ctx() -> Lessons {
 }
 
 impl Lessons {
+    /// The app's lessons: their own stage, the saved progress (and the notice of a discarded
+    /// one), and what follows the story. Nothing is open until the address asks.
+    fn for_app(kept: Kept, nav: Nav) -> Lessons {
+        let ctx = Ctx::new(Playground::blank(), None);
+        let (saved, notice) = progress::load();
+        let ls = Lessons::new(ctx, saved, notice, true, Some((kept, nav)));
+        ls.follow_story();
+        ls
+    }
+
+    /// Opens what the address names, unless it is open already: the overview, or a lesson at
+    /// a step (its saved step when the address names none). A saved state that was discarded
+    /// is named first, on the overview.
+    fn follow(&self, route: &Route) {
+        match route {
+            Route::Lesson { .. } if self.notice.with_untracked(Option::is_some) && !self.active() => {
+                self.show_overview()
+            }
+            Route::Lesson { id, step } => {
+                let here = self.play.with_untracked(|p| {
+                    p.as_ref()
+                        .is_some_and(|p| p.id() == id && step.as_ref().is_none_or(|s| *s == p.position().0.to_string()))
+                });
+                if here {
+                    self.overview.set(false);
+                } else {
+                    self.open(id.clone(), step.clone());
+                }
+            }
+            _ => {
+                if !self.overview.get_untracked() {
+                    self.overview.set(true);
+                }
+                self.load_index();
+            }
+        }
+    }
+
     /// The lessons' signals on the stage `ctx`, with the saved progress (and the notice of a
-    /// discarded one), the overview shown or not, in an embed or not; no lesson open yet.
-    fn new(ctx: Ctx, progress: Progress, notice: Option<String>, overview: bool, embedded: bool) -> Lessons {
+    /// discarded one), the overview shown or not, in the app or in an embed; no lesson open yet.
+    fn new(ctx: Ctx, progress: Progress, notice: Option<String>, overview: bool, app: Option<(Kept, Nav)>) -> Lessons {
         Lessons {
             overview: RwSignal::new(overview),
             index: RwSignal::new(None),
@@ -160,7 +194,8 @@ impl Lessons {
             typed: RwSignal::new(String::new()),
             hint: RwSignal::new(None),
             trail: StoredValue::new(Vec::new()),
-            embedded,
+            embedded: app.is_none(),
+            app,
             ctx,
         }
     }
@@ -190,12 +225,11 @@ impl Lessons {
     /// Closes the lesson (its progress is kept) and shows the list.
     pub fn show_overview(&self) {
         // An embed plays its one lesson: it has no list to go back to.
-        if self.embedded {
-            return;
-        }
+        let Some((_, nav)) = self.app else { return };
         self.leave();
         self.overview.set(true);
         self.load_index();
+        nav.replace(Route::Lessons, "");
     }
 
     /// Fetches lesson `id` and opens it at `step` (1-based text, as in the address), or at the
@@ -249,24 +283,27 @@ impl Lessons {
                 Err(e) => Err(e),
             };
             match opened {
-                Ok(pg) => ls.open_in_sandbox(Some(pg)).await,
+                Ok(pg) => ls.open_in_sandbox(Some(pg)),
                 Err(e) => ls.notice.set(Some(format!("The lesson could not be loaded: {e}"))),
             }
         });
     }
 
-    /// Opens a story in the sandbox (`pg`, or the lesson's story as it is now) through a share
-    /// link: the sandbox replays its inputs.
-    pub async fn open_in_sandbox(&self, pg: Option<Playground>) {
-        let ctx = self.ctx;
-        if let Some(pg) = pg {
-            ctx.pg.set(pg);
-        }
-        match super::share::link_now(ctx, &super::share::sibling("index.html")).await {
-            Ok(link) => {
-                let _ = window().location().set_href(&link);
+    /// Opens a story in the sandbox (`pg`, or the lesson's story as it is now), as its share
+    /// link would: its inputs replayed on its scenario. The lesson stays where it is.
+    pub fn open_in_sandbox(&self, pg: Option<Playground>) {
+        let Some((kept, nav)) = self.app else { return };
+        self.ctx.pause();
+        let story = match pg {
+            Some(pg) => crate::share::Share::fresh(&pg),
+            None => self.ctx.pg.with_untracked(crate::share::Share::fresh),
+        };
+        match story {
+            Ok(story) => {
+                kept.set_sandbox(story, None);
+                nav.go(Route::Sandbox { scenario: None });
             }
-            Err(e) => self.notice.set(Some(e)),
+            Err(e) => self.notice.set(Some(e.to_string())),
         }
     }
 
@@ -302,9 +339,9 @@ impl Lessons {
                 s.done |= step == total;
             })
         });
-        if !self.embedded {
+        if let Some((_, nav)) = self.app {
             self.progress.with_untracked(progress::save);
-            fetch::set_address(Some((&id, step)));
+            nav.replace(Route::Lesson { id: id.clone(), step: Some(step.to_string()) }, "");
         }
         self.play_run();
         if let Some(after) = hint_after {
@@ -518,6 +555,5 @@ impl Lessons {
         self.ctx.pause();
         self.play.set(None);
         self.trail.set_value(Vec::new());
-        fetch::set_address(None);
     }
 }

@@ -54,7 +54,7 @@ fn run(ls: Lessons, act: &str) {
             "submit" => ls.submit(),
             "show-me" => ls.show_me(),
             "overview" => ls.show_overview(),
-            "sandbox" => leptos::task::spawn_local(async move { ls.open_in_sandbox(None).await }),
+            "sandbox" => ls.open_in_sandbox(None),
             _ => {}
         },
     }

@@ -182,6 +182,6 @@ impl Play {
 }
 
 // The lessons use CloudWatch alarms: the lesson page has them, the routes build does not.
-#[cfg(all(test, not(target_arch = "wasm32"), feature = "cloudwatch"))]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 #[path = "play_tests.rs"]
 mod tests;

@@ -1,3 +1,0 @@
-fn main() {
-    app::mount_routes();
-}

@@ -1,0 +1,139 @@
+//! The one app: every view of the playground in one bundle, one of them drawn at a time (the
+//! route's), and the stories that outlive a view. Moving from the sandbox to a lesson, to
+//! compare mode and back fetches nothing: the sandbox's story and the lesson being played are
+//! kept here, and a view is built again from them when it is shown.
+
+use super::lesson::{self, Lessons};
+use super::nav::{provide_nav, use_nav};
+use super::stage::Stage;
+use super::{share, Ctx, ErrorPanel, Selection};
+use crate::playground::{Playground, BUILTIN};
+use crate::route::{Route, View};
+use leptos::prelude::*;
+
+/// What the app keeps while the learner moves between views: the sandbox's story and the
+/// lessons' state, each made once (when its view is first shown) under the app's owner, so
+/// that it outlives the view that shows it.
+#[derive(Clone, Copy)]
+pub struct Kept {
+    owner: StoredValue<Owner, LocalStorage>,
+    /// The sandbox's story, once loaded.
+    pub sandbox: RwSignal<Option<Ctx>>,
+    /// Whether the sandbox's first story is being loaded.
+    loading: RwSignal<bool>,
+    /// The lessons (the one being played, the list, the progress), once the lessons are shown.
+    pub lessons: RwSignal<Option<Lessons>>,
+}
+
+pub fn use_kept() -> Kept {
+    expect_context::<Kept>()
+}
+
+impl Kept {
+    fn provide() -> Kept {
+        let kept = Kept {
+            owner: StoredValue::new_local(Owner::current().expect("the app is built under an owner")),
+            sandbox: RwSignal::new(None),
+            loading: RwSignal::new(false),
+            lessons: RwSignal::new(None),
+        };
+        provide_context(kept);
+        kept
+    }
+
+    /// Runs `f` under the app's owner: what it makes lives as long as the app.
+    pub fn under_app<T>(&self, f: impl FnOnce() -> T) -> T {
+        self.owner.with_value(|o| o.with(f))
+    }
+
+    /// Puts `pg` in the sandbox (replacing its story, or as its first), with `selected` in the
+    /// inspector.
+    pub fn set_sandbox(&self, pg: Playground, selected: Option<Selection>) {
+        match self.sandbox.get_untracked() {
+            Some(ctx) => {
+                ctx.pause();
+                ctx.error.set(None);
+                ctx.speed.set(pg.speed_index());
+                ctx.pg.set(pg);
+                ctx.selected.set(selected);
+            }
+            None => {
+                let ctx = self.under_app(|| Ctx::new(pg, selected));
+                self.sandbox.set(Some(ctx));
+            }
+        }
+    }
+
+    /// Loads the sandbox's first story unless it has one: the share link in the address, else
+    /// the scenario the route names, else the default one. A bad link says why (`load-error`)
+    /// and opens the default scenario.
+    pub fn load_sandbox(&self, scenario: Option<String>) {
+        if self.sandbox.with_untracked(Option::is_some) || self.loading.get_untracked() {
+            return;
+        }
+        self.loading.set(true);
+        let (kept, error) = (*self, share::load_error());
+        leptos::task::spawn_local(async move {
+            let default = BUILTIN[0].0;
+            let opened = match share::payload_in_address() {
+                Some(payload) => match share::decode(&payload).await {
+                    Ok((pg, pick)) => Ok((pg, pick.map(share::selection_of))),
+                    Err(e) => {
+                        error.set(Some(e.to_string()));
+                        crate::fetch::scenario(default).await.map(|pg| (pg, None))
+                    }
+                },
+                None => {
+                    let id = scenario.unwrap_or_else(|| default.to_string());
+                    match crate::fetch::scenario(&id).await {
+                        Ok(pg) => Ok((pg, None)),
+                        Err(e) => {
+                            error.set(Some(format!("The address asks for {e}; here is the default scenario.")));
+                            crate::fetch::scenario(default).await.map(|pg| (pg, None))
+                        }
+                    }
+                }
+            };
+            kept.loading.set(false);
+            match opened {
+                Ok((pg, selected)) => kept.set_sandbox(pg, selected),
+                Err(e) => error.set(Some(format!("The default scenario could not be loaded: {e}"))),
+            }
+        });
+    }
+}
+
+/// The app: the route's view under the shared header.
+#[component]
+pub fn App() -> impl IntoView {
+    let nav = provide_nav();
+    share::provide_load_error(None);
+    Kept::provide();
+    let view = Memo::new(move |_| nav.route.with(Route::view));
+    move || match view.get() {
+        View::Sandbox => view! { <SandboxView /> }.into_any(),
+        View::Lessons => view! { <lesson::LessonView /> }.into_any(),
+        View::Compare => view! { <super::compare::CompareView /> }.into_any(),
+        View::Interview => view! { <super::interview::InterviewView /> }.into_any(),
+        View::Export => view! { <super::export::ExportView /> }.into_any(),
+    }
+}
+
+/// The sandbox: the kept story on the stage, loaded first if need be.
+#[component]
+fn SandboxView() -> impl IntoView {
+    let (kept, nav) = (use_kept(), use_nav());
+    let scenario = nav.route.with_untracked(|r| match r {
+        Route::Sandbox { scenario } => scenario.clone(),
+        _ => None,
+    });
+    kept.load_sandbox(scenario);
+    let error = share::load_error();
+    move || match kept.sandbox.get() {
+        Some(ctx) => view! { <Stage ctx=ctx /> }.into_any(),
+        None if !kept.loading.get() && error.with(Option::is_some) => {
+            view! { <ErrorPanel message=error.get().unwrap_or_default() /> }.into_any()
+        }
+        None => view! { <div class="boot" role="status">"Loading the playground…"</div> }.into_any(),
+    }
+}

@@ -1,0 +1,111 @@
+//! The stage: a story's diagram, controls and detailed views, as the sandbox, a lesson and the
+//! export show it. What lies under and beside the first screen is built after the first paint.
+
+use super::nav::AppHeader;
+use super::{clock, controls, inspector, log, metrics, queues, share, topology, transport, Ctx};
+use leptos::prelude::*;
+
+/// The stage's main column: Publish, the diagram, the queue cards, side effects, metrics and
+/// the filter policies (the sandbox's and the lesson page's).
+#[component]
+pub(crate) fn MainCol() -> impl IntoView {
+    let col = NodeRef::<leptos::html::Div>::new();
+    let lower =
+        after_paint(move || col.get_untracked().map(Into::into), || view! { <Cards /> <controls::Subscriptions /> });
+    view! {
+        <div class="main-col" node_ref=col>
+            <controls::Publish />
+            <section class="diagram" aria-label="Topology">
+                <topology::Topology />
+            </section>
+            {lower}
+        </div>
+    }
+}
+
+/// What a loading page's `slot` holds once it is set, taken out of it rather than cloned: a
+/// loaded story (its simulation and checkpoints) moves into the stage that shows it. Tracks
+/// `slot`, so the view that calls it is built again when it is set.
+pub(crate) fn take_loaded<T: Send + Sync + 'static>(slot: RwSignal<Option<T>>) -> Option<T> {
+    slot.track();
+    slot.try_update_untracked(Option::take).flatten()
+}
+
+/// Builds `view` at the end of `parent` once the first screen is painted and the browser has had
+/// nothing more urgent to do since (an idle callback, within a second; where there is none, a
+/// task after the paint), and returns `None` to put in its place. What lies under or beside the
+/// first screen (the queue cards, the policies, the inspector and the log) is built this way:
+/// it then holds back neither the diagram and Publish nor a first click on them. It lives as
+/// long as the page: under the caller's owner (so with its context), never unmounted.
+pub(crate) fn after_paint<V: IntoView + 'static>(
+    parent: impl FnOnce() -> Option<web_sys::HtmlElement> + 'static,
+    view: impl FnOnce() -> V + 'static,
+) -> Option<V> {
+    use wasm_bindgen::{closure::Closure, JsCast};
+    let owner = Owner::current()?;
+    request_animation_frame(move || {
+        let mount = move || {
+            if let Some(parent) = parent() {
+                std::mem::forget(owner.with(|| leptos::mount::mount_to(parent, view)));
+            }
+        };
+        let w = window();
+        let idle = js_sys::Reflect::get(&w, &"requestIdleCallback".into()).ok();
+        match idle.and_then(|f| f.dyn_into::<js_sys::Function>().ok()) {
+            Some(idle) => {
+                let options = js_sys::Object::new();
+                _ = js_sys::Reflect::set(&options, &"timeout".into(), &1000.into());
+                _ = idle.call2(&w, &Closure::once_into_js(mount), &options);
+            }
+            None => set_timeout(mount, std::time::Duration::ZERO),
+        }
+    });
+    None
+}
+
+/// The queue cards, the side effects and the metrics: the detailed view under the diagram.
+#[component]
+fn Cards() -> impl IntoView {
+    view! { <queues::Queues /> <queues::Effects /> <metrics::Metrics /> }
+}
+
+/// A story on the stage: the header (picker, clock, share bar), the time controls, the main
+/// column and, beside it, the inspector and the event log. The story is `ctx`'s, made by the
+/// app (`Kept`) so that it outlives the stage: leaving the view pauses it.
+#[component]
+pub fn Stage(ctx: Ctx) -> impl IntoView {
+    provide_context(ctx);
+    clock::use_clock(ctx);
+    transport::use_keyboard(ctx);
+    log::use_announcer(ctx);
+    share::use_drop(ctx);
+    on_cleanup(move || ctx.pause());
+    let side = NodeRef::<leptos::html::Aside>::new();
+    // The inspector's fidelity notes are fetched with it, after the first paint: only it shows them.
+    let beside = after_paint(
+        move || side.get_untracked(),
+        || {
+            inspector::load_fidelity();
+            view! { <inspector::Inspector /> <log::EventLog /> }
+        },
+    );
+
+    view! {
+        <div class="shell">
+            <AppHeader>
+                <transport::ScenarioPicker />
+                <time class="clock" data-testid="clock" title="Virtual time since the scenario started">
+                    {move || ctx.clock.get().to_string()}
+                </time>
+                <share::ShareBar />
+            </AppHeader>
+            <share::LoadErrorBanner />
+            <transport::Transport />
+            <main class="stage">
+                <MainCol />
+                <aside class="side-col" node_ref=side>{beside}</aside>
+            </main>
+            <p class="sr-only" role="status" aria-live="polite">{move || ctx.announce.get()}</p>
+        </div>
+    }
+}
