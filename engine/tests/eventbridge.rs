@@ -275,8 +275,8 @@ fn a_disabled_rule_matches_nothing_until_enabled() {
 
 #[test]
 fn test_event_pattern_answers_result_and_requires_the_envelope_fields() {
-    // TestEventPattern returns {"Result": true|false}; the event's id, account, source, time,
-    // region, resources and detail-type are mandatory.
+    // TestEventPattern returns {"Result": true|false}; an event without its envelope fields is
+    // refused (which ones: test_event_pattern_does_not_require_resources).
     let mut sim = Sim::new(1);
     let event = json!({"id": "1", "account": "1", "source": "shop", "time": "2026-01-01T00:00:00Z", "region": "us-east-1",
         "resources": [], "detail-type": "t", "detail": {"total": 250}});

@@ -229,7 +229,13 @@ impl Sim {
 
     /// API reference, TestEventPattern: the event "must follow the format specified in AWS
     /// Events, and the following fields are mandatory: id, account, source, time, region,
-    /// resources, detail-type".
+    /// resources, detail-type". The service does not require `resources`: it answers
+    /// `Result: true` or `false` for events with the other six and no `resources` (110 events
+    /// recorded from AWS by LocalStack's validated test suite, `localstack/localstack`,
+    /// `tests/aws/services/events/event_pattern_templates/*.json5`, October 2025), and refuses an
+    /// event without them with `ValidationException` "Parameter Event is not valid."
+    /// (`test_events_patterns.snapshot.json`, `test_invalid_event_payload`). No recording leaves
+    /// out just one of the six, so each of them stays required, as documented.
     pub(crate) fn test_event_pattern(&mut self, p: &Params) -> ApiResult<Value> {
         let (_, pattern) = Sim::compile_pattern(p.str("EventPattern")?)?;
         let event = p.str("Event")?;
@@ -237,11 +243,11 @@ impl Sim {
         if !tree.is_object(tree.root) {
             return Err(validation("Parameter Event is not valid: an event is a JSON object."));
         }
-        const MANDATORY: [&str; 7] = ["id", "account", "source", "time", "region", "resources", "detail-type"];
-        if let Some(missing) = MANDATORY.iter().find(|k| tree.get(tree.root, k).is_none()) {
+        const REQUIRED: [&str; 6] = ["id", "account", "source", "time", "region", "detail-type"];
+        if let Some(missing) = REQUIRED.iter().find(|k| tree.get(tree.root, k).is_none()) {
             return Err(validation(format!(
-                "Parameter Event is not valid: the field \"{missing}\" is missing (id, account, source, time, region, \
-                 resources and detail-type are mandatory)."
+                "Parameter Event is not valid. The field \"{missing}\" is missing (an event needs id, account, \
+                 source, time, region and detail-type; resources may be left out)."
             )));
         }
         Ok(json!({ "Result": pattern.matches(&tree) }))

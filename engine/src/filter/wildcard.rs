@@ -71,7 +71,12 @@ impl Wildcard {
     }
 
     pub(crate) fn stars(&self) -> usize {
-        self.segments.len() - 1
+        self.segments().len() - 1
+    }
+
+    /// The literal text between the stars, in order: `stars() + 1` segments, escapes resolved.
+    pub(crate) fn segments(&self) -> &[String] {
+        &self.segments
     }
 
     /// Whether `value` matches. Star-only globs match greedily left to right without backtracking:

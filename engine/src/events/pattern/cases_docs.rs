@@ -3,7 +3,8 @@
 //! `eb-event-patterns.html` ("Event patterns" / "Event pattern syntax"), `eb-event-patterns-null-values.html`,
 //! `eb-event-patterns-arrays.html`, `eb-event-patterns-content-based-filtering.html` ("Content
 //! filtering"), `eb-create-pattern-operators.html` ("Comparison operators": for its rows the
-//! events are written from the table's description, which gives none).
+//! events are written from the table's description, which gives none). Where AWS's recorded
+//! answer contradicts a page, the row expects the service's answer and says so.
 
 use super::EventPattern;
 
@@ -42,10 +43,13 @@ const ROWS: &[Row] = &[
     // "Value matching": severity score 1 and count 2 (nested fields).
     (MACIE_PATTERN, MACIE, true, PATTERNS),
     (MACIE_PATTERN, MACIE_COUNT_3, false, PATTERNS),
-    // "For numbers, EventBridge uses string representation. For example, 300, 300.0, and 3.0e2 are not considered equal."
+    // "For numbers, EventBridge uses string representation. For example, 300, 300.0, and 3.0e2 are
+    // not considered equal." The service answers otherwise (recorded: [300] matches 300.0), and the
+    // engine follows the service: these two rows expect the service's answer, not the page's
+    // (tests/eventbridge_observed.rs, numbers_match_by_value_whatever_form_they_are_written_in).
     (r#"{"detail": {"n": [300]}}"#, r#"{"detail": {"n": 300}}"#, true, PATTERNS),
-    (r#"{"detail": {"n": [300]}}"#, r#"{"detail": {"n": 300.0}}"#, false, PATTERNS),
-    (r#"{"detail": {"n": [300]}}"#, r#"{"detail": {"n": 3.0e2}}"#, false, PATTERNS),
+    (r#"{"detail": {"n": [300]}}"#, r#"{"detail": {"n": 300.0}}"#, true, PATTERNS),
+    (r#"{"detail": {"n": [300]}}"#, r#"{"detail": {"n": 3.0e2}}"#, true, PATTERNS),
     // "For strings, EventBridge uses exact character-by-character matching without case-folding".
     (r#"{"source": ["AWS.EC2"]}"#, EC2, false, PATTERNS),
     // Null and empty strings: eventVersion is "", responseElements is null.

@@ -40,6 +40,11 @@ const ROWS: &[(&str, &str)] = &[
     (r#"{"n": [{"anything-but": {"prefix": ""}}]}"#, "Null prefix/suffix not allowed"),
     (r#"{"n": [{"anything-but": {"equals-ignore-case": [1]}}]}"#, "number|start|null|boolean is not supported"),
     (r#"{"n": [{"anything-but": {"wildcard": [1]}}]}"#, "wildcard match pattern must be a string"),
+    // "Wildcards and event pattern complexity" (complexity.rs): the recorded refusal, and the same
+    // wildcard under anything-but.
+    (r#"{"EventBusArn": [{"wildcard": "*:*:*:*:*:event-bus/*"}]}"#, "Rule is too complex - try using fewer wildcard characters or fewer repeating character sequences after a wildcard character"),
+    (r#"{"a": [{"anything-but": {"wildcard": ["*:*:*:*:*:event-bus/*"]}}]}"#, "Rule is too complex"),
+    (r#"{"$or": [{"a": ["x"]}, {"b": [{"wildcard": "*:*:*:*:*:event-bus/*"}]}]}"#, "Rule is too complex"),
     // An $or alternative that is empty.
     (r#"{"$or": [{"a": ["1"]}, {}]}"#, "Empty objects are not allowed"),
 ];
@@ -56,13 +61,18 @@ fn invalid_patterns_are_refused_with_the_broken_rule() {
 
 #[test]
 fn what_eventbridge_accepts_and_sns_does_not() {
-    // No five-key limit, no 150-combination limit, no three-wildcard limit (SNS's limits).
+    // No five-key limit, no 150-combination limit, no three-wildcard limit (SNS's limits); a
+    // wildcard is limited by its complexity instead.
     let six_keys = r#"{"a": [1], "b": [2], "c": [3], "d": [4], "e": [5], "f": [6]}"#;
     let many_values = format!("{{\"a\": [{}]}}", (0..200).map(|i| i.to_string()).collect::<Vec<_>>().join(","));
     for ok in [
         six_keys,
         &many_values,
         r#"{"p": [{"wildcard": "*a*b*c*d*"}]}"#,
+        // The recorded accepted wildcards (complexity.rs): 3, 7 and 2 prefixes at most.
+        r#"{"EventBusArn": [{"wildcard": "arn:aws:events:us-east-1:*:event-bus/*"}]}"#,
+        r#"{"FileName": [{"wildcard": "/Users/*/dir/dir/dir/dir/dir/doc.txt"}]}"#,
+        r#"{"FileName": [{"wildcard": "/Users/*/doc.txt"}]}"#,
         r#"{"detail": {"state": [{"anything-but": {"prefix": ["init", "error"]}}]}}"#,
         r#"{"detail": {"state": [{"anything-but": {"equals-ignore-case": ["Stopped", "OverLoaded"]}}]}}"#,
         r#"{"$or": {"metricType": ["MetricType"]}}"#,

@@ -51,6 +51,7 @@ pub(crate) fn compile(text: &str) -> Result<PNode, String> {
              {MAX_COMBINATIONS} (multiply the number of alternatives of each $or)"
         ));
     }
+    super::complexity::check(&root)?;
     Ok(root)
 }
 

@@ -8,25 +8,27 @@
 //! non-empty"). Keys nested under one pattern object must match inside one element of an array
 //! of objects (event-ruler's `rulesForJSONEvent`, which "will refuse to recognize any match in
 //! which any two fields are within JSON objects that are in different elements of the same
-//! array").
+//! array"). Paths, with their dotted keys, are resolved in `path.rs`.
 
 use super::compile::{PChild, PKey, PNode};
 use super::operand::{Cond, Conds};
+use super::path::{walk, Place};
 use crate::events::json::{Leaf, Tree};
 
-/// `Err(reason)` names the first field that did not match.
-pub(crate) fn node(n: &PNode, tree: &Tree, object: Option<usize>) -> Result<(), String> {
+/// `Err(reason)` names the first field that did not match. `at` is where the pattern object
+/// applies; `None` when the event has nothing there (only `"exists": false` can then match).
+pub(crate) fn node(n: &PNode, tree: &Tree, at: Option<&Place>) -> Result<(), String> {
     for key in &n.keys {
         match &key.child {
-            PChild::Leaf(conds) => field(key, conds, tree, object)?,
-            PChild::Nested(sub) => nested(key, sub, tree, object)?,
+            PChild::Leaf(conds) => field(key, conds, tree, at)?,
+            PChild::Nested(sub) => nested(key, sub, tree, at)?,
         }
     }
     for group in &n.ors {
         let mut reasons = Vec::new();
         let mut matched = false;
         for alternative in group {
-            match node(alternative, tree, object) {
+            match node(alternative, tree, at) {
                 Ok(()) => {
                     matched = true;
                     break;
@@ -41,19 +43,19 @@ pub(crate) fn node(n: &PNode, tree: &Tree, object: Option<usize>) -> Result<(), 
     Ok(())
 }
 
-fn nested(key: &PKey, sub: &PNode, tree: &Tree, object: Option<usize>) -> Result<(), String> {
-    let candidates: Vec<usize> = object
-        .map(|o| tree.resolve(o, &key.segments))
+fn nested(key: &PKey, sub: &PNode, tree: &Tree, at: Option<&Place>) -> Result<(), String> {
+    let candidates: Vec<Place> = at
+        .map(|place| walk(tree, place, &key.segments))
         .unwrap_or_default()
         .into_iter()
-        .filter(|&id| tree.is_object(id))
+        .filter(|place| place.is_container(tree))
         .collect();
     if candidates.is_empty() {
         // No object there: only `"exists": false` inside can still be satisfied.
         return node(sub, tree, None);
     }
     let mut first_failure = None;
-    for candidate in candidates {
+    for candidate in &candidates {
         match node(sub, tree, Some(candidate)) {
             Ok(()) => return Ok(()),
             Err(why) => {
@@ -64,11 +66,12 @@ fn nested(key: &PKey, sub: &PNode, tree: &Tree, object: Option<usize>) -> Result
     Err(first_failure.unwrap_or_default())
 }
 
-fn field(key: &PKey, conds: &Conds, tree: &Tree, object: Option<usize>) -> Result<(), String> {
-    let found: Vec<usize> = object.map(|o| tree.resolve(o, &key.segments)).unwrap_or_default();
-    let leaves: Vec<Leaf<'_>> = found.iter().filter_map(|&id| tree.leaf(id)).collect();
+fn field(key: &PKey, conds: &Conds, tree: &Tree, at: Option<&Place>) -> Result<(), String> {
+    let found: Vec<Place> = at.map(|place| walk(tree, place, &key.segments)).unwrap_or_default();
+    let leaves: Vec<Leaf<'_>> = found.iter().filter_map(|place| leaf(tree, place)).collect();
     // "Exists matching only works on leaf nodes": an object at the path is not a value, and a
     // field is absent when no leaf is found at its path anywhere in the event.
+    // (A dotted key never spans the end of a leaf's full path, so `Tree::leaves` finds them all.)
     let absent = || tree.leaves(tree.root, &key.full_path).is_empty();
     let matched = conds.list.iter().any(|cond| match cond {
         Cond::Exists(true) => !leaves.is_empty(),
@@ -93,6 +96,11 @@ fn field(key: &PKey, conds: &Conds, tree: &Tree, object: Option<usize>) -> Resul
         "is missing".to_string()
     };
     Err(format!("field \"{}\" {seen}, which matches none of {wanted}", key.display))
+}
+
+/// The value at a place, if it is one (a dotted key's rest is an object, not a value).
+fn leaf<'t>(tree: &'t Tree, place: &Place) -> Option<Leaf<'t>> {
+    place.pending.is_empty().then(|| tree.leaf(place.node)).flatten()
 }
 
 fn show(leaf: &Leaf<'_>) -> String {

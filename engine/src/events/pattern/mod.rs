@@ -7,10 +7,12 @@
 //! The documented differences, each kept here:
 //! * a pattern matches the whole event envelope (`source`, `detail-type`, `account`, `region`,
 //!   `resources`, `detail.…`, `replay-name`), never typed message attributes;
-//! * exact numbers match by their text: "300, 300.0, and 3.0e2 are not considered equal"
-//!   ("Event pattern syntax"), while `numeric` compares values, "limited to values between -5.0e9
-//!   and +5.0e9 inclusive, with 15 digits of precision, or six digits to the right of the decimal
-//!   point" ("Content filtering", 2023 text; SNS: ±10^9 at five decimals);
+//! * numbers compare by value, "limited to values between -5.0e9 and +5.0e9 inclusive, with 15
+//!   digits of precision, or six digits to the right of the decimal point" ("Content filtering",
+//!   2023 text; SNS: ±10^9 at five decimals), in `numeric` and in exact values alike: the page
+//!   says "300, 300.0, and 3.0e2 are not considered equal" ("Event pattern syntax"), but AWS
+//!   answers that `[300]` matches `300.0` (recorded; `operand.rs`, `exact_number`); an exact
+//!   number outside that range matches by its text;
 //! * `exists` looks at "the presence or absence of a field in the JSON of the event" (a `null` or
 //!   `""` leaf is present; SNS requires a non-null, non-empty value and refuses `exists: false` on
 //!   a message without attributes);
@@ -19,16 +21,23 @@
 //!   (event-ruler's README; the EventBridge operator table);
 //! * no five-key or 150-combination limit; instead "APIs that accept an event pattern … will throw
 //!   an InvalidEventPatternException if the use of $or results in over 1000 rule combinations";
-//!   no three-wildcard limit ("A single value can contain zero to many wildcard characters");
+//!   no three-wildcard limit ("A single value can contain zero to many wildcard characters") nor
+//!   100-point budget, but a limit on how many wildcard prefixes one value can be inside at once
+//!   ("Rule is too complex", `complexity.rs`);
+//! * a key with dots in the event names the same path as nested keys, even across a nesting level
+//!   of the pattern (`path.rs`);
 //! * the empty pattern `{}` is invalid ("Empty objects are not allowed", event-ruler's
 //!   `JsonRuleCompiler`), where SNS takes `{}` as no filter.
 //!
-//! Files: `compile.rs` (JSON → tree, structure and limits), `operand.rs` (one field's list →
-//! conditions), `matching.rs` (an event against the tree, with a reason for a miss).
+//! Files: `compile.rs` (JSON → tree, structure and limits), `complexity.rs` (the wildcard
+//! limit), `operand.rs` (one field's list → conditions), `path.rs` (where a key leads in an
+//! event), `matching.rs` (an event against the tree, with a reason for a miss).
 
 mod compile;
+mod complexity;
 mod matching;
 mod operand;
+mod path;
 
 #[cfg(test)]
 mod cases_docs;
@@ -39,6 +48,7 @@ mod props;
 
 use super::json::Tree;
 use crate::error::ApiError;
+use path::Place;
 
 /// A compiled, validated event pattern.
 #[derive(Clone, Debug)]
@@ -58,12 +68,12 @@ impl EventPattern {
     }
 
     pub(crate) fn matches(&self, event: &Tree) -> bool {
-        matching::node(&self.root, event, Some(event.root)).is_ok()
+        matching::node(&self.root, event, Some(&Place::root(event))).is_ok()
     }
 
     /// `None` when the event matches; otherwise the first field that did not, and why.
     pub(crate) fn explain(&self, event: &Tree) -> Option<String> {
-        matching::node(&self.root, event, Some(event.root)).err()
+        matching::node(&self.root, event, Some(&Place::root(event))).err()
     }
 }
 

@@ -28,8 +28,12 @@ const NUMERIC_MAGNITUDE: &str = "5000000000";
 #[derive(Clone, Debug)]
 pub(crate) enum Cond {
     Exact(String),
-    /// An exact number, matched by its text ("300, 300.0, and 3.0e2 are not considered equal").
-    Number(String),
+    /// An exact number: matched by its text, and by its value where numeric matching can compare
+    /// it (see [`exact_number`]).
+    Number {
+        text: String,
+        value: Option<Decimal>,
+    },
     True,
     False,
     Null,
@@ -87,7 +91,7 @@ pub(crate) fn compile_list(tree: &Tree, items: &[usize]) -> Result<Conds, String
     for &item in items {
         let cond = match tree.node(item) {
             Some(Node::Str(s)) => Cond::Exact(s.clone()),
-            Some(Node::Num(n)) => Cond::Number(n.clone()),
+            Some(Node::Num(n)) => Cond::Number { text: n.clone(), value: exact_number(n) },
             Some(Node::Bool(true)) => Cond::True,
             Some(Node::Bool(false)) => Cond::False,
             Some(Node::Null) | None => Cond::Null,
@@ -154,6 +158,29 @@ fn affix(tree: &Tree, op: &str, operand: usize) -> Result<Cond, String> {
         ("prefix", None) => Cond::Prefix(string_operand(tree, operand, op)?),
         _ => Cond::Suffix(string_operand(tree, operand, op)?),
     })
+}
+
+/// The value an exact number of a pattern is compared by, or `None` when only its text can match.
+///
+/// The documentation ("Event pattern syntax") says "For numbers, EventBridge uses string
+/// representation. For example, 300, 300.0, and 3.0e2 are not considered equal." The service
+/// answers otherwise: `{"number": [300]}` matches `"number": 300.0` (`Result: true`, recorded by
+/// LocalStack's validated test suite: `localstack/localstack`,
+/// `tests/aws/services/events/event_pattern_templates/number_comparison_float.json5`, last
+/// validated October 2025). event-ruler, which EventBridge runs, compiles a number in a pattern
+/// into both an exact match of its text and a numeric equality (`JsonRuleCompiler`: "we'll insert
+/// matchers for both the literal expression and the ComparableNumber form. But the number might
+/// not be representable as a ComparableNumber, for example an AWS account number, so make that
+/// condition survivable"). Followed here with numeric matching's documented range and precision
+/// ("between -5.0e9 and +5.0e9 inclusive … six digits to the right of the decimal point"): a
+/// number in that range is compared by its value at six decimals, so `300`, `300.0`, `3e2` and
+/// `300.000000` are one number; one outside it (an account id such as `123456789012`) by its
+/// text alone.
+fn exact_number(text: &str) -> Option<Decimal> {
+    let d = Decimal::parse(text)?;
+    let limit = Decimal::parse(NUMERIC_MAGNITUDE).expect("invariant: the limit is a number");
+    let negative_limit = Decimal::parse(&format!("-{NUMERIC_MAGNITUDE}")).expect("invariant: a number");
+    (d <= limit && d >= negative_limit).then(|| d.at_places(NUMERIC_PLACES).into_owned())
 }
 
 /// A number of a `numeric` or `anything-but` expression, in range and at six decimals.
@@ -240,7 +267,12 @@ impl Cond {
     pub(crate) fn matches(&self, leaf: &Leaf<'_>) -> bool {
         match (self, leaf) {
             (Cond::Exact(want), Leaf::Str(s)) => want == s,
-            (Cond::Number(want), Leaf::Num(n)) => want == n,
+            (Cond::Number { text, value }, Leaf::Num(n)) => {
+                text == n
+                    || value
+                        .as_ref()
+                        .is_some_and(|v| Decimal::parse(n).is_some_and(|d| d.at_places(NUMERIC_PLACES).as_ref() == v))
+            }
             (Cond::True, Leaf::Bool(true)) | (Cond::False, Leaf::Bool(false)) | (Cond::Null, Leaf::Null) => true,
             (Cond::Prefix(p), Leaf::Str(s)) => s.starts_with(p.as_str()),
             (Cond::Suffix(p), Leaf::Str(s)) => s.ends_with(p.as_str()),
