@@ -15,6 +15,7 @@ mod inspector;
 mod interview;
 mod lesson;
 mod log;
+pub(crate) mod markup;
 mod metrics;
 mod nav;
 mod queues;
