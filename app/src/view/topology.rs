@@ -635,20 +635,7 @@ type Drawn = (Layout, Vec<String>);
 
 /// What a `data-select` value ("queue:billing", "sub:arn:…", "worker:packing-w1") points at.
 fn selection_of(value: &str) -> Option<Selection> {
-    let (kind, name) = value.split_once(':')?;
-    let name = name.to_string();
-    match kind {
-        "queue" => Some(Selection::Queue(name)),
-        "sub" => Some(Selection::Subscription(name)),
-        "worker" => Some(Selection::Worker(name)),
-        "rule" => Some(Selection::Rule(name)),
-        "service" => Some(Selection::Service(name)),
-        "msg" => {
-            let (copy, queue) = name.split_once(':')?;
-            Some(Selection::Message { queue: queue.to_string(), copy: copy.parse().ok()? })
-        }
-        _ => None,
-    }
+    Selection::parse_attr(value)
 }
 
 /// Sets `narrow` from `el`'s width now and whenever it changes (a `ResizeObserver`); only a
