@@ -2,10 +2,13 @@
 //! event, and for an event the AWS rule it follows, where that rule is documented, and whether
 //! the playground models it exactly.
 
-use super::bidi::isolated;
-use super::editor::{self, number_setting};
-use super::{esc, use_ctx, Selection};
+use super::bidi::needs_isolation;
+use super::editor::{NumberSetting, Setting};
+use super::markup::Markup;
+use super::queues::without_messages;
+use super::{use_ctx, Selection};
 use crate::format::duration;
+use crate::html;
 use engine::snapshot::{MessageView, QueueView, SubscriptionView};
 use engine::sqs::MsgState;
 use engine::world::{JobView, WorkerView};
@@ -38,44 +41,67 @@ fn fidelity_note(kind: &str) -> Option<Value> {
     notes.try_with(|n| n.as_ref()?.get(kind).cloned()).flatten()
 }
 
-/// List items, as markup, of plain texts.
-fn items(texts: impl IntoIterator<Item = String>) -> String {
-    texts.into_iter().map(|t| format!("<li>{}</li>", isolated(&t))).collect()
+/// Text from the story as markup: escaped, and inside a `<bdi>` when it holds right-to-left
+/// letters or direction controls, so that it cannot reorder the page's own words.
+fn iso(text: &str) -> Markup {
+    if needs_isolation(text) {
+        html!("<bdi>", text, "</bdi>")
+    } else {
+        html!(text)
+    }
 }
 
-/// The facts about what is inspected, as a definition list in markup; rows that are `None` are
-/// left out.
-fn facts(rows: &[Option<(&str, String)>]) -> String {
-    let rows: String = rows
+/// List items of plain texts.
+fn items(texts: impl IntoIterator<Item = String>) -> Markup {
+    texts.into_iter().map(|t| html!("<li>", iso(&t), "</li>")).collect()
+}
+
+/// The facts about what is inspected, as a definition list; rows that are `None` are left out.
+fn facts(rows: &[Option<(&str, String)>]) -> Markup {
+    let rows: Markup = rows
         .iter()
         .flatten()
         .map(|(k, v)| match crate::format::abbreviated(v) {
             // A long ARN or URL: shortened on the page, whole on hover and when copied.
-            Some(short) => format!(
-                "<dt>{}</dt><dd><span class=\"abbr\" title=\"{full}\" data-full=\"{full}\">{}</span></dd>",
-                esc(k),
-                esc(&short),
-                full = esc(v)
+            Some(short) => html!(
+                "<dt>",
+                *k,
+                "</dt><dd><span class=\"abbr\" title=\"",
+                v,
+                "\" data-full=\"",
+                v,
+                "\">",
+                short,
+                "</span></dd>"
             ),
-            None => format!("<dt>{}</dt><dd>{}</dd>", esc(k), isolated(v)),
+            None => html!("<dt>", *k, "</dt><dd>", iso(v), "</dd>"),
         })
         .collect();
-    format!("<dl class=\"facts\">{rows}</dl>")
+    html!("<dl class=\"facts\">", rows, "</dl>")
 }
 
-/// A heading in markup.
-fn heading(level: u8, text: &str) -> String {
-    format!("<h{level}>{}</h{level}>", isolated(text))
+fn heading(level: u8, text: &str) -> Markup {
+    match level {
+        3 => html!("<h3>", iso(text), "</h3>"),
+        _ => html!("<h4>", iso(text), "</h4>"),
+    }
 }
 
-/// Code (a body, attributes, an event) in markup.
-fn code(text: &str) -> String {
-    format!("<pre class=\"code\">{}</pre>", isolated(text))
+/// Code (a body, attributes, an event).
+fn code(text: &str) -> Markup {
+    html!("<pre class=\"code\">", iso(text), "</pre>")
 }
 
-/// A hint in markup.
-fn hint(text: &str) -> String {
-    format!("<p class=\"hint\">{}</p>", esc(text))
+fn hint(text: &str) -> Markup {
+    html!("<p class=\"hint\">", text, "</p>")
+}
+
+/// A list of plain texts under a heading, or nothing when it is empty.
+fn list(title: &str, texts: Vec<String>) -> Markup {
+    if texts.is_empty() {
+        return Markup::new();
+    }
+    html!(heading(4, title), "<ul class=\"reasons\">", items(texts), "</ul>")
 }
 
 /// Copying from a shortened ARN or URL copies the whole of it.
@@ -94,90 +120,42 @@ fn copy_whole(e: web_sys::ClipboardEvent) {
     }
 }
 
-/// What the inspector shows for a selection: read-only markup, the controls that act on it (a
-/// message's Delete, a queue's settings), then more markup. Read-only text is written as markup:
-/// far less code in the bundle than a typed view per element.
-struct Parts {
-    top: String,
-    controls: String,
-    bottom: String,
-}
-
-impl Parts {
-    fn text(top: String) -> Self {
-        Parts { top, controls: String::new(), bottom: String::new() }
-    }
-}
-
 #[component]
 pub fn Inspector() -> impl IntoView {
     let ctx = use_ctx();
-    // With nothing selected the hint does not follow the clock: the snapshot is read only for
-    // a selection.
-    let body = move || {
-        let Some(selection) = ctx.selected.get() else {
-            return Parts::text(hint("Click or focus a message chip, a queue, a filter badge, a worker or an event to see everything about it.")
-                + &hint("Keys: Space plays or pauses, → steps to the next moment something happens, ← steps back to the previous one, anywhere but in a text field; Enter presses a button or selects a node."));
-        };
-        ctx.snapshot.with(|s| match selection {
-            Selection::Message { queue, copy } => {
-                let found = s
-                    .queues
-                    .iter()
-                    .find(|q| q.name == queue)
-                    .and_then(|q| q.messages.iter().find(|m| m.copy == copy).map(|m| (q, m)));
-                match found {
-                    Some((q, m)) => message(q, m, ctx.clock.get()),
-                    None => Parts::text(hint(&format!(
-                        "That message is no longer in {queue}: deleted, moved or expired. The event log says which."
-                    ))),
-                }
-            }
-            Selection::Queue(name) => match s.queues.iter().find(|q| q.name == name) {
-                Some(q) => self::queue(q, ctx.clock.get()),
-                None => Parts::text(hint("That queue no longer exists.")),
-            },
-            Selection::Subscription(arn) => {
-                match s.topics.iter().flat_map(|t| t.subscriptions.iter()).find(|x| x.arn == arn) {
-                    Some(sub) => Parts::text(subscription(sub)),
-                    None => Parts::text(hint("That subscription no longer exists.")),
-                }
-            }
-            Selection::Worker(name) => match s.world.workers.iter().find(|w| w.name == name) {
-                Some(w) => Parts::text(worker(w, s.world.jobs.iter().filter(|j| w.jobs.contains(&j.job)))),
-                None => Parts::text(hint("That worker has been removed.")),
-            },
-            Selection::Event(seq) => Parts::text(event(seq)),
-            Selection::Rule(id) => Parts::text(rule(s, &id)),
-            Selection::Service(name) => Parts::text(order_service(s, &name)),
-        })
-    };
-    // Drawn only when its text changes, keeping the focus and what is typed in a setting.
-    let el = NodeRef::<leptos::html::Div>::new();
-    let mut last = String::new();
-    Effect::new(move |_| {
-        let Parts { top, controls, bottom } = body();
-        if let Some(el) = el.get() {
-            super::draw(&el, &(top + &controls + &bottom), &mut last);
+    // Built again only when the selection changes: what it shows follows the story inside.
+    let detail = move || {
+        match ctx.selected.get() {
+        None => view! {
+            <p class="hint">"Click or focus a message chip, a queue, a filter badge, a worker or an event to see everything about it."</p>
+            <p class="hint">"Keys: Space plays or pauses, → steps to the next moment something happens, ← steps back to the previous one, anywhere but in a text field; Enter presses a button or selects a node."</p>
         }
-    });
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        let target = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
-        let Some(button) = target.and_then(|t| t.closest("[data-act]").ok().flatten()) else { return };
-        let attr = |name| button.get_attribute(name);
-        match attr("data-act").as_deref() {
-            Some("delete") => {
-                if let (Some(queue), Some(handle)) = (attr("data-queue"), attr("data-handle")) {
-                    ctx.act(|p| p.delete(&queue, &handle));
-                }
-            }
-            Some("replay") => {
-                if let (Some(archive), Some(bus)) = (attr("data-archive"), attr("data-bus")) {
-                    ctx.act(|p| p.replay(&archive, &bus));
-                }
-            }
-            _ => {}
+        .into_any(),
+        Some(Selection::Message { queue, copy }) => view! { <MessageDetail queue=queue copy=copy /> }.into_any(),
+        Some(Selection::Queue(name)) => view! { <QueueDetail name=name /> }.into_any(),
+        Some(Selection::Rule(id)) => view! { <RuleDetail id=id /> }.into_any(),
+        Some(other) => {
+            let text = move || {
+                ctx.snapshot.with(|s| match &other {
+                    Selection::Subscription(arn) => {
+                        match s.topics.iter().flat_map(|t| t.subscriptions.iter()).find(|x| x.arn == *arn) {
+                            Some(sub) => subscription(sub),
+                            None => hint("That subscription no longer exists."),
+                        }
+                    }
+                    Selection::Worker(name) => match s.world.workers.iter().find(|w| w.name == *name) {
+                        Some(w) => worker(w, s.world.jobs.iter().filter(|j| w.jobs.contains(&j.job))),
+                        None => hint("That worker has been removed."),
+                    },
+                    Selection::Event(seq) => event(*seq),
+                    Selection::Service(name) => order_service(s, name),
+                    _ => Markup::new(),
+                })
+                .into_string()
+            };
+            view! { <div class="part" inner_html=text></div> }.into_any()
         }
+    }
     };
     view! {
         // Not a live region: its countdown ticks; events are announced by the page's one live region.
@@ -185,13 +163,128 @@ pub fn Inspector() -> impl IntoView {
         // selected (see style.css); Close (or Escape) puts it away.
         <section class="inspector" data-testid="inspector" aria-label="Inspector" on:copy=copy_whole
             class:open=move || ctx.selected.with(Option::is_some)
-            on:click=on_click on:change=move |ev| editor::changed(ctx, &ev)
             on:keydown=move |ev| if ev.key() == "Escape" { ctx.selected.set(None) }>
             <h2>"Inspector"</h2>
             <button class="quiet close" data-testid="inspector-close" aria-label="Close the inspector"
                 hidden=move || ctx.selected.with(Option::is_none) on:click=move |_| ctx.selected.set(None)>"Close"</button>
-            <div class="part" node_ref=el></div>
+            {detail}
         </section>
+    }
+}
+
+/// A message: its facts, Delete while it is in flight (the work is done), its body.
+#[component]
+fn MessageDetail(queue: String, copy: u64) -> impl IntoView {
+    let ctx = use_ctx();
+    let q = queue.clone();
+    let parts = Memo::new(move |_| {
+        ctx.snapshot.with(|s| {
+            let found = s
+                .queues
+                .iter()
+                .find(|x| x.name == q)
+                .and_then(|x| x.messages.iter().find(|m| m.copy == copy).map(|m| (x, m)));
+            match found {
+                Some((x, m)) => message(x, m, ctx.clock.get()),
+                None => (
+                    hint(&format!(
+                        "That message is no longer in {q}: deleted, moved or expired. The event log says which."
+                    )),
+                    None,
+                    Markup::new(),
+                ),
+            }
+        })
+    });
+    let handle = Memo::new(move |_| parts.with(|p| p.1.clone()));
+    let delete = move |_| {
+        if let Some(h) = handle.get_untracked() {
+            ctx.act(|p| p.delete(&queue, &h));
+        }
+    };
+    view! {
+        <div class="part" inner_html=move || parts.with(|p| p.0.to_string())></div>
+        <Show when=move || handle.with(Option::is_some)>
+            <button data-testid="inspector-delete" on:click=delete.clone()>"Delete (the work is done)"</button>
+        </Show>
+        <div class="part" inner_html=move || parts.with(|p| p.2.to_string())></div>
+    }
+}
+
+/// A queue: its facts and its settings (visibility timeout, retention, maxReceiveCount).
+#[component]
+fn QueueDetail(name: String) -> impl IntoView {
+    let ctx = use_ctx();
+    let n = name.clone();
+    let q = Memo::new(move |_| ctx.snapshot.with(|s| s.queues.iter().find(|q| q.name == n).map(without_messages)));
+    let text = move || {
+        q.with(|q| match q {
+            Some(q) => queue(q, ctx.clock.get()),
+            None => hint("That queue no longer exists."),
+        })
+        .into_string()
+    };
+    let read =
+        move |f: fn(&QueueView) -> String| Signal::derive(move || q.with(|q| q.as_ref().map(f).unwrap_or_default()));
+    let dlq =
+        Memo::new(move |_| q.with(|q| q.as_ref().and_then(|q| q.max_receive_count.and(q.dead_letter_queue.clone()))));
+    let (n1, n2, n3) = (name.clone(), name.clone(), name.clone());
+    view! {
+        <div class="part" inner_html=text></div>
+        <Show when=move || q.with(Option::is_some)>
+            <div class="settings">
+                <NumberSetting label="Visibility timeout (s)" testid=format!("queue-{n1}-visibility") range=(0, 43_200)
+                    current=read(|q| q.visibility_timeout.to_string()) setting=Setting::Visibility { queue: n1.clone() } />
+                <NumberSetting label="Retention (s)" testid=format!("queue-{n2}-retention") range=(60, 1_209_600)
+                    current=read(|q| q.retention_period.to_string()) setting=Setting::Retention { queue: n2.clone() } />
+                {
+                    let n3 = n3.clone();
+                    move || dlq.get().map(|dlq| view! {
+                        <NumberSetting label="maxReceiveCount" testid=format!("queue-{n3}-max-receive") range=(1, 1_000)
+                            current=read(|q| q.max_receive_count.unwrap_or_default().to_string())
+                            setting=Setting::MaxReceive { queue: n3.clone(), dlq } />
+                    })
+                }
+            </div>
+        </Show>
+    }
+}
+
+/// An EventBridge rule, with a Replay button for each archive of its bus.
+#[component]
+fn RuleDetail(id: String) -> impl IntoView {
+    let ctx = use_ctx();
+    let (bus, name) =
+        id.split_once('/').map_or(("default".to_string(), id.clone()), |(b, n)| (b.to_string(), n.to_string()));
+    let (b, n) = (bus.clone(), name.clone());
+    let text = move || ctx.snapshot.with(|s| rule(s, &b, &n)).into_string();
+    let b = bus.clone();
+    // The bus's archives: (archive, its event count, the bus's ARN).
+    let archives = Memo::new(move |_| {
+        ctx.snapshot.with(|s| {
+            let arn = s.eventbridge.buses.iter().find(|x| x.name == b).map_or(String::new(), |x| x.arn.clone());
+            s.eventbridge
+                .archives
+                .iter()
+                .filter(|a| a.bus == b || a.bus == arn)
+                .map(|a| (a.name.clone(), a.event_count as u64, arn.clone()))
+                .collect::<Vec<_>>()
+        })
+    });
+    let archive = move |(name, count, arn): (String, u64, String)| {
+        let (a, to) = (name.clone(), bus.clone());
+        view! {
+            <h4 dir="auto">"Archive "{name.clone()}": "{crate::format::count(count, "event", "events")}</h4>
+            <p><button data-testid=format!("replay-{name}") on:click=move |_| { ctx.act(|p| p.replay(&a, &arn)); }>
+                "Replay them to "{to}</button></p>
+        }
+    };
+    view! {
+        <div class="part" inner_html=text></div>
+        {move || archives.get().into_iter().map(archive.clone()).collect_view()}
+        <Show when=move || archives.with(|a| !a.is_empty())>
+            <p class="hint">"StartReplay puts the archived events, up to now, on the bus again; each carries replay-name."</p>
+        </Show>
     }
 }
 
@@ -201,7 +294,9 @@ fn pretty(v: &Value) -> String {
     serde_json::to_string_pretty(v).unwrap_or_default()
 }
 
-fn message(q: &QueueView, m: &MessageView, now: SimTime) -> Parts {
+/// A message's facts (top), the receipt handle Delete would use while it is in flight, and its
+/// body and attributes (bottom).
+fn message(q: &QueueView, m: &MessageView, now: SimTime) -> (Markup, Option<String>, Markup) {
     let (state, timer) = match m.state {
         MsgState::Visible => match &m.blocked_by {
             Some(b) => (
@@ -223,8 +318,9 @@ fn message(q: &QueueView, m: &MessageView, now: SimTime) -> Parts {
         .collect();
     let body = serde_json::from_str::<Value>(&m.body).ok().map(|v| pretty(&v)).unwrap_or_else(|| m.body.clone());
     let expires_in = m.expires_at.ms().saturating_sub(now.ms());
-    let top = heading(3, &format!("{} in {}", m.message_id, q.name))
-        + &facts(&[
+    let top = html!(
+        heading(3, &format!("{} in {}", m.message_id, q.name)),
+        facts(&[
             Some(("state", state)),
             timer.map(|t| ("timer", format!("{} left", duration(t.ms().saturating_sub(now.ms()))))),
             Some((
@@ -243,28 +339,23 @@ fn message(q: &QueueView, m: &MessageView, now: SimTime) -> Parts {
             m.sequence.map(|n| ("sequence number", n.to_string())),
             m.dead_letter_source.clone().map(|d| ("dead-letter source", d)),
             m.duplicate.then(|| ("copy", "a duplicate delivery of the same message id".into())),
-        ]);
-    let controls = match (&m.state, &m.receipt_handle) {
-        (MsgState::InFlight { .. }, Some(handle)) => format!(
-            "<button data-testid=\"inspector-delete\" data-act=\"delete\" data-queue=\"{}\" data-handle=\"{}\">\
-             Delete (the work is done)</button>",
-            esc(&q.name),
-            esc(handle)
-        ),
-        _ => String::new(),
+        ])
+    );
+    let handle = match (&m.state, &m.receipt_handle) {
+        (MsgState::InFlight { .. }, Some(handle)) => Some(handle.to_string()),
+        _ => None,
     };
-    let mut bottom = heading(4, "Body") + &code(&body);
+    let mut bottom = html!(heading(4, "Body"), code(&body));
     if !m.attributes.is_empty() {
-        bottom += &(heading(4, "Message attributes")
-            + &code(&pretty(&serde_json::to_value(&m.attributes).unwrap_or_default())));
+        html!(into bottom; heading(4, "Message attributes"), code(&pretty(&serde_json::to_value(&m.attributes).unwrap_or_default())));
     }
-    Parts { top, controls, bottom }
+    (top, handle, bottom)
 }
 
-fn queue(q: &QueueView, now: SimTime) -> Parts {
-    let name = q.name.clone();
-    let top = heading(3, &format!("Queue {}", q.name))
-        + &facts(&[
+fn queue(q: &QueueView, now: SimTime) -> Markup {
+    html!(
+        heading(3, &format!("Queue {}", q.name)),
+        facts(&[
             Some(("URL", q.url.clone())),
             Some(("messages", format!("{} visible, {} in flight, {} delayed", q.visible, q.in_flight, q.delayed))),
             Some((
@@ -277,45 +368,15 @@ fn queue(q: &QueueView, now: SimTime) -> Parts {
             )),
             Some((
                 "sent / received / deleted",
-                format!("{} / {} / {}", q.stats.sent, q.stats.received, q.stats.deleted),
+                format!("{} / {} / {}", q.stats.sent, q.stats.received, q.stats.deleted)
             )),
             Some(("moved to DLQ / expired", format!("{} / {}", q.stats.moved_to_dead_letter_queue, q.stats.expired))),
             (!q.dead_letter_sources.is_empty()).then(|| ("dead-letter queue of", q.dead_letter_sources.join(", "))),
-        ]);
-    let max = match (q.max_receive_count, &q.dead_letter_queue) {
-        (Some(n), Some(dlq)) => number_setting(
-            "maxReceiveCount",
-            &format!("queue-{name}-max-receive"),
-            (1, 1_000),
-            &n.to_string(),
-            "max-receive",
-            &format!("{name} {dlq}"),
-        ),
-        _ => String::new(),
-    };
-    let controls = format!(
-        "<div class=\"settings\">{}{}{max}</div>",
-        number_setting(
-            "Visibility timeout (s)",
-            &format!("queue-{name}-visibility"),
-            (0, 43_200),
-            &q.visibility_timeout.to_string(),
-            "visibility",
-            &name
-        ),
-        number_setting(
-            "Retention (s)",
-            &format!("queue-{name}-retention"),
-            (60, 1_209_600),
-            &q.retention_period.to_string(),
-            "retention",
-            &name
-        ),
-    );
-    Parts { top, controls, bottom: String::new() }
+        ])
+    )
 }
 
-fn subscription(sub: &SubscriptionView) -> String {
+fn subscription(sub: &SubscriptionView) -> Markup {
     let ctx = use_ctx();
     let queue = sub.queue.clone().unwrap_or_else(|| sub.endpoint.clone());
     // One look back through the log (it changes only with the snapshot, which the inspector
@@ -345,8 +406,9 @@ fn subscription(sub: &SubscriptionView) -> String {
             }
         }
     });
-    let mut out = heading(3, &format!("Subscription of {queue}"))
-        + &facts(&[
+    html!(
+        heading(3, &format!("Subscription of {queue}")),
+        facts(&[
             Some(("ARN", sub.arn.to_string())),
             Some((
                 "delivery",
@@ -360,45 +422,40 @@ fn subscription(sub: &SubscriptionView) -> String {
             Some(("scope", sub.filter_scope.to_string())),
             Some((
                 "delivered / filtered out / failed",
-                format!("{} / {} / {}", sub.delivered, sub.filtered_out, sub.failed),
+                format!("{} / {} / {}", sub.delivered, sub.filtered_out, sub.failed)
             )),
             (sub.retrying > 0).then(|| ("waiting to retry", crate::format::count(sub.retrying, "copy", "copies"))),
             sub.dead_letter_queue.clone().map(|d| ("dead-letter queue", format!("{d}: {} so far", sub.redriven))),
-        ]);
-    if !attempts.is_empty() {
-        out += &(heading(4, "Latest delivery attempts") + "<ul class=\"reasons\">" + &items(attempts) + "</ul>");
-    }
-    if !reasons.is_empty() {
-        out += &(heading(4, "Why recent messages were filtered out")
-            + "<ul class=\"reasons\">"
-            + &items(reasons)
-            + "</ul>");
-    }
-    out
+        ]),
+        list("Latest delivery attempts", attempts),
+        list("Why recent messages were filtered out", reasons)
+    )
 }
 
-/// An EventBridge rule (`bus/rule`): its pattern or schedule, its state, what it matched, and
-/// each target with what it receives, its retry policy and its dead-letter queue.
-fn rule(s: &engine::Snapshot, id: &str) -> String {
-    let (bus, name) = id.split_once('/').unwrap_or(("default", id));
+/// An EventBridge rule: its pattern or schedule, its state, what it matched, and each target
+/// with what it receives, its retry policy and its dead-letter queue.
+fn rule(s: &engine::Snapshot, bus: &str, name: &str) -> Markup {
     let found = s.eventbridge.buses.iter().filter(|b| b.name == bus).flat_map(|b| &b.rules).find(|r| r.name == name);
     let Some(r) = found else { return hint("That rule no longer exists.") };
-    let mut out = heading(3, &format!("Rule {name} on {bus}"))
-        + &facts(&[
+    let mut out = html!(
+        heading(3, &format!("Rule {name} on {bus}")),
+        facts(&[
             Some(("ARN", r.arn.clone())),
             Some(("state", r.state.to_string())),
             r.event_pattern.clone().map(|p| ("event pattern", p)),
             r.schedule_expression.clone().map(|e| ("schedule", e)),
             Some(("matched", crate::format::count(r.matched, "event", "events"))),
-        ]);
+        ])
+    );
     for t in &r.targets {
         let retry = format!(
             "up to {} over {}",
             crate::format::count(t.max_retry_attempts, "retry", "retries"),
             crate::format::duration(u64::from(t.max_event_age_seconds) * 1_000),
         );
-        out += &(heading(4, &format!("Target {} → {} {}", t.id, t.kind, t.destination))
-            + &facts(&[
+        html!(into out;
+            heading(4, &format!("Target {} → {} {}", t.id, t.kind, t.destination)),
+            facts(&[
                 Some((
                     "receives",
                     match t.input {
@@ -409,35 +466,18 @@ fn rule(s: &engine::Snapshot, id: &str) -> String {
                 Some(("retry policy", retry)),
                 Some((
                     "dead-letter queue",
-                    t.dead_letter_arn
-                        .clone()
-                        .unwrap_or_else(|| "none: an event that cannot be delivered is dropped".into()),
+                    t.dead_letter_arn.clone().unwrap_or_else(|| "none: an event that cannot be delivered is dropped".into()),
                 )),
                 t.message_group_id.clone().map(|g| ("MessageGroupId", g)),
-            ]));
-    }
-    // The bus's archives, each with the button that replays it: what a team does once the
-    // consumer that missed the events is fixed.
-    let bus_arn = s.eventbridge.buses.iter().find(|b| b.name == bus).map_or("", |b| b.arn.as_str());
-    let archives: Vec<_> = s.eventbridge.archives.iter().filter(|a| a.bus == bus || a.bus == bus_arn).collect();
-    for a in &archives {
-        let (archive, n) = (esc(&a.name), crate::format::count(a.event_count as u64, "event", "events"));
-        out += &format!(
-            "<h4>Archive {archive}: {n}</h4><p><button data-act=\"replay\" data-archive=\"{archive}\" data-bus=\"{}\" \
-             data-testid=\"replay-{archive}\">Replay them to {}</button></p>",
-            esc(bus_arn),
-            esc(bus),
+            ])
         );
-    }
-    if !archives.is_empty() {
-        out += &hint("StartReplay puts the archived events, up to now, on the bus again; each carries replay-name.");
     }
     out
 }
 
 /// An order service and its own database: the orders and outbox tables, row by row, and the
 /// orders whose event has not gone out.
-fn order_service(s: &engine::Snapshot, name: &str) -> String {
+fn order_service(s: &engine::Snapshot, name: &str) -> Markup {
     use engine::world::OrderDesign;
     let Some(o) = s.world.order_services.iter().find(|o| o.name == name) else {
         return hint("That order service no longer exists.");
@@ -447,30 +487,42 @@ fn order_service(s: &engine::Snapshot, name: &str) -> String {
         OrderDesign::Outbox => "transactional outbox: the order and its event in one transaction; a relay publishes",
     };
     let missing: Vec<String> = o.orders_without_event.iter().map(u64::to_string).collect();
-    let mut out = heading(3, &format!("Order service {name}"))
-        + &facts(&[
+    let orders = o
+        .db
+        .orders
+        .iter()
+        .map(|r| {
+            format!("order {} · {} · saved at {} · transaction {}", r.order_id, r.event_id, r.saved_at, r.transaction)
+        })
+        .collect();
+    let outbox = match o.design {
+        OrderDesign::Outbox => {
+            o.db.outbox
+                .iter()
+                .map(|r| {
+                    let sent = r.sent_at.map_or_else(|| "pending".to_string(), |t| format!("sent at {t}"));
+                    format!("row {} · {} · {sent} · published {}×", r.row, r.event_id, r.published)
+                })
+                .collect()
+        }
+        OrderDesign::DualWrite => Vec::new(),
+    };
+    html!(
+        heading(3, &format!("Order service {name}")),
+        facts(&[
             Some(("design", design.to_string())),
             Some(("publishes to", o.topic.clone())),
             Some(("state", if o.crashed { "crashed, restarting".to_string() } else { "up".to_string() })),
             o.crash_armed.map(|c| ("crash armed", c.to_string())),
             Some(("transactions", o.db.transactions.to_string())),
             Some(("orders without an event", if missing.is_empty() { "none".to_string() } else { missing.join(", ") })),
-        ]);
-    let orders = o.db.orders.iter().map(|r| {
-        format!("order {} · {} · saved at {} · transaction {}", r.order_id, r.event_id, r.saved_at, r.transaction)
-    });
-    out += &(heading(4, "orders table") + "<ul class=\"reasons\">" + &items(orders) + "</ul>");
-    if o.design == OrderDesign::Outbox {
-        let rows = o.db.outbox.iter().map(|r| {
-            let sent = r.sent_at.map_or_else(|| "pending".to_string(), |t| format!("sent at {t}"));
-            format!("row {} · {} · {sent} · published {}×", r.row, r.event_id, r.published)
-        });
-        out += &(heading(4, "outbox table") + "<ul class=\"reasons\">" + &items(rows) + "</ul>");
-    }
-    out
+        ]),
+        list("orders table", orders),
+        list("outbox table", outbox)
+    )
 }
 
-fn worker<'a>(w: &WorkerView, jobs: impl Iterator<Item = &'a JobView>) -> String {
+fn worker<'a>(w: &WorkerView, jobs: impl Iterator<Item = &'a JobView>) -> Markup {
     let held = if w.held.is_empty() {
         "nothing".to_string()
     } else {
@@ -481,16 +533,6 @@ fn worker<'a>(w: &WorkerView, jobs: impl Iterator<Item = &'a JobView>) -> String
     } else {
         w.state.as_str().to_string()
     };
-    let mut out = heading(3, &format!("Worker {}", w.name))
-        + &facts(&[
-            Some(("consumes", w.queue.clone())),
-            Some(("state", state)),
-            Some(("holding", held)),
-            Some(("time per message", crate::format::span(w.processing_time))),
-            Some(("idempotency", w.idempotency.to_string())),
-            Some(("received / succeeded / failed", format!("{} / {} / {}", w.received, w.succeeded, w.failed))),
-            Some(("crashes", w.crashes.to_string())),
-        ]);
     let done: Vec<String> = jobs
         .map(|j| {
             format!(
@@ -506,16 +548,26 @@ fn worker<'a>(w: &WorkerView, jobs: impl Iterator<Item = &'a JobView>) -> String
             )
         })
         .collect();
-    if !done.is_empty() {
-        out += &(heading(4, "Side effects done") + "<ul class=\"reasons\">" + &items(done) + "</ul>");
-    }
-    out + "<div class=\"fidelity simplified\"><p><strong>Playground actor. </strong>A worker stands for your \
+    html!(
+        heading(3, &format!("Worker {}", w.name)),
+        facts(&[
+            Some(("consumes", w.queue.clone())),
+            Some(("state", state)),
+            Some(("holding", held)),
+            Some(("time per message", crate::format::span(w.processing_time))),
+            Some(("idempotency", w.idempotency.to_string())),
+            Some(("received / succeeded / failed", format!("{} / {} / {}", w.received, w.succeeded, w.failed))),
+            Some(("crashes", w.crashes.to_string())),
+        ]),
+        list("Side effects done", done),
+        "<div class=\"fidelity simplified\"><p><strong>Playground actor. </strong>A worker stands for your \
         consumer code: it long-polls ReceiveMessage, works on the message, then calls DeleteMessage. If it crashes, \
         what it holds stays in flight, hidden from every other consumer, until the visibility timeout runs out; then \
         the message is received again.</p></div>"
+    )
 }
 
-fn event(seq: u64) -> String {
+fn event(seq: u64) -> Markup {
     let ctx = use_ctx();
     ctx.pg.with_untracked(|p| match p.events().get(seq as usize) {
         Some(e) => event_markup(e),
@@ -523,29 +575,39 @@ fn event(seq: u64) -> String {
     })
 }
 
-fn event_markup(e: &engine::Event) -> String {
+fn event_markup(e: &engine::Event) -> Markup {
     // The event's facts rather than its JSON: the JSON writer of every kind of event would cost
     // the bundle about 4 KB gzip (`fanout run` prints the whole event).
     let resources = e.kind.resources().join(", ");
     let kind = e.kind.name();
     let note = fidelity_note(kind).map(|n| {
         let exact = n["exact"].as_bool().unwrap_or(false);
-        let text = |key: &str| esc(n[key].as_str().unwrap_or_default());
-        format!(
-            "<div class=\"fidelity{}\"><p><strong>{}</strong>{}</p>{}<a href=\"{}\" target=\"_blank\" rel=\"noopener\">AWS documentation</a></div>",
-            if exact { "" } else { " simplified" },
-            if exact { "As on AWS. " } else { "Simplified. " },
+        let text = |key: &str| n[key].as_str().unwrap_or_default().to_string();
+        let note = n["note"].as_str().map(|t| html!("<p class=\"note\">", t, "</p>"));
+        html!(
+            if exact {
+                html!("<div class=\"fidelity\"><p><strong>As on AWS. </strong>")
+            } else {
+                html!("<div class=\"fidelity simplified\"><p><strong>Simplified. </strong>")
+            },
             text("rule"),
-            n["note"].as_str().map(|t| format!("<p class=\"note\">{}</p>", esc(t))).unwrap_or_default(),
+            "</p>",
+            note,
+            "<a href=\"",
             text("doc"),
+            "\" target=\"_blank\" rel=\"noopener\">AWS documentation</a></div>"
         )
     });
-    heading(3, &format!("{} at {}", kind, e.at))
-        + &format!("<p>{}</p>", isolated(&e.kind.summary()))
-        + &facts(&[
+    html!(
+        heading(3, &format!("{} at {}", kind, e.at)),
+        "<p>",
+        iso(&e.kind.summary()),
+        "</p>",
+        facts(&[
             Some(("event", format!("#{} in the log", e.seq))),
             Some(("caused by", e.cause.to_string())),
             (!resources.is_empty()).then_some(("concerns", resources)),
-        ])
-        + &note.unwrap_or_default()
+        ]),
+        note
+    )
 }

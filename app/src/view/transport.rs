@@ -63,9 +63,14 @@ pub fn use_keyboard(ctx: Ctx) {
     on_cleanup(move || handle.remove());
 }
 
+/// The built-in scenarios, in the picker's two groups: SNS and SQS first (the first
+/// `SNS_SQS` of `BUILTIN`), then the other routes (EventBridge, webhooks, Lambda, the outbox).
+const SNS_SQS: usize = 6;
+
 #[component]
 pub fn ScenarioPicker() -> impl IntoView {
     let ctx = use_ctx();
+    let nav = use_context::<super::nav::Nav>();
     // The latest scenario asked for: a slower fetch of an earlier pick does not replace it.
     let wanted = StoredValue::new(String::new());
     let load = move |ev| {
@@ -83,10 +88,18 @@ pub fn ScenarioPicker() -> impl IntoView {
                     ctx.error.set(None);
                     ctx.speed.set(pg.speed_index());
                     ctx.pg.set(pg);
+                    // The address names the scenario, so a reload opens it again.
+                    let scenario = (id != BUILTIN[0].0).then_some(id);
+                    if let Some(nav) = nav {
+                        nav.replace(crate::route::Route::Sandbox { scenario }, "");
+                    }
                 }
                 Err(e) => ctx.error.set(Some(e)),
             }
         });
+    };
+    let options = |list: &'static [(&'static str, &'static str)]| {
+        list.iter().map(|(id, name)| view! { <option value=*id>{*name}</option> }).collect_view()
     };
     view! {
         <label class="picker">
@@ -97,142 +110,93 @@ pub fn ScenarioPicker() -> impl IntoView {
                 ctx.snapshot.with(|_| ());
                 ctx.pg.with_untracked(|p| p.id.clone())
             }>
-                {BUILTIN.iter().map(|(id, name)| view! { <option value=*id>{*name}</option> }).collect_view()}
+                <optgroup label="SNS and SQS">{options(&BUILTIN[..SNS_SQS])}</optgroup>
+                <optgroup label="Other routes: EventBridge, webhooks, Lambda, the outbox">{options(&BUILTIN[SNS_SQS..])}</optgroup>
             </select>
         </label>
     }
 }
 
-/// The time controls' markup, written once; what changes (the play button, the speed, the
-/// timeline, undo and redo) is set on its elements as the story moves.
-fn transport_markup() -> String {
-    let speeds: String =
-        SPEEDS.iter().enumerate().map(|(i, s)| format!("<option value=\"{i}\">{}</option>", s.0)).collect();
-    format!(
-        "<button class=\"icon\" data-testid=\"step-back\" data-act=\"back\" title=\"Step back (←)\" aria-label=\"Step back to the previous event\">\
-         <svg viewBox=\"0 0 24 24\" aria-hidden=\"true\"><path d=\"M6 5v14M19 5l-10 7 10 7z\"/></svg></button>\
-         <button class=\"icon play\" data-testid=\"play-pause\" data-act=\"play\" title=\"Play or pause (Space)\" aria-label=\"Play\" aria-pressed=\"false\">\
-         <svg class=\"paused\" viewBox=\"0 0 24 24\" aria-hidden=\"true\"><path class=\"fill\" d=\"M7 4l13 8-13 8z\"/></svg>\
-         <svg class=\"playing\" viewBox=\"0 0 24 24\" aria-hidden=\"true\" hidden><path d=\"M8 5v14M16 5v14\"/></svg></button>\
-         <button class=\"icon\" data-testid=\"step\" data-act=\"step\" title=\"Step to the next event (→)\" aria-label=\"Step to the next event\">\
-         <svg viewBox=\"0 0 24 24\" aria-hidden=\"true\"><path d=\"M18 5v14M5 5l10 7-10 7z\"/></svg></button>\
-         <label class=\"speed\"><span class=\"sr-only\">Speed</span><select data-testid=\"speed\" aria-label=\"Playback speed\">{speeds}</select></label>\
-         <input type=\"range\" class=\"timeline\" data-testid=\"timeline\" aria-label=\"Timeline: drag to travel in virtual time\" min=\"0\" max=\"0\" step=\"50\">\
-         <span class=\"end\" aria-hidden=\"true\"></span>\
-         <div class=\"history-buttons\"><button data-testid=\"undo\" data-act=\"undo\">Undo</button>\
-         <button data-testid=\"redo\" data-act=\"redo\">Redo</button><button data-testid=\"reset\" data-act=\"reset\">Reset</button></div>"
-    )
-}
-
-/// The element with this test id inside `root`.
-fn part(root: &web_sys::Element, testid: &str) -> Option<web_sys::Element> {
-    root.query_selector(&format!("[data-testid=\"{testid}\"]")).ok().flatten()
-}
-
-/// Sets a DOM property (a field's `value`, a range's `max`).
-fn set_prop(el: &web_sys::Element, name: &str, value: &str) {
-    let _ = js_sys::Reflect::set(el, &name.into(), &value.into());
-}
-
-/// Sets an attribute only when it changes: the transport is brought up to date at every frame
-/// while playing, and an unchanged page should cost the browser nothing.
-fn set_attr(el: &web_sys::Element, name: &str, value: &str) {
-    if el.get_attribute(name).as_deref() != Some(value) {
-        let _ = el.set_attribute(name, value);
-    }
-}
-
+/// The time controls: step back, play or pause, step, the speed, the timeline to travel in
+/// virtual time, and undo, redo and reset. The play button is one element whose state changes,
+/// so the keyboard stays on it.
 #[component]
 pub fn Transport() -> impl IntoView {
     let ctx = use_ctx();
-    let root = NodeRef::<leptos::html::Section>::new();
-    // The buttons follow the story's state and playback; the timeline and the end, the clock
-    // (`Ctx::clock`): none of it at every frame.
-    Effect::new(move |_| {
-        let Some(root) = root.get() else { return };
-        let playing = ctx.playing.get();
+    let playing = ctx.playing;
+    // Undo and redo follow the story's state, not the clock.
+    let can = Memo::new(move |_| {
         ctx.snapshot.with(|_| ());
-        let (undo, redo) = ctx.pg.with_untracked(|p| (p.can_undo(), p.can_redo()));
-        if let Some(play) = part(&root, "play-pause") {
-            set_attr(&play, "aria-label", if playing { "Pause" } else { "Play" });
-            set_attr(&play, "aria-pressed", if playing { "true" } else { "false" });
-            for (class, shown) in [("paused", !playing), ("playing", playing)] {
-                if let Ok(Some(icon)) = play.query_selector(&format!(".{class}")) {
-                    let _ = icon.toggle_attribute_with_force("hidden", !shown);
-                }
-            }
-        }
-        if let Some(speed) = part(&root, "speed") {
-            set_prop(&speed, "value", &ctx.speed.get().to_string());
-        }
-        for (testid, can) in [("undo", undo), ("redo", redo)] {
-            if let Some(b) = part(&root, testid) {
-                let _ = b.toggle_attribute_with_force("disabled", !can);
-            }
-        }
-        let now = ctx.clock.get();
-        let end = ctx.pg.with_untracked(Playground::end);
-        if let Some(timeline) = part(&root, "timeline") {
-            set_prop(&timeline, "max", &end.ms().to_string());
-            set_prop(&timeline, "value", &now.ms().to_string());
-        }
-        if let Ok(Some(shown)) = root.query_selector(".end") {
-            let end = end.to_string();
-            if shown.text_content().as_deref() != Some(end.as_str()) {
-                shown.set_text_content(Some(&end));
-            }
-        }
+        ctx.pg.with_untracked(|p| (p.can_undo(), p.can_redo()))
     });
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        let target = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
-        let button =
-            target.and_then(|t| t.closest("[data-act]").ok().flatten()).filter(|b| !b.has_attribute("disabled"));
-        match button.and_then(|b| b.get_attribute("data-act")).as_deref() {
-            Some("back") => step_back(ctx),
-            Some("play") => ctx.playing.update(|p| *p = !*p),
-            Some("step") => step(ctx),
-            Some("undo") => {
-                ctx.pause();
-                ctx.pg.update(|p| {
-                    p.undo();
-                });
-            }
-            Some("redo") => ctx.pg.update(|p| {
-                p.redo();
-            }),
-            Some("reset") => {
-                ctx.pause();
-                ctx.selected.set(None);
-                ctx.pg.update(Playground::reset);
-            }
-            _ => {}
+    // The timeline's end follows the time to read (`Ctx::clock`): not every frame.
+    let end = Memo::new(move |_| {
+        ctx.clock.track();
+        ctx.pg.with_untracked(Playground::end)
+    });
+    let seek = move |ev: leptos::ev::Event| {
+        if let Ok(t) = event_target_value(&ev).parse::<u64>() {
+            ctx.pause();
+            ctx.pg.update(|p| p.seek(SimTime(t)));
         }
     };
-    // The timeline travels in time as it is dragged (input); the speed list sets the speed
-    // (change).
-    let on_input = move |ev: leptos::ev::Event| {
-        let value = event_target_value(&ev);
-        let testid = ev
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-            .and_then(|el| el.get_attribute("data-testid"));
-        match (ev.type_().as_str(), testid.as_deref()) {
-            ("input", Some("timeline")) => {
-                if let Ok(t) = value.parse::<u64>() {
-                    ctx.pause();
-                    ctx.pg.update(|p| p.seek(SimTime(t)));
-                }
-            }
-            ("change", Some("speed")) => {
-                if let Ok(i) = value.parse::<usize>() {
-                    ctx.speed.set(i);
-                }
-            }
-            _ => {}
+    let undo = move |_| {
+        ctx.pause();
+        ctx.pg.update(|p| {
+            p.undo();
+        });
+    };
+    let redo = move |_| {
+        ctx.pg.update(|p| {
+            p.redo();
+        })
+    };
+    let reset = move |_| {
+        ctx.pause();
+        ctx.selected.set(None);
+        ctx.pg.update(Playground::reset);
+    };
+    let set_speed = move |ev: leptos::ev::Event| {
+        if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+            ctx.speed.set(i.min(SPEEDS.len() - 1));
         }
     };
     view! {
-        <section class="transport" aria-label="Time controls" node_ref=root inner_html=transport_markup()
-            on:click=on_click on:input=on_input on:change=on_input></section>
+        <section class="transport" aria-label="Time controls">
+            <button class="icon" data-testid="step-back" title="Step back (←)" aria-label="Step back to the previous event"
+                on:click=move |_| step_back(ctx)>
+                <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5v14M19 5l-10 7 10 7z" /></svg>
+            </button>
+            <button class="icon play" data-testid="play-pause" title="Play or pause (Space)"
+                aria-label=move || if playing.get() { "Pause" } else { "Play" }
+                aria-pressed=move || playing.get().to_string() on:click=move |_| playing.update(|p| *p = !*p)>
+                <svg class="paused" viewBox="0 0 24 24" aria-hidden="true" hidden=move || playing.get()>
+                    <path class="fill" d="M7 4l13 8-13 8z" />
+                </svg>
+                <svg class="playing" viewBox="0 0 24 24" aria-hidden="true" hidden=move || !playing.get()>
+                    <path d="M8 5v14M16 5v14" />
+                </svg>
+            </button>
+            <button class="icon" data-testid="step" title="Step to the next event (→)" aria-label="Step to the next event"
+                on:click=move |_| step(ctx)>
+                <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M18 5v14M5 5l10 7-10 7z" /></svg>
+            </button>
+            <label class="speed">
+                <span class="sr-only">"Speed"</span>
+                <select data-testid="speed" aria-label="Playback speed" prop:value=move || ctx.speed.get().to_string()
+                    on:change=set_speed>
+                    {SPEEDS.iter().enumerate().map(|(i, s)| view! { <option value=i.to_string()>{s.0}</option> }).collect_view()}
+                </select>
+            </label>
+            <input type="range" class="timeline" data-testid="timeline" aria-label="Timeline: drag to travel in virtual time"
+                min="0" step="50" prop:max=move || end.get().ms().to_string() prop:value=move || ctx.clock.get().ms().to_string()
+                on:input=seek />
+            <span class="end" aria-hidden="true">{move || end.get().to_string()}</span>
+            <div class="history-buttons">
+                <button data-testid="undo" disabled=move || !can.get().0 on:click=undo>"Undo"</button>
+                <button data-testid="redo" disabled=move || !can.get().1 on:click=redo>"Redo"</button>
+                <button data-testid="reset" on:click=reset>"Reset"</button>
+            </div>
+        </section>
     }
 }
