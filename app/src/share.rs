@@ -11,7 +11,7 @@
 //! ([`MAX_LINK_CHARS`], [`MAX_DECODED_BYTES`], [`MAX_COMMANDS`], [`MAX_TIME_MS`],
 //! [`MAX_REPLAY_EVENTS`]).
 
-use crate::playground::Playground;
+use crate::playground::{Playground, SPEEDS};
 use engine::SimTime;
 use serde_json::{json, Value};
 
@@ -36,10 +36,17 @@ pub const LINK_OFFER_CHARS: usize = 8_000;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Pick {
     Queue(String),
-    Message { queue: String, copy: u64 },
+    Message {
+        queue: String,
+        copy: u64,
+    },
     Subscription(String),
     Worker(String),
     Event(u64),
+    /// An EventBridge rule, as `bus/rule`.
+    Rule(String),
+    /// An order service.
+    Service(String),
 }
 
 /// Where the story starts: a built-in scenario by id, or a whole scenario file.
@@ -59,6 +66,9 @@ pub struct Share {
     /// The current virtual time (ms).
     pub now: u64,
     pub pick: Option<Pick>,
+    /// The playback speed the learner had set, as an index into `playground::SPEEDS` (written
+    /// as its label, such as "4×"; a link without it plays at the scenario's speed).
+    pub speed: Option<usize>,
 }
 
 /// Why a link was refused: one class each, one message each.
@@ -113,10 +123,10 @@ impl Share {
         let history = pg.history();
         let commands =
             history.commands()[pg.base()..].iter().map(|c| (c.at.ms(), c.action.clone(), c.params.clone())).collect();
-        Share { start, seed: history.seed(), commands, now: pg.now().ms(), pick }
+        Share { start, seed: history.seed(), commands, now: pg.now().ms(), pick, speed: None }
     }
 
-    /// The link's JSON text: `{"v", "scenario", "seed", "now", "log": [[ms, action, params]…], "pick"}`.
+    /// The link's JSON text: `{"v", "scenario", "seed", "now", "log": [[ms, action, params]…], "pick", "speed"}`.
     pub fn to_json(&self) -> String {
         let scenario = match &self.start {
             Start::Builtin(id) => json!(id),
@@ -131,7 +141,12 @@ impl Share {
                 Pick::Subscription(s) => json!(["subscription", s]),
                 Pick::Worker(w) => json!(["worker", w]),
                 Pick::Event(e) => json!(["event", e]),
+                Pick::Rule(r) => json!(["rule", r]),
+                Pick::Service(s) => json!(["service", s]),
             };
+        }
+        if let Some(label) = self.speed.and_then(|i| SPEEDS.get(i)).map(|s| s.0) {
+            v["speed"] = json!(label);
         }
         v.to_string()
     }
@@ -140,7 +155,9 @@ impl Share {
     pub fn parse(text: &str) -> Result<Share, BadLink> {
         let v: Value = serde_json::from_str(text).map_err(|e| shape(format!("not JSON: {e}")))?;
         let obj = v.as_object().ok_or_else(|| shape("not a JSON object"))?;
-        if let Some(k) = obj.keys().find(|k| !["v", "scenario", "seed", "now", "log", "pick"].contains(&k.as_str())) {
+        if let Some(k) =
+            obj.keys().find(|k| !["v", "scenario", "seed", "now", "log", "pick", "speed"].contains(&k.as_str()))
+        {
             return Err(shape(format!("unknown key \"{k}\"")));
         }
         let version = v["v"].as_u64().ok_or_else(|| shape("no format version"))?;
@@ -166,7 +183,15 @@ impl Share {
             None | Some(Value::Null) => None,
             Some(p) => Some(parse_pick(p).ok_or_else(|| shape("\"pick\" is not a selection"))?),
         };
-        Ok(Share { start, seed, commands, now, pick })
+        let speed = match v.get("speed") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(label)) => Some(SPEEDS.iter().position(|s| s.0 == label).ok_or_else(|| {
+                let known: Vec<&str> = SPEEDS.iter().map(|s| s.0).collect();
+                shape(format!("\"speed\" \"{label}\" is not one of {}", known.join(", ")))
+            })?),
+            Some(_) => return Err(shape("\"speed\" must be a speed such as \"4×\"")),
+        };
+        Ok(Share { start, seed, commands, now, pick, speed })
     }
 
     /// Rebuilds the story: the scenario, then each command at its own time, then the clock set
@@ -180,8 +205,6 @@ impl Share {
         self.replay_from(start)
     }
 
-    /// [`Share::replay`] from the link's scenario already loaded (`pg`; the page fetches a
-    /// built-in one).
     /// The story `pg` as the sandbox holds it: its inputs replayed on a fresh copy of its
     /// scenario, exactly as its share link would open it (a lesson's story leaves its step's
     /// bookmarks behind; undo and reset then work as in the sandbox).
@@ -195,6 +218,8 @@ impl Share {
         Share::of(pg, None).replay_from(start)
     }
 
+    /// [`Share::replay`] from the link's scenario already loaded (`pg`; the page fetches a
+    /// built-in one).
     pub fn replay_from(&self, mut pg: Playground) -> Result<Playground, BadLink> {
         if pg.history().seed() != self.seed {
             return Err(shape(format!("seed {} is not its scenario's seed {}", self.seed, pg.history().seed())));
@@ -260,6 +285,8 @@ fn parse_pick(p: &Value) -> Option<Pick> {
         ("subscription", 2) => Pick::Subscription(s(1)?),
         ("worker", 2) => Pick::Worker(s(1)?),
         ("event", 2) => Pick::Event(n(1)?),
+        ("rule", 2) => Pick::Rule(s(1)?),
+        ("service", 2) => Pick::Service(s(1)?),
         _ => return None,
     })
 }
@@ -288,7 +315,13 @@ pub fn payload(fragment: &str) -> Result<Vec<u8>, BadLink> {
     if fragment.len() > MAX_LINK_CHARS {
         return Err(BadLink::TooLarge(format!("{} characters; at most {MAX_LINK_CHARS}", fragment.len())));
     }
-    from_base64url(fragment).ok_or(BadLink::NotBase64)
+    let alphabet = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    match from_base64url(fragment) {
+        Some(bytes) => Ok(bytes),
+        // Every character is one a link has, but not a whole number of them: cut short.
+        None if fragment.chars().all(alphabet) => Err(BadLink::Damaged),
+        None => Err(BadLink::NotBase64),
+    }
 }
 
 /// The share payload in a location hash (`#share=…`), if it has one.

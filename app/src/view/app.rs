@@ -77,26 +77,31 @@ impl Kept {
             let default = BUILTIN[0].0;
             let opened = match share::payload_in_address() {
                 Some(payload) => match share::decode(&payload).await {
-                    Ok((pg, pick)) => Ok((pg, pick.map(share::selection_of))),
+                    Ok(opened) => Ok((opened.pg, opened.selected, opened.speed)),
                     Err(e) => {
                         error.set(Some(e.to_string()));
-                        crate::fetch::scenario(default).await.map(|pg| (pg, None))
+                        crate::fetch::scenario(default).await.map(|pg| (pg, None, None))
                     }
                 },
                 None => {
                     let id = scenario.unwrap_or_else(|| default.to_string());
                     match crate::fetch::scenario(&id).await {
-                        Ok(pg) => Ok((pg, None)),
+                        Ok(pg) => Ok((pg, None, None)),
                         Err(e) => {
                             error.set(Some(format!("The address asks for {e}; here is the default scenario.")));
-                            crate::fetch::scenario(default).await.map(|pg| (pg, None))
+                            crate::fetch::scenario(default).await.map(|pg| (pg, None, None))
                         }
                     }
                 }
             };
             kept.loading.set(false);
             match opened {
-                Ok((pg, selected)) => kept.set_sandbox(pg, selected),
+                Ok((pg, selected, speed)) => {
+                    kept.set_sandbox(pg, selected);
+                    if let (Some(i), Some(ctx)) = (speed, kept.sandbox.get_untracked()) {
+                        ctx.speed.set(i);
+                    }
+                }
                 Err(e) => error.set(Some(format!("The default scenario could not be loaded: {e}"))),
             }
         });

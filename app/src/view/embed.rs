@@ -28,29 +28,71 @@ pub struct Params {
     pub looped: bool,
     /// `None` for `auto`.
     pub height: Option<u32>,
+    /// What the address asked for that the embed did not understand, one line each (shown in
+    /// the frame and named in the console; the embed goes on with the default).
+    pub unknown: Vec<String>,
 }
 
 /// The embed parameters in the page's address (`embed=1` itself is what sends `index.html` here).
 pub fn params() -> Params {
     let search = window().location().search().unwrap_or_default();
-    let Ok(q) = web_sys::UrlSearchParams::new_with_str(&search) else { return Params::default() };
-    let pick =
-        |k: &str, allowed: &[&str]| q.get(k).filter(|v| allowed.contains(&v.as_str())).unwrap_or(allowed[0].into());
-    let id = |k: &str| q.get(k).filter(|v| !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
-    let speed = q.get("speed").and_then(|s| {
-        let s = s.trim_end_matches(['x', '×']).to_string();
-        SPEEDS.iter().position(|(label, _)| label.trim_end_matches('×') == s)
+    parse_params(&crate::route::parse_query(&search))
+}
+
+/// The embed parameters from the address's pairs. A value it does not understand is named in
+/// `unknown` and the default is used instead.
+pub fn parse_params(pairs: &[(String, String)]) -> Params {
+    let get = |k: &str| pairs.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+    let mut unknown = Vec::new();
+    let mut pick = |k: &str, allowed: &[&str]| match get(k) {
+        Some(v) if allowed.contains(&v.as_str()) => v,
+        Some(v) => {
+            unknown.push(format!("{k}={v} is not one of {}; using {}", allowed.join(", "), allowed[0]));
+            allowed[0].to_string()
+        }
+        None => allowed[0].to_string(),
+    };
+    let (theme, controls) = (pick("theme", &["auto", "light", "dark"]), pick("controls", &["full", "min", "none"]));
+    let id = |k: &str| get(k).filter(|v| !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
+    let speed = get("speed").and_then(|given| {
+        let s = given.trim_end_matches(['x', '×']).to_string();
+        let found = SPEEDS.iter().position(|(label, _)| label.trim_end_matches('×') == s);
+        if found.is_none() {
+            let known: Vec<&str> = SPEEDS.iter().map(|(l, _)| *l).collect();
+            unknown.push(format!("speed={given} is not one of {}; using the scenario's speed", known.join(", ")));
+        }
+        found
     });
+    let height = get("height").filter(|h| h != "auto").and_then(|given| match given.parse::<u32>() {
+        Ok(h) if (80..=4000).contains(&h) => Some(h),
+        _ => {
+            unknown.push(format!("height={given} is not auto or a height from 80 to 4000 (px); using auto"));
+            None
+        }
+    });
+    let step = get("step").and_then(|given| match given.parse::<u32>() {
+        Ok(n) if n >= 1 => Some(n),
+        _ => {
+            unknown.push(format!("step={given} is not a step number (1, 2, …); starting at step 1"));
+            None
+        }
+    });
+    for (k, v) in [("scenario", id("scenario")), ("lesson", id("lesson"))] {
+        if let (Some(given), None) = (get(k), v) {
+            unknown.push(format!("{k}={given} is not a {k} name (letters, digits and hyphens)"));
+        }
+    }
     Params {
         scenario: id("scenario"),
         lesson: id("lesson"),
-        step: q.get("step").and_then(|s| s.parse().ok()),
-        theme: pick("theme", &["auto", "light", "dark"]),
-        controls: pick("controls", &["full", "min", "none"]),
-        autoplay: q.get("autoplay").as_deref() == Some("1"),
+        step,
+        theme,
+        controls,
+        autoplay: get("autoplay").as_deref() == Some("1"),
         speed,
-        looped: q.get("loop").as_deref() == Some("1"),
-        height: q.get("height").and_then(|h| h.parse().ok()).filter(|h| (80..=4000).contains(h)),
+        looped: get("loop").as_deref() == Some("1"),
+        height,
+        unknown,
     }
 }
 
@@ -60,6 +102,8 @@ struct Story {
     pg: Playground,
     selected: Option<Selection>,
     play: Option<Play>,
+    /// The speed a share link played at.
+    speed: Option<usize>,
 }
 
 /// The story the parameters ask for: a share fragment, a lesson (at its step) or a scenario;
@@ -68,21 +112,30 @@ async fn load(p: &Params) -> Result<(Story, Option<String>), String> {
     let asked: Result<Story, String> = if let Some(payload) = share::payload_in_address() {
         share::decode(&payload)
             .await
-            .map(|(pg, pick)| Story { pg, selected: pick.map(share::selection_of), play: None })
+            .map(|o| Story { pg: o.pg, selected: o.selected, play: None, speed: o.speed })
             .map_err(|e| e.to_string())
     } else if let Some(id) = &p.lesson {
-        lesson::open_for_embed(id, p.step).await.map(|(pg, play)| Story { pg, selected: None, play: Some(play) })
+        lesson::open_for_embed(id, p.step).await.map(|(pg, play)| Story {
+            pg,
+            selected: None,
+            play: Some(play),
+            speed: None,
+        })
     } else {
         crate::fetch::scenario(p.scenario.as_deref().unwrap_or("quilt-store")).await.map(|pg| Story {
             pg,
             selected: None,
             play: None,
+            speed: None,
         })
     };
     match asked {
         Ok(story) => Ok((story, None)),
         // What was asked for does not load: the default scenario, and why.
-        Err(e) => Ok((Story { pg: crate::fetch::scenario("quilt-store").await?, selected: None, play: None }, Some(e))),
+        Err(e) => Ok((
+            Story { pg: crate::fetch::scenario("quilt-store").await?, selected: None, play: None, speed: None },
+            Some(e),
+        )),
     }
 }
 
@@ -157,9 +210,18 @@ pub fn Embed(params: Params) -> impl IntoView {
             });
         });
     });
-    let style = params.height.map(|h| format!("height: {h}px; overflow: hidden"));
+    // A fixed height scrolls inside the frame when the content is taller (a lesson step's
+    // panel at 200 px): nothing the learner needs is cut off.
+    let style = params.height.map(|h| format!("height: {h}px; overflow-y: auto; scrollbar-gutter: stable"));
+    // What the address asked for that the embed did not understand: said in the frame, and
+    // named in the console for the page's author.
+    for line in &params.unknown {
+        leptos::logging::warn!("Fan-out Playground embed: {line}");
+    }
+    let unknown = params.unknown.join(" · ");
     view! {
         <div class="embed" data-testid="embed-root" node_ref=root style=style>
+            {(!unknown.is_empty()).then(|| view! { <p class="embed-notice" data-testid="embed-notice" role="status" dir="auto">{unknown}</p> })}
             <Show when=move || error.with(Option::is_some)>
                 <p class="load-error" data-testid="load-error" role="alert" dir="auto">{move || error.get().unwrap_or_default()}</p>
             </Show>
@@ -173,10 +235,10 @@ pub fn Embed(params: Params) -> impl IntoView {
 
 #[component]
 fn EmbedStage(story: Story, params: Params) -> impl IntoView {
-    let Story { pg, selected, play } = story;
+    let Story { pg, selected, play, speed } = story;
     let ctx = Ctx::new(pg.clone(), selected);
-    // The embed's own speed (`speed=`), 1× unless it names one, not the scenario's.
-    ctx.speed.set(params.speed.unwrap_or(crate::playground::DEFAULT_SPEED));
+    // The embed's own speed (`speed=`), else a share link's, else the scenario's.
+    ctx.speed.set(params.speed.or(speed).unwrap_or_else(|| pg.speed_index()));
     provide_context(ctx);
     clock::use_clock(ctx);
     transport::use_keyboard(ctx);
@@ -227,10 +289,22 @@ fn EmbedStage(story: Story, params: Params) -> impl IntoView {
     }
 }
 
-/// Play or pause, step, and publish the scenario's first event.
+/// Play or pause, step, publish the scenario's first event, and add a worker to the first
+/// queue that has no consumer (what a poison message or a crash needs to play out).
 #[component]
 fn MinControls() -> impl IntoView {
     let ctx = super::use_ctx();
+    let idle = Memo::new(move |_| {
+        ctx.snapshot.with(|s| {
+            let consumed = |q: &str| s.world.workers.iter().any(|w| w.queue == q);
+            s.queues.iter().find(|q| q.dead_letter_sources.is_empty() && !consumed(&q.name)).map(|q| q.name.clone())
+        })
+    });
+    let add_worker = move |_| {
+        if let Some(q) = idle.get_untracked() {
+            ctx.act(|p| p.add_worker(&q));
+        }
+    };
     let publish = move |_| {
         let first = ctx.pg.with_untracked(|p| p.presets().first().map(|p| p.name.clone()));
         if let Some(name) = first {
@@ -245,6 +319,10 @@ fn MinControls() -> impl IntoView {
             </button>
             <button data-testid="step" on:click=move |_| { ctx.pause(); ctx.pg.update(|p| { p.step(); }); }>"Step"</button>
             <button class="primary" data-testid="publish" on:click=publish>"Publish"</button>
+            <button data-testid="embed-add-worker" disabled=move || idle.with(Option::is_none) on:click=add_worker
+                title=move || idle.get().map(|q| format!("CreateWorker on {q}")).unwrap_or_else(|| "Every queue has a worker".into())>
+                {move || idle.get().map(|q| format!("+ Worker on {q}")).unwrap_or_else(|| "+ Worker".into())}
+            </button>
         </div>
     }
 }
@@ -266,4 +344,26 @@ fn use_loop(ctx: Ctx) {
             ctx.pg.update(Playground::reset);
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_params;
+    use crate::route::parse_query;
+
+    #[test]
+    fn an_embed_names_what_it_did_not_understand_and_goes_on_with_the_default() {
+        let p = parse_params(&parse_query("?embed=1&scenario=poison-dlq&controls=min&speed=8x&height=420&theme=dark"));
+        assert_eq!((p.controls.as_str(), p.speed, p.height, p.theme.as_str()), ("min", Some(5), Some(420), "dark"));
+        assert!(p.unknown.is_empty(), "{:?}", p.unknown);
+        let p = parse_params(&parse_query("?controls=tiny&speed=9x&theme=blue&height=20&step=0&lesson=<b>"));
+        assert_eq!(
+            (p.controls.as_str(), p.speed, p.height, p.theme.as_str(), p.step),
+            ("full", None, None, "auto", None)
+        );
+        let said = p.unknown.join("\n");
+        for name in ["controls=tiny", "speed=9x", "theme=blue", "height=20", "step=0", "lesson=<b>"] {
+            assert!(said.contains(name), "{name} is named: {said}");
+        }
+    }
 }

@@ -73,8 +73,15 @@ pub async fn encode(share: &Share) -> Result<String, String> {
     }
 }
 
+/// What a link opens: the replayed story, what the inspector showed, the speed it played at.
+pub struct Opened {
+    pub pg: Playground,
+    pub selected: Option<Selection>,
+    pub speed: Option<usize>,
+}
+
 /// Opens a link's payload: inflated (capped), checked, parsed and replayed.
-pub async fn decode(payload: &str) -> Result<(Playground, Option<Pick>), BadLink> {
+pub async fn decode(payload: &str) -> Result<Opened, BadLink> {
     let compressed = share::payload(payload)?;
     let inflate: JsValue = Decompression::new("deflate").map_err(|_| BadLink::Damaged)?.into();
     let bytes = match pipe(&compressed, &inflate, share::MAX_DECODED_BYTES).await {
@@ -90,7 +97,7 @@ pub async fn decode(payload: &str) -> Result<(Playground, Option<Pick>), BadLink
         share::Start::File(v) => Playground::from_scenario(&v.to_string()),
     }
     .map_err(BadLink::Scenario)?;
-    Ok((s.replay_from(start)?, s.pick))
+    Ok(Opened { pg: s.replay_from(start)?, selected: s.pick.clone().map(selection_of), speed: s.speed })
 }
 
 /// The share payload in the page's address, if any.
@@ -99,8 +106,7 @@ pub fn payload_in_address() -> Option<String> {
     share::in_hash(&hash).map(str::to_string)
 }
 
-/// What a link carries of the selection: `None` for a rule or an order service (the link
-/// format names neither).
+/// What a link carries of the selection.
 pub fn pick_of(s: &Selection) -> Option<Pick> {
     Some(match s {
         Selection::Queue(q) => Pick::Queue(q.clone()),
@@ -108,7 +114,8 @@ pub fn pick_of(s: &Selection) -> Option<Pick> {
         Selection::Subscription(a) => Pick::Subscription(a.clone()),
         Selection::Worker(w) => Pick::Worker(w.clone()),
         Selection::Event(e) => Pick::Event(*e),
-        Selection::Rule(_) | Selection::Service(_) => return None,
+        Selection::Rule(r) => Pick::Rule(r.clone()),
+        Selection::Service(s) => Pick::Service(s.clone()),
     })
 }
 
@@ -119,12 +126,15 @@ pub fn selection_of(p: Pick) -> Selection {
         Pick::Subscription(a) => Selection::Subscription(a),
         Pick::Worker(w) => Selection::Worker(w),
         Pick::Event(e) => Selection::Event(e),
+        Pick::Rule(r) => Selection::Rule(r),
+        Pick::Service(s) => Selection::Service(s),
     }
 }
 
 /// A link to the story as it is now: this page's address with the share fragment.
 pub async fn link_now(ctx: Ctx, base: &str) -> Result<String, String> {
-    let share = ctx.pg.with_untracked(|pg| Share::of(pg, ctx.selected.get_untracked().as_ref().and_then(pick_of)));
+    let mut share = ctx.pg.with_untracked(|pg| Share::of(pg, ctx.selected.get_untracked().as_ref().and_then(pick_of)));
+    share.speed = Some(ctx.speed.get_untracked());
     Ok(format!("{base}#{}{}", share::PREFIX, encode(&share).await?))
 }
 
