@@ -24,8 +24,27 @@ fn ran(output: Output) -> Ran {
     ran
 }
 
+/// Runs `fanout`; a run that has not ended after 60 s is killed and fails the test (an input
+/// that hangs the engine must fail a test, not hang the suite).
 fn fanout(args: &[&str]) -> Ran {
-    ran(Command::new(env!("CARGO_BIN_EXE_fanout")).args(args).output().expect("fanout runs"))
+    let child = Command::new(env!("CARGO_BIN_EXE_fanout"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fanout starts");
+    let pid = child.id();
+    let (done, ended) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(child.wait_with_output());
+    });
+    match ended.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(output) => ran(output.expect("fanout runs")),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            panic!("fanout {args:?} did not end within 60 s: it hangs")
+        }
+    }
 }
 
 fn fanout_with_stdin(args: &[&str], input: &str) -> Ran {
@@ -210,6 +229,33 @@ fn a_worker_rule_that_create_worker_refuses_is_reported_with_its_queue() {
     // Worker rules are checked by CreateWorker itself: a misspelt parameter names the queue's rule.
     let text = json!({"name": "x", "steps": [], "workers": {"queues": {"sms": {"Efect": "SMS sent"}}}});
     rejects("workers.json", &text.to_string(), &["workers.queues.sms: CreateWorker would fail: ", "Efect"]);
+}
+
+#[test]
+fn an_advance_past_thirty_days_is_refused_naming_the_step() {
+    // Regression: `{"advance": "999999999999h"}` passed validation and ran for ever. An advance
+    // that would take the clock past 30 days of virtual time is refused when the file is read.
+    let text = json!({"name": "x", "steps": [
+        {"action": "CreateQueue", "params": {"QueueName": "q"}},
+        {"action": "CreateWorker", "params": {"WorkerName": "w", "QueueUrl": "q"}},
+        {"advance": "999999999999h"}]});
+    rejects("forever.json", &text.to_string(), &["step 3: advance \"999999999999h\"", "past the 30 days"]);
+    let export = fanout(&["export", "counts", path_str(&temp_file("forever.json", &text.to_string()))]);
+    assert_eq!(export.code, Some(2));
+    assert!(export.stderr.contains("step 3: advance"), "{}", export.stderr);
+}
+
+#[test]
+fn test_ends_a_dead_letter_cycle_with_a_worker_on_each_queue() {
+    // Regression: with `a` and `b` each other's dead-letter queue and a worker on each, `fanout
+    // test` spun at 100% CPU and `run` grew its memory until the allocator aborted.
+    let cycle = lesson("dlq-cycle.json");
+    let out = fanout(&["test", &cycle]);
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
+    assert!(out.stdout.starts_with("ok "), "{}", out.stdout);
+    let run = fanout(&["run", &cycle]);
+    assert_eq!(run.code, Some(0));
+    assert!(run.stdout.contains("MovedToDeadLetterQueue msg-1 moved from b to a after 1 receive"), "{}", run.stdout);
 }
 
 #[test]
