@@ -107,11 +107,10 @@ impl Playground {
     pub fn from_scenario(text: &str) -> Result<Playground, String> {
         let scenario = Scenario::parse(text).map_err(|e| e.to_string())?;
         let run = scenario.run_with(RunOptions { event_log: true, responses: false });
-        if let Some(stop) = &run.stopped {
-            return Err(stop.to_string());
-        }
-        if let Some((o, e)) = run.outcomes.iter().find_map(|o| o.unexpected_error().map(|e| (o, e))) {
-            return Err(format!("step {} ({}): {}: {}", o.step, o.label, e.code, e.message));
+        // The engine's rule, the one `fanout test` applies: a `save` that stopped the run, or an
+        // action that failed without `expect_error`.
+        if let Some(refused) = run.refusal() {
+            return Err(refused.to_string());
         }
         let history = run.story;
         Ok(Playground {
@@ -504,10 +503,16 @@ impl Playground {
         self.history.next_due().is_none_or(|t| t > self.now().plus_ms(ms))
     }
 
-    /// Lets `ms` of virtual time pass, replaying the story's recorded commands on the way.
+    /// Lets `ms` of virtual time pass, replaying the story's recorded commands on the way; never
+    /// past the engine's horizon (`engine::time::HORIZON`, 30 days), where the clock stops.
     pub fn play_for(&mut self, ms: u64) {
-        let t = self.now().plus_ms(ms);
+        let t = self.now().plus_ms(ms).min(engine::time::HORIZON);
         self.history.advance_to(t);
+    }
+
+    /// Whether the clock has reached the horizon: playing on would go nowhere.
+    pub fn at_horizon(&self) -> bool {
+        self.now() >= engine::time::HORIZON
     }
 
     /// To the next moment at which something happens: the next moment an event is logged (a

@@ -25,8 +25,9 @@ pub const MAX_LINK_CHARS: usize = 400_000;
 pub const MAX_DECODED_BYTES: usize = 2 << 20;
 /// The most learner commands a link may hold.
 pub const MAX_COMMANDS: usize = 5_000;
-/// The latest virtual time a link may reach: 30 days (a queue keeps messages 14 days at most).
-pub const MAX_TIME_MS: u64 = 30 * 24 * 3_600_000;
+/// The latest virtual time a link may reach: the engine's horizon, 30 days (a queue keeps
+/// messages 14 days at most).
+pub const MAX_TIME_MS: u64 = engine::time::HORIZON.0;
 /// The most events replaying a link may log.
 pub const MAX_REPLAY_EVENTS: usize = 500_000;
 /// Above this many characters the page offers a file instead of a link.

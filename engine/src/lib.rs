@@ -33,6 +33,7 @@
 //! - [`interview`]: interview walkthroughs as data, each step's "try it" run in a compare design.
 //! - [`export`]: take it to AWS — a CloudFormation template, a boto3 script and an AWS CLI script
 //!   of the simulation's topology and messages.
+//! - [`nesting`]: how deep the JSON read from a learner may nest (patterns, policies, bodies).
 //! - [`time`], [`rng`], [`ids`], [`attributes`], [`error`]: the small pieces everything uses;
 //!   `params` reads action parameters, `timers` is the timer table, `throttle` counts calls per
 //!   virtual second for the FIFO quotas.
@@ -49,6 +50,7 @@ pub mod history;
 pub mod ids;
 pub mod interview;
 pub mod lesson;
+pub mod nesting;
 mod params;
 pub mod rng;
 pub mod scenario;

@@ -78,6 +78,51 @@ impl fmt::Display for SimTime {
     }
 }
 
+/// The furthest virtual time a scenario may take the clock to: 30 days. A queue keeps a message
+/// 14 days at most, so a month covers every lifetime the engine models; a share link stops there
+/// too. Idle time costs little, but not nothing (each idle long-polling worker polls every 20 s),
+/// so a step may not ask for years of it.
+pub const HORIZON: SimTime = SimTime(30 * DAY);
+
+/// Where advancing by `ms` from `now` takes the clock, or, past [`HORIZON`], what is wrong and what
+/// to change. The check a scenario's `advance` steps pass when the file is read; a page that lets
+/// a learner move the clock can ask it too.
+pub fn advance_within_horizon(now: SimTime, ms: u64) -> Result<SimTime, String> {
+    match now.0.checked_add(ms) {
+        Some(t) if t <= HORIZON.0 => Ok(SimTime(t)),
+        end => Err(format!(
+            "this advance would take the clock to {}, past the {} days of virtual time a scenario may cover (a queue keeps a message 14 days at most); advance at most {}",
+            end.map_or_else(|| "beyond the end of time".to_string(), |t| SimTime(t).to_string()),
+            HORIZON.0 / DAY,
+            Remaining(HORIZON.0.saturating_sub(now.0)),
+        )),
+    }
+}
+
+/// A duration as a learner writes one: `29d 23h 59m 59.5s`, `20s`, `0ms`.
+struct Remaining(u64);
+
+impl fmt::Display for Remaining {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = self.0;
+        let parts = [(ms / DAY, "d"), (ms % DAY / HOUR, "h"), (ms % HOUR / MINUTE, "m")];
+        let mut written = false;
+        for (n, unit) in parts.into_iter().filter(|(n, _)| *n > 0) {
+            write!(f, "{}{n}{unit}", if written { " " } else { "" })?;
+            written = true;
+        }
+        let (s, rest) = (ms % MINUTE / SECOND, ms % SECOND);
+        let sep = if written { " " } else { "" };
+        match (s, rest) {
+            (0, 0) if written => Ok(()),
+            (0, 0) => f.write_str("0ms"),
+            (s, 0) => write!(f, "{sep}{s}s"),
+            (0, rest) => write!(f, "{sep}{rest}ms"),
+            (s, rest) => write!(f, "{sep}{s}.{}s", format!("{rest:03}").trim_end_matches('0')),
+        }
+    }
+}
+
 /// Parses a duration such as `250ms`, `1.5s`, `2m`, `1h` or `4d` into milliseconds.
 /// The result must be a whole number of milliseconds; no floating point is involved.
 pub fn parse_duration(text: &str) -> Result<u64, String> {
@@ -133,6 +178,20 @@ mod tests {
         assert!(parse_duration("s").is_err());
         assert!(parse_duration("1.2.3s").is_err());
         assert!(parse_duration("99999999999999999999d").is_err());
+    }
+
+    #[test]
+    fn an_advance_may_reach_the_horizon_and_no_further() {
+        assert_eq!(advance_within_horizon(SimTime::ZERO, 30 * DAY), Ok(HORIZON));
+        assert_eq!(advance_within_horizon(SimTime(DAY), 29 * DAY), Ok(HORIZON));
+        let e = advance_within_horizon(SimTime(DAY + 1_500), 29 * DAY).unwrap_err();
+        assert!(e.contains("to 30d 00:00:01.500, past the 30 days"), "{e}");
+        assert!(e.ends_with("advance at most 28d 23h 59m 58.5s"), "{e}");
+        let e = advance_within_horizon(HORIZON, 1).unwrap_err();
+        assert!(e.ends_with("advance at most 0ms"), "{e}");
+        assert!(advance_within_horizon(SimTime(5), u64::MAX).unwrap_err().contains("beyond the end of time"));
+        assert_eq!(Remaining(20 * SECOND).to_string(), "20s");
+        assert_eq!(Remaining(HOUR + 250).to_string(), "1h 250ms");
     }
 
     #[test]

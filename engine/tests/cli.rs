@@ -24,11 +24,34 @@ fn ran(output: Output) -> Ran {
     ran
 }
 
+/// Runs `fanout`; a run that has not ended after 60 s is killed and fails the test (an input
+/// that hangs the engine must fail a test, not hang the suite).
 fn fanout(args: &[&str]) -> Ran {
-    ran(Command::new(env!("CARGO_BIN_EXE_fanout")).args(args).output().expect("fanout runs"))
+    let child = Command::new(env!("CARGO_BIN_EXE_fanout"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fanout starts");
+    let pid = child.id();
+    let (done, ended) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(child.wait_with_output());
+    });
+    match ended.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(output) => ran(output.expect("fanout runs")),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            panic!("fanout {args:?} did not end within 60 s: it hangs")
+        }
+    }
 }
 
 fn fanout_with_stdin(args: &[&str], input: &str) -> Ran {
+    fanout_with_stdin_bytes(args, input.as_bytes())
+}
+
+fn fanout_with_stdin_bytes(args: &[&str], input: &[u8]) -> Ran {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fanout"))
         .args(args)
         .stdin(Stdio::piped())
@@ -36,12 +59,16 @@ fn fanout_with_stdin(args: &[&str], input: &str) -> Ran {
         .stderr(Stdio::piped())
         .spawn()
         .expect("fanout starts");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("stdin takes the input");
+    child.stdin.take().expect("stdin").write_all(input).expect("stdin takes the input");
     ran(child.wait_with_output().expect("fanout ends"))
 }
 
 /// Writes a scenario (or any file) under a directory of this test process's own.
 fn temp_file(name: &str, text: &str) -> PathBuf {
+    temp_file_bytes(name, text.as_bytes())
+}
+
+fn temp_file_bytes(name: &str, text: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("fanout-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     let path = dir.join(name);
@@ -213,6 +240,33 @@ fn a_worker_rule_that_create_worker_refuses_is_reported_with_its_queue() {
 }
 
 #[test]
+fn an_advance_past_thirty_days_is_refused_naming_the_step() {
+    // Regression: `{"advance": "999999999999h"}` passed validation and ran for ever. An advance
+    // that would take the clock past 30 days of virtual time is refused when the file is read.
+    let text = json!({"name": "x", "steps": [
+        {"action": "CreateQueue", "params": {"QueueName": "q"}},
+        {"action": "CreateWorker", "params": {"WorkerName": "w", "QueueUrl": "q"}},
+        {"advance": "999999999999h"}]});
+    rejects("forever.json", &text.to_string(), &["step 3: advance \"999999999999h\"", "past the 30 days"]);
+    let export = fanout(&["export", "counts", path_str(&temp_file("forever.json", &text.to_string()))]);
+    assert_eq!(export.code, Some(2));
+    assert!(export.stderr.contains("step 3: advance"), "{}", export.stderr);
+}
+
+#[test]
+fn test_ends_a_dead_letter_cycle_with_a_worker_on_each_queue() {
+    // Regression: with `a` and `b` each other's dead-letter queue and a worker on each, `fanout
+    // test` spun at 100% CPU and `run` grew its memory until the allocator aborted.
+    let cycle = lesson("dlq-cycle.json");
+    let out = fanout(&["test", &cycle]);
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
+    assert!(out.stdout.starts_with("ok "), "{}", out.stdout);
+    let run = fanout(&["run", &cycle]);
+    assert_eq!(run.code, Some(0));
+    assert!(run.stdout.contains("MovedToDeadLetterQueue msg-1 moved from b to a after 1 receive"), "{}", run.stdout);
+}
+
+#[test]
 fn a_missing_file_is_an_error_naming_it() {
     // A file that cannot be read is named, with the reason, and the exit code says failure.
     let out = fanout(&["run", "/nonexistent/scenario.json"]);
@@ -292,6 +346,78 @@ fn test_filter_jsonl_answers_one_line_per_case_including_bad_ones() {
     assert!(rows[3]["error"].as_str().unwrap().starts_with("line 4: not valid JSON"), "{}", rows[3]);
     assert_eq!(rows[4], json!({"match": true}));
     assert!(rows[5]["error"].as_str().unwrap().contains("line 7"), "{}", rows[5]);
+}
+
+#[test]
+fn test_filter_jsonl_answers_a_line_that_is_not_utf8_and_goes_on() {
+    // Regression: one line of invalid UTF-8 ended the whole run with "stream did not contain
+    // valid UTF-8" and no line number. Now that line is answered with an error naming it and
+    // where its bad byte is, and the next lines are answered as usual.
+    let good = json!({"policy": {"event_type": ["OrderPlaced"]}, "message": serde_json::from_str::<Value>(&attributes_message("OrderPlaced")).unwrap()}).to_string();
+    let mut input = format!("{good}\n").into_bytes();
+    input.extend_from_slice(b"{\"policy\": {\"a\": [\"caf\xe9\"]}}\n");
+    input.extend_from_slice(format!("{good}\n").as_bytes());
+    let out = fanout_with_stdin_bytes(&["test-filter", "--jsonl"], &input);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let rows: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).expect("each answer is JSON")).collect();
+    let offset = good.len() + 1 + 22;
+    assert_eq!(
+        rows,
+        [
+            json!({"match": true}),
+            json!({"error": format!("line 2: not valid UTF-8: byte 0xE9 at column 23 (offset {offset} of the input)")}),
+            json!({"match": true})
+        ]
+    );
+}
+
+#[test]
+fn a_file_that_is_not_utf8_is_reported_with_the_offset_of_its_bad_byte() {
+    // Regression: a scenario file with a bad byte was "stream did not contain valid UTF-8", with
+    // no clue where. Now run, test and export name the byte, its offset, line and column.
+    let path = temp_file_bytes("latin1.json", b"{\"name\": \"x\",\n \"description\": \"caf\xe9\", \"steps\": []}");
+    let shown = path.display().to_string();
+    let said = format!("{shown}: not valid UTF-8: byte 0xE9 at offset 34 (line 2, column 21)");
+    let test = fanout(&["test", path_str(&path)]);
+    assert_eq!(test.code, Some(1));
+    assert_eq!(test.stdout.lines().next(), Some(format!("FAIL {said}").as_str()));
+    for command in [vec!["run", path_str(&path)], vec!["export", "counts", path_str(&path)]] {
+        let out = fanout(&command);
+        assert_eq!((out.code, out.stderr.trim()), (Some(2), format!("fanout: {said}").as_str()), "{command:?}");
+    }
+}
+
+#[test]
+fn test_fails_a_file_whose_action_fails_without_expect_error_as_the_page_refuses_it() {
+    // Regression: `fanout test` answered "ok … 0 expectations" for a scenario whose CreateWorker
+    // failed (ProcessingTime "0ms"), a file the page refuses to load. Both now ask the engine's
+    // one rule (`Run::refusal`): test fails the file, naming the step, and run exits non-zero.
+    let text = json!({"name": "x", "steps": [
+        {"action": "CreateQueue", "params": {"QueueName": "q"}},
+        {"action": "CreateWorker", "params": {"WorkerName": "w", "QueueUrl": "q", "ProcessingTime": "0ms"}},
+        {"action": "CreateQueue", "params": {"QueueName": "r"}, "expect": {"QueueUrl": "https://sqs.us-east-1.amazonaws.com/000000000000/r"}}]});
+    let path = temp_file("refused.json", &text.to_string());
+    let refusal = Scenario::parse(&text.to_string()).unwrap().run().refusal().expect("the page refuses it");
+    assert_eq!(refusal.step, Some(2));
+    let test = fanout(&["test", path_str(&path)]);
+    assert_eq!(test.code, Some(1), "{}", test.stdout);
+    assert_eq!(
+        test.stdout,
+        format!("FAIL {}: {refusal}\n1 passed, 1 failed\n", path.display()),
+        "the same words as the page's load error"
+    );
+    assert!(refusal
+        .to_string()
+        .starts_with("step 2: CreateWorker failed: InvalidParameterValue: ProcessingTime must be at least 1ms"));
+    let run = fanout(&["run", path_str(&path)]);
+    assert_eq!(run.code, Some(1));
+    assert!(run.stdout.contains(&format!("the page refuses this file: {refusal}")), "{}", run.stdout);
+    // With expect_error the same step is a passing expectation, and the file loads.
+    let mut expected = text.clone();
+    expected["steps"][1]["expect_error"] = json!({"Code": "InvalidParameterValue"});
+    let expected = expected.to_string();
+    let test = fanout(&["test", path_str(&temp_file("expected.json", &expected))]);
+    assert_eq!((test.code, test.stdout.lines().last()), (Some(0), Some("2 passed, 0 failed")), "{}", test.stdout);
 }
 
 #[test]

@@ -30,8 +30,10 @@ fn failures(path: &Path, run: &Run) -> Vec<String> {
             out.push(format!("{}: step {} ({}): {}", path.display(), o.step, o.label, diffs.join("; ")));
         }
     }
-    if let Some(stop) = &run.stopped {
-        out.push(format!("{}: stopped at {stop}", path.display()));
+    match (&run.stopped, run.refusal()) {
+        (Some(stop), _) => out.push(format!("{}: stopped at {stop}", path.display())),
+        (None, Some(refused)) => out.push(format!("{}: the page refuses it: {refused}", path.display())),
+        (None, None) => {}
     }
     out
 }

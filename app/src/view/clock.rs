@@ -3,7 +3,7 @@
 //! the playback clock built on it, which runs only while the story plays.
 
 use super::Ctx;
-use crate::playground::SPEEDS;
+use crate::playground::{Playground, SPEEDS};
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -117,6 +117,11 @@ pub fn use_clock(ctx: Ctx) {
         owed.set_value((0, 0));
         if ms > 0 {
             ctx.pg.try_update(|p| p.play_for(ms));
+            // The engine's horizon (30 virtual days) ends the play.
+            if ctx.pg.with_untracked(Playground::at_horizon) {
+                ctx.pause();
+                ctx.announce.set("The clock stopped at the playground's horizon: 30 virtual days.".into());
+            }
         }
     };
     let Pausable { pause, resume, is_active } = use_raf_fn(move |elapsed_us| {

@@ -65,20 +65,37 @@ fn actions() -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn load(path: &str) -> Result<Scenario, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
-    Scenario::parse(&text).map_err(|e| format!("{path}: {e}"))
+/// A file's text; a file that is not UTF-8 is an error naming the first bad byte and where it is.
+fn read_text(path: &str) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let (bytes, at) = (e.as_bytes(), e.utf8_error().valid_up_to());
+        let (line, column) = line_and_column(bytes, at);
+        format!("{path}: not valid UTF-8: {} at offset {at} (line {line}, column {column})", bad_byte(bytes, at))
+    })
+}
+
+/// `byte 0xFF`: the first byte that is not UTF-8, `at` bytes into `bytes`.
+fn bad_byte(bytes: &[u8], at: usize) -> String {
+    bytes.get(at).map_or_else(|| "the end".to_string(), |b| format!("byte 0x{b:02X}"))
+}
+
+/// The line and column (in characters, from 1) of byte `at` of `bytes`, all valid UTF-8 before it.
+fn line_and_column(bytes: &[u8], at: usize) -> (usize, usize) {
+    let before = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+    let line = before.matches('\n').count() + 1;
+    (line, before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1)
 }
 
 fn run(args: &[String]) -> Result<ExitCode, String> {
     let json_out = args.iter().any(|a| a == "--json");
     let files: Vec<&String> = args.iter().filter(|a| *a != "--json").collect();
     let [path] = files.as_slice() else { return Err(format!("run takes one FILE\n{USAGE}")) };
-    let text = std::fs::read_to_string(path.as_str()).map_err(|e| format!("{path}: cannot read: {e}"))?;
+    let text = read_text(path)?;
     if lesson::is_lesson(&text) && !json_out {
         return run_lesson(path, &text);
     }
-    let scenario = load(path)?;
+    let scenario = Scenario::parse(&text).map_err(|e| format!("{path}: {e}"))?;
     let run = scenario.run();
     if json_out {
         let events: Vec<Value> =
@@ -88,7 +105,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
     } else {
         print_timeline(&scenario, &run);
     }
-    Ok(if run.stopped.is_some() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if run.refusal().is_some() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
 fn print_timeline(scenario: &Scenario, run: &Run) {
@@ -106,8 +123,10 @@ fn print_timeline(scenario: &Scenario, run: &Run) {
             println!("   {}", e.describe());
         }
     }
-    if let Some(stop) = &run.stopped {
-        println!("stopped at {stop}");
+    match (&run.stopped, run.refusal()) {
+        (Some(stop), _) => println!("stopped at {stop}"),
+        (None, Some(refused)) => println!("the page refuses this file: {refused}"),
+        (None, None) => {}
     }
     println!("== {} events, virtual time {}", run.events().len(), run.sim().now());
 }
@@ -158,10 +177,10 @@ fn test(files: &[String]) -> Result<ExitCode, String> {
     let (mut passed, mut failed) = (0, 0);
     for path in files {
         // A lesson file or the lesson index: checked by the lesson player (below).
-        let text = match std::fs::read_to_string(path) {
+        let text = match read_text(path) {
             Ok(text) => text,
             Err(e) => {
-                println!("FAIL {path}: cannot read: {e}");
+                println!("FAIL {e}");
                 failed += 1;
                 continue;
             }
@@ -189,12 +208,21 @@ fn test(files: &[String]) -> Result<ExitCode, String> {
         };
         let run = checked(&scenario);
         for o in &run.outcomes {
-            let Some(diffs) = &o.check else { continue };
-            if !diffs.is_empty() {
-                println!("FAIL {path}: step {} ({}):", o.step, o.label);
-                for d in diffs {
-                    println!("     {d}");
+            match &o.check {
+                Some(diffs) if !diffs.is_empty() => {
+                    println!("FAIL {path}: step {} ({}):", o.step, o.label);
+                    for d in diffs {
+                        println!("     {d}");
+                    }
                 }
+                // An action that failed without `expect_error` (or an `expect` to fail instead):
+                // the page refuses the file for it, so `test` fails it too.
+                None => {
+                    if let Some(refused) = o.refusal() {
+                        println!("FAIL {path}: {refused}");
+                    }
+                }
+                Some(_) => {}
             }
         }
         if let Some(stop) = &run.stopped {
@@ -279,8 +307,8 @@ fn test_index(path: &str, text: &str) -> (usize, usize) {
     for (i, entry) in index.lessons.iter().enumerate() {
         let file = dir.join(format!("{}.json", entry.id));
         let file = file.to_string_lossy();
-        let problem = match std::fs::read_to_string(&*file) {
-            Err(e) => Some(format!("{file}: cannot read: {e}")),
+        let problem = match read_text(&file) {
+            Err(e) => Some(e),
             Ok(text) => match parse_lesson(&file, &text) {
                 Err(e) => Some(e),
                 Ok(l) if (&l.title, &l.summary, l.minutes) != (&entry.title, &entry.summary, entry.minutes) => {
@@ -318,7 +346,7 @@ fn json_arg(text: &str) -> Result<Value, String> {
     let owned;
     let body = match text.strip_prefix('@') {
         Some(path) => {
-            owned = std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+            owned = read_text(path)?;
             owned.as_str()
         }
         None => text,
@@ -386,21 +414,45 @@ fn test_filter(args: &[String]) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// One `{"scope", "policy", "message"}` per line of stdin, one answer per line of stdout. A line
+/// that is not UTF-8 or not a case is answered with `{"error"}` naming it, and the next line is
+/// read: one bad line does not end the run.
 fn test_filter_jsonl() -> Result<ExitCode, String> {
-    let stdin = std::io::stdin();
+    let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    for (n, line) in stdin.lock().lines().enumerate() {
-        let line = line.map_err(|e| e.to_string())?;
+    let (mut bytes, mut offset) = (Vec::new(), 0);
+    for n in 1.. {
+        bytes.clear();
+        let read = input.read_until(b'\n', &mut bytes).map_err(|e| format!("line {n}: cannot read: {e}"))?;
+        if read == 0 {
+            break;
+        }
+        let line = match std::str::from_utf8(&bytes) {
+            Ok(line) => line,
+            Err(e) => {
+                let at = e.valid_up_to();
+                let error = format!(
+                    "line {n}: not valid UTF-8: {} at column {} (offset {} of the input)",
+                    bad_byte(&bytes, at),
+                    line_and_column(&bytes, at).1,
+                    offset + at
+                );
+                writeln!(out, "{}", json!({ "error": error })).map_err(|e| e.to_string())?;
+                offset += read;
+                continue;
+            }
+        };
+        offset += read;
         if line.trim().is_empty() {
             continue;
         }
-        let result = serde_json::from_str::<Value>(&line)
-            .map_err(|e| format!("line {}: not valid JSON ({e})", n + 1))
+        let result = serde_json::from_str::<Value>(line)
+            .map_err(|e| format!("line {n}: not valid JSON ({e})"))
             .and_then(|case| {
                 let scope = case.get("scope").and_then(Value::as_str).unwrap_or("MessageAttributes").to_string();
-                let policy = case.get("policy").ok_or_else(|| format!("line {}: \"policy\" is missing", n + 1))?;
-                let message = case.get("message").ok_or_else(|| format!("line {}: \"message\" is missing", n + 1))?;
-                evaluate_case(policy, &scope, message).map_err(|e| format!("line {}: {e}", n + 1))
+                let policy = case.get("policy").ok_or_else(|| format!("line {n}: \"policy\" is missing"))?;
+                let message = case.get("message").ok_or_else(|| format!("line {n}: \"message\" is missing"))?;
+                evaluate_case(policy, &scope, message).map_err(|e| format!("line {n}: {e}"))
             });
         let row = match result {
             Ok(FilterResult::Match) => json!({ "match": true }),
@@ -417,7 +469,7 @@ fn test_filter_jsonl() -> Result<ExitCode, String> {
 /// does not resolve) is an error.
 fn export(args: &[String]) -> Result<ExitCode, String> {
     let [format, path] = args else { return Err(format!("export takes FORMAT and one FILE\n{USAGE}")) };
-    let text = std::fs::read_to_string(path.as_str()).map_err(|e| format!("{path}: cannot read: {e}"))?;
+    let text = read_text(path)?;
     // A lesson exports the topology it starts from: its scenario.
     let scenario = if lesson::is_lesson(&text) {
         parse_lesson(path, &text)?.scenario
@@ -450,7 +502,7 @@ fn test_interview(path: &str, text: &str) -> (usize, usize) {
     let dir = std::path::Path::new(path).parent().unwrap_or(std::path::Path::new(".")).join("../designs");
     let (mut passed, mut failed) = (0, 0);
     for (i, step) in interview.steps.iter().enumerate() {
-        let design = std::fs::read_to_string(dir.join(format!("{}.json", step.design)));
+        let design = read_text(&dir.join(format!("{}.json", step.design)).to_string_lossy());
         let scenario = design
             .map_err(|e| format!("design {}: {e}", step.design))
             .and_then(|d| interview.try_scenario(i, &d))

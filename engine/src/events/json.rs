@@ -3,8 +3,9 @@
 //! EventBridge docs, "Event pattern syntax": "For numbers, EventBridge uses string representation.
 //! For example, 300, 300.0, and 3.0e2 are not considered equal." So a number keeps the text it was
 //! written with (serde_json, without its `arbitrary_precision` feature, would read all three as
-//! one `f64`). The text is first checked by serde_json (syntax, nesting at most 128 deep), then
-//! read again here into an arena of nodes that keeps each number's text.
+//! one `f64`). The text is first checked for nesting ([`crate::nesting`]: at most 127 objects or
+//! arrays inside one another, in one pass over the bytes) and by serde_json (syntax), then read
+//! again here into an arena of nodes that keeps each number's text.
 //!
 //! Also from "Event pattern syntax": "If you include a key more than once the last reference will
 //! be the one used" (a repeated key replaces the earlier one here), and "EventBridge uses dot (.)
@@ -50,6 +51,8 @@ struct Reader<'t> {
 impl Tree {
     /// Parses JSON text; the error is serde_json's description of the first mistake.
     pub(crate) fn parse(text: &str) -> Result<Tree, String> {
+        // Before serde_json: skipping a value (`IgnoredAny`) has no depth limit of its own.
+        crate::nesting::check(text)?;
         serde_json::from_str::<IgnoredAny>(text).map_err(|e| e.to_string())?;
         let mut reader = Reader { text, at: 0, nodes: Vec::new() };
         let root = reader.value().ok_or_else(|| "unreadable JSON".to_string())?;
@@ -309,7 +312,8 @@ mod tests {
         assert_eq!(t.leaves(t.root, &path("o.k")).len(), 2);
         assert!(matches!(t.leaves(t.root, &path("s"))[..], [Leaf::Str("x\"é")]));
         assert!(Tree::parse("{").is_err());
-        assert!(Tree::parse(&"[".repeat(200)).is_err(), "nesting is bounded");
+        let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+        assert!(Tree::parse(&deep).unwrap_err().contains("more than 127 deep"), "nesting is bounded");
     }
 
     #[test]

@@ -182,6 +182,9 @@ impl Sim {
         if source.starts_with("aws.") {
             return Ok(Err(entry_error("NotAuthorizedForSourceException", "Not authorized for the source.".into())));
         }
+        if let Err(too_deep) = crate::nesting::check(detail) {
+            return Ok(Err(entry_error("MalformedDetail", format!("Detail is malformed: {too_deep}."))));
+        }
         if !Tree::parse(detail).is_ok_and(|t| t.is_object(t.root)) {
             return Ok(Err(entry_error("MalformedDetail", "Detail is malformed.".into())));
         }

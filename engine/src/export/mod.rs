@@ -66,13 +66,14 @@ pub fn queue_counts(sim: &Sim) -> String {
 
 /// A scenario played as a story: the final simulation and every successful command with the
 /// virtual time it ran at and its `${name}` placeholders filled in, as the app keeps them.
-/// A step that failed (an expected error) is not in it. Fails as a scenario run stops: on a
-/// `save` path that does not resolve.
+/// A step that failed (an expected error) is not in it. Fails where the page refuses the file
+/// ([`Run::refusal`](crate::scenario::Run::refusal)): on a `save` path that does not resolve, or
+/// an action that fails without `expect_error`.
 pub fn story(scenario: &Scenario) -> Result<History, ScenarioError> {
-    // The one scenario pipeline, as `fanout test` and the page run it.
+    // The one scenario pipeline, as `fanout test` and the page run it, refusing what they refuse.
     let run = scenario.run();
-    match run.stopped {
-        Some(stop) => Err(stop),
+    match run.refusal() {
+        Some(refused) => Err(refused),
         None => Ok(run.story),
     }
 }

@@ -33,10 +33,11 @@ pub(crate) struct Doc {
 }
 
 impl Doc {
-    /// Parses JSON text. `serde_json` refuses nesting deeper than 128, which bounds the recursion
-    /// in [`Doc::add`].
-    pub(crate) fn parse(text: &str) -> Result<Doc, serde_json::Error> {
-        let value: Value = serde_json::from_str(text)?;
+    /// Parses JSON text. Nesting deeper than [`crate::nesting::MAX_NESTING`] is refused first, in
+    /// one pass (serde_json would refuse it too), which bounds the recursion in [`Doc::add`].
+    pub(crate) fn parse(text: &str) -> Result<Doc, String> {
+        crate::nesting::check(text)?;
+        let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
         let mut doc = Doc { nodes: Vec::new(), root: 0 };
         doc.root = doc.add(value);
         Ok(doc)

@@ -88,6 +88,7 @@ pub(crate) fn compile(policy_json: &str, scope: FilterPolicyScope) -> Result<Nod
             policy_json.len()
         )));
     }
+    crate::nesting::check(policy_json).map_err(policy_error)?;
     let value: Value = serde_json::from_str(policy_json)
         .map_err(|e| policy_error(format_args!("failed to parse JSON: {e} (a filter policy is a JSON object)")))?;
     let Value::Object(map) = value else {

@@ -1,7 +1,8 @@
 //! Scenario files: `{"name", "description", "seed", "steps": [...], "publish": {...},
 //! "workers": {...}}`, where a step is `{"advance": "1.5s"}` or `{"action": "<AWS action>",
 //! "params": {...}, "expect": {...}, "expect_error": {...}, "save": {"name": "Dotted.0.Path"}}`
-//! (either may carry a `"note"`). A later string parameter may use `${name}`. `publish` holds the
+//! (either may carry a `"note"`). A later string parameter may use `${name}`. The advances may
+//! take the clock to [`HORIZON`](crate::time::HORIZON) (30 days) at most. `publish` holds the
 //! page's one-click events ([`publish`]) and `workers` the workers its "+ Worker" adds
 //! ([`workers`]). Parsing checks the whole file first; running ([`Scenario::run`], the one
 //! pipeline of `fanout test` and the page) never panics.
@@ -20,7 +21,7 @@ pub use run::{Run, RunOptions, StepOutcome, Story};
 pub(crate) use template::{fill, has_placeholders, Vars};
 pub use workers::WorkerRules;
 
-use crate::time::parse_duration;
+use crate::time::{advance_within_horizon, parse_duration, SimTime};
 use raw::{RawScenario, RawStep, RawSteps};
 use serde_json::{Map, Value};
 
@@ -150,10 +151,17 @@ pub(crate) fn check_saved_names(value: &Value, saved: &[String]) -> Result<(), S
     template::check(value, saved).map(|_| ())
 }
 
+/// Checks each step; the `advance` steps of one list may take the clock to
+/// [`HORIZON`](crate::time::HORIZON) at most, counting from 0.
 fn parse_steps(raw_steps: Vec<RawStep>, saved: &mut Vec<String>) -> Result<Vec<Step>, ScenarioError> {
     let mut steps = Vec::with_capacity(raw_steps.len());
+    let mut clock = SimTime::ZERO;
     for (i, raw) in raw_steps.into_iter().enumerate() {
         let mut step = parse_step(raw).map_err(|m| err(Some(i + 1), m))?;
+        if let Step::Advance { ms, text } = &step {
+            clock =
+                advance_within_horizon(clock, *ms).map_err(|m| err(Some(i + 1), format!("advance \"{text}\": {m}")))?;
+        }
         if let Step::Action { params, save, templated, .. } = &mut step {
             *templated = template::check(params, saved).map_err(|m| err(Some(i + 1), m))?;
             for (n, _) in save.iter() {

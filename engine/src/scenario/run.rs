@@ -38,6 +38,20 @@ impl StepOutcome {
             _ => None,
         }
     }
+
+    /// Why the page refuses a file for this step: its action failed without `expect_error`
+    /// (`step 3: CreateWorker failed: InvalidParameterValue: …`).
+    pub fn refusal(&self) -> Option<ScenarioError> {
+        self.unexpected_error().map(|e| {
+            err(
+                Some(self.step),
+                format!(
+                    "{} failed: {}: {}; a step that is meant to fail needs \"expect_error\"",
+                    self.label, e.code, e.message
+                ),
+            )
+        })
+    }
 }
 
 /// What a scenario's steps run on: a [`Sim`], or a [`History`] that also keeps every successful
@@ -110,10 +124,22 @@ impl<S: Story> Run<S> {
         self.outcomes.iter().filter(|o| o.check.as_ref().is_some_and(Vec::is_empty)).count()
     }
 
-    /// Expectations that did not hold, plus one if the run stopped early.
+    /// Expectations that did not hold, plus one if the run stopped early, plus one for each
+    /// action that failed without `expect_error` and had no `expect` to fail instead: every
+    /// reason the page has to refuse the file ([`Run::refusal`]) counts.
     pub fn failed(&self) -> usize {
+        let unchecked_errors = self.outcomes.iter().filter(|o| o.check.is_none() && o.unexpected_error().is_some());
         self.outcomes.iter().filter(|o| o.check.as_ref().is_some_and(|d| !d.is_empty())).count()
             + usize::from(self.stopped.is_some())
+            + unchecked_errors.count()
+    }
+
+    /// Why the page refuses to load the file this run comes from, or `None` when it loads: the
+    /// problem that stopped the run (a `save` that does not resolve), else the first step whose
+    /// action failed without `expect_error` ([`StepOutcome::refusal`]). The one rule for the
+    /// page's loader and for `fanout test`, which fails such a file, so that the two agree.
+    pub fn refusal(&self) -> Option<ScenarioError> {
+        self.stopped.clone().or_else(|| self.outcomes.iter().find_map(StepOutcome::refusal))
     }
 }
 

@@ -75,6 +75,14 @@ impl Sim {
         for task in orphaned {
             self.end_task(task, "FAILED", Some("AWS.SimpleQueueService.NonExistentQueue".into()));
         }
+        // Messages its sources held back for it (received `maxReceiveCount` times) are now
+        // received as usual: their long pollers are woken.
+        let arn = ids::queue_arn(&name);
+        for q in self.queues.values_mut() {
+            if q.config.redrive_policy.as_ref().is_some_and(|r| r.dead_letter_target_arn == arn) {
+                q.receivable |= q.visible_count() > 0;
+            }
+        }
         self.deleted_queues.insert(name.clone(), self.now);
         self.emit(EventKind::QueueDeleted { queue: name, messages_lost: lost });
         Ok(json!({}))
@@ -126,6 +134,11 @@ impl Sim {
         let config = self.config_with(&self.queues[&name].config, &attributes, &ids::queue_arn(&name))?;
         let now = self.now;
         let q = self.queues.get_mut(&name).expect("invariant: resolved queue exists");
+        // A new redrive policy may let a receive return what the old one would have moved on:
+        // the queue's long pollers are woken to look.
+        if q.config.redrive_policy != config.redrive_policy {
+            q.receivable |= q.visible_count() > 0;
+        }
         q.config = config;
         q.modified_at = now;
         // A new retention period applies to the messages already there.

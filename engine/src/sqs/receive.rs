@@ -205,21 +205,24 @@ impl Sim {
             .collect()
     }
 
+    /// The dead-letter queue a receive now would move this visible copy to instead of returning
+    /// it: its queue has a redrive policy, the copy was received `maxReceiveCount` times already,
+    /// and the dead-letter queue exists (simplified: if it was deleted since, the copy is received
+    /// as usual).
+    fn exhausted_to(&self, name: &Name, key: u64) -> Option<Name> {
+        let q = &self.queues[name];
+        let policy = q.config.redrive_policy.as_ref()?;
+        if q.messages.get(&key)?.receive_count < policy.max_receive_count {
+            return None;
+        }
+        ids::queue_name_from(&policy.dead_letter_target_arn).and_then(|n| self.queue_ref(n).ok())
+    }
+
     /// Moves a message to its queue's dead-letter queue instead of returning it, when this
     /// receive would exceed `maxReceiveCount`. As on AWS, this happens lazily, during a receive.
     fn redrive_if_exhausted(&mut self, name: &Name, key: u64) -> bool {
-        let q = &self.queues[name];
-        let Some(policy) = &q.config.redrive_policy else { return false };
-        let msg = &q.messages[&key];
-        if msg.receive_count < policy.max_receive_count {
-            return false;
-        }
-        // Simplified: if the dead-letter queue was deleted since, the message is received as usual.
-        let Some(dlq) = ids::queue_name_from(&policy.dead_letter_target_arn).and_then(|n| self.queue_ref(n).ok())
-        else {
-            return false;
-        };
-        let source_arn = q.arn.clone();
+        let Some(dlq) = self.exhausted_to(name, key) else { return false };
+        let source_arn = self.queues[name].arn.clone();
         let dlq_fifo = self.queues[&dlq].fifo.is_some();
         let (q, timers) = self.queue_parts(name);
         let msg = q.remove(key, timers).expect("invariant: visible message exists");
@@ -238,13 +241,25 @@ impl Sim {
         incoming.sns_id = msg.sns_id;
         incoming.dead_letter_source = Some(source_arn);
         incoming.trace_header = msg.trace_header;
+        // The receive count goes with the message (AWS, observed: a message received once and
+        // moved shows ApproximateReceiveCount 2 at its first receive from the dead-letter queue).
         // A queue that is its own dead-letter queue (AWS accepts such a policy; what follows is
         // not documented): the message goes to the back of the queue like a move to any other
         // dead-letter queue, with its receive count reset, so it is not moved again at once.
         let to_itself = dlq == *name;
         incoming.receive_count = if to_itself { 0 } else { msg.receive_count };
         incoming.first_receive_at = if to_itself { None } else { msg.first_receive_at };
+        let woken_before = self.queues[&dlq].receivable;
         self.store(&dlq, incoming);
+        // A dead-letter queue whose own redrive policy would move the message on at its next
+        // receive (a redrive cycle: `a` → `b` → `a`) does not wake its long pollers for it: their
+        // poll would return nothing either way. The message waits there for the queue's next
+        // receive, which moves it on; so a cycle moves it one queue per receive call, never in a
+        // chain of wakes at one virtual moment.
+        let key = self.counters.copy;
+        if self.exhausted_to(&dlq, key).is_some() {
+            self.queue_mut(&dlq).receivable = woken_before;
+        }
         // Not counted in the dead-letter queue's NumberOfMessagesSent, as on AWS.
         self.queue_mut(&dlq).stats.arrived_from_redrive += 1;
         self.emit(EventKind::MovedToDeadLetterQueue {

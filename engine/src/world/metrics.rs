@@ -3,6 +3,7 @@
 //! per-period counts) and closes the period for what actors counted meanwhile (dependency calls,
 //! side effects, Lambda invocations). `GetMetricStatistics` reads the series in the AWS shape.
 
+use super::series::Series;
 use super::spec::{invalid, MAX_DURATION_MS};
 use crate::error::{ApiError, ApiResult, Service};
 use crate::event::{EventKind, Name};
@@ -13,7 +14,6 @@ use crate::time::{SimTime, EPOCH_MS, SECOND};
 use crate::timers::{Timer, TimerKey};
 use crate::vecmap::VecMap;
 use serde_json::{json, Value};
-use std::sync::Arc;
 
 /// A metric and its one dimension: `AWS/SQS ApproximateNumberOfMessagesVisible QueueName=sms`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -63,11 +63,11 @@ pub(crate) struct Datapoint {
 }
 
 impl Datapoint {
-    fn one(v: u64) -> Datapoint {
+    pub(crate) fn one(v: u64) -> Datapoint {
         Datapoint { sum: v, count: 1, min: v, max: v }
     }
 
-    fn merge(&mut self, other: &Datapoint) {
+    pub(crate) fn merge(&mut self, other: &Datapoint) {
         if self.count == 0 {
             *self = *other;
             return;
@@ -145,63 +145,36 @@ impl Stat {
     }
 }
 
-const CHUNK: usize = 256;
-/// Older datapoints fall off past this many per series (two weeks at the default resolution).
-const MAX_POINTS: usize = 20_480;
+/// The series a tick samples for each queue, in the order of [`QUEUE_SERIES`].
+type QueueSlots = [usize; QUEUE_SERIES.len()];
 
-type Point = (SimTime, Datapoint);
+/// Each queue's series as the tick writes them: (namespace, metric, kind).
+const QUEUE_SERIES: [(&str, &str, Kind); 9] = [
+    ("AWS/SQS", "ApproximateNumberOfMessagesVisible", Kind::Gauge),
+    ("AWS/SQS", "ApproximateNumberOfMessagesNotVisible", Kind::Gauge),
+    ("AWS/SQS", "ApproximateNumberOfMessagesDelayed", Kind::Gauge),
+    ("AWS/SQS", "ApproximateAgeOfOldestMessage", Kind::Gauge),
+    ("Playground/SQS", "ConsumerLag", Kind::Gauge),
+    ("AWS/SQS", "NumberOfMessagesSent", Kind::Counter),
+    ("AWS/SQS", "NumberOfMessagesReceived", Kind::Counter),
+    ("AWS/SQS", "NumberOfMessagesDeleted", Kind::Counter),
+    ("AWS/SQS", "NumberOfEmptyReceives", Kind::Counter),
+];
 
-/// Datapoints by the end of their period, in shared chunks so that a checkpoint clone is cheap.
-#[derive(Clone, Debug)]
-pub(crate) struct Series {
-    pub kind: Kind,
-    chunks: Vec<Arc<Vec<Point>>>,
-    tail: Vec<Point>,
-}
-
-impl Series {
-    fn new(kind: Kind) -> Series {
-        Series { kind, chunks: Vec::new(), tail: Vec::new() }
-    }
-
-    fn push(&mut self, p: Point) {
-        self.tail.push(p);
-        if self.tail.len() == CHUNK {
-            self.chunks.push(Arc::new(std::mem::take(&mut self.tail)));
-            if self.chunks.len() * CHUNK > MAX_POINTS {
-                self.chunks.remove(0);
-            }
-        }
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &Point> {
-        self.chunks.iter().flat_map(|c| c.iter()).chain(self.tail.iter())
-    }
-
-    fn iter_rev(&self) -> impl Iterator<Item = &Point> {
-        self.tail.iter().rev().chain(self.chunks.iter().rev().flat_map(|c| c.iter().rev()))
-    }
-
-    /// The datapoints whose period ends in `(after, until]`, merged; `None` when there are none.
-    pub fn window(&self, after: SimTime, until: SimTime) -> Option<Datapoint> {
-        let mut out: Option<Datapoint> = None;
-        for (end, d) in self.iter_rev().take_while(|(end, _)| *end > after) {
-            if *end <= until {
-                out.get_or_insert_with(Datapoint::default).merge(d);
-            }
-        }
-        out
-    }
-}
-
+/// The series, each with its current period. A series is found by its key once per write (a
+/// binary search); the queues the tick samples keep their series' places, so that a tick costs
+/// a few stores per queue rather than a search per metric.
 #[derive(Clone, Debug)]
 pub(crate) struct Metrics {
     pub resolution_ms: u64,
     pub timer: Option<TimerKey>,
     pub ticks: u64,
-    pub series: VecMap<MetricKey, Series>,
-    current: VecMap<MetricKey, (Kind, Datapoint)>,
-    last_stats: VecMap<Name, QueueStats>,
+    /// Every series, in the order it was first written (a place never changes).
+    series: Vec<(MetricKey, Series)>,
+    /// Each series' place in `series`, by key.
+    places: VecMap<MetricKey, usize>,
+    /// Each queue's series places and its counts at the last tick (for the per-period counts).
+    queues: VecMap<Name, (QueueSlots, QueueStats)>,
 }
 
 impl Default for Metrics {
@@ -210,48 +183,83 @@ impl Default for Metrics {
             resolution_ms: 60 * SECOND,
             timer: None,
             ticks: 0,
-            series: VecMap::new(),
-            current: VecMap::new(),
-            last_stats: VecMap::new(),
+            series: Vec::new(),
+            places: VecMap::new(),
+            queues: VecMap::new(),
         }
     }
 }
 
 impl Metrics {
+    /// The place of `key`'s series, made (of `kind`) if it has none yet.
+    fn place(&mut self, key: MetricKey, kind: Kind) -> usize {
+        if let Some(&i) = self.places.get(&key) {
+            return i;
+        }
+        self.series.push((key.clone(), Series::new(kind)));
+        self.places.insert(key, self.series.len() - 1);
+        self.series.len() - 1
+    }
+
+    fn pending(&mut self, place: usize) -> &mut Option<Datapoint> {
+        &mut self.series[place].1.pending
+    }
+
     /// Adds `n` to a counted metric for the current period.
     pub fn count(&mut self, key: MetricKey, n: u64) {
-        let (_, d) = self.current.entry(key).or_insert((Kind::Counter, Datapoint::default()));
+        let place = self.place(key, Kind::Counter);
+        self.add(place, n);
+    }
+
+    fn add(&mut self, place: usize, n: u64) {
+        let d = self.pending(place).get_or_insert_with(Datapoint::default);
         d.sum = d.sum.saturating_add(n);
     }
 
     /// Records one observation of a sampled metric for the current period.
     pub fn sample(&mut self, key: MetricKey, v: u64) {
-        self.current.entry(key).or_insert((Kind::Sample, Datapoint::default())).1.merge(&Datapoint::one(v));
+        let place = self.place(key, Kind::Sample);
+        self.pending(place).get_or_insert_with(Datapoint::default).merge(&Datapoint::one(v));
     }
 
-    fn gauge(&mut self, key: MetricKey, v: u64) {
-        self.current.insert(key, (Kind::Gauge, Datapoint::one(v)));
+    fn gauge(&mut self, place: usize, v: u64) {
+        *self.pending(place) = Some(Datapoint::one(v));
     }
 
-    /// Closes the period ending at `end`: every series gets its datapoint (a counter gets 0).
+    /// The tick's series of `queue` and its counts at the last tick.
+    fn queue_slots(&mut self, queue: &Name) -> (QueueSlots, QueueStats) {
+        if let Some(found) = self.queues.get(queue) {
+            return found.clone();
+        }
+        let mut slots = [0; QUEUE_SERIES.len()];
+        for (slot, (namespace, metric, kind)) in slots.iter_mut().zip(QUEUE_SERIES) {
+            *slot = self.place(MetricKey { namespace, metric, dimension: "QueueName", value: queue.clone() }, kind);
+        }
+        self.queues.insert(queue.clone(), (slots, QueueStats::default()));
+        (slots, QueueStats::default())
+    }
+
+    /// Closes the period ending at `end`: every series written in it gets its datapoint, and
+    /// every counter gets one (0 when nothing was counted).
     fn flush(&mut self, end: SimTime) {
-        for (key, (kind, mut d)) in std::mem::take(&mut self.current) {
-            if kind == Kind::Counter {
-                d = Datapoint::one(d.sum);
-            }
-            self.series.entry(key).or_insert_with(|| Series::new(kind)).push((end, d));
-        }
-        for series in self.series.values_mut() {
-            if series.kind == Kind::Counter && series.iter_rev().next().is_none_or(|(e, _)| *e != end) {
-                series.push((end, Datapoint::one(0)));
+        for (_, series) in &mut self.series {
+            match (series.pending.take(), series.kind) {
+                (Some(d), Kind::Counter) => series.push((end, Datapoint::one(d.sum))),
+                (Some(d), _) => series.push((end, d)),
+                (None, Kind::Counter) => series.push((end, Datapoint::one(0))),
+                (None, _) => {}
             }
         }
+    }
+
+    /// Every series with its key, in key order.
+    pub fn all(&self) -> impl Iterator<Item = (&MetricKey, &Series)> {
+        self.places.iter().map(|(k, &i)| (k, &self.series[i].1))
     }
 
     /// The series of a metric named by text, as an alarm or a query names it.
     pub fn find(&self, namespace: &str, metric: &str, dimension: &str, value: &str) -> Option<&Series> {
-        self.series
-            .iter()
+        self.all()
             .find(|(k, _)| {
                 k.namespace == namespace && k.metric == metric && k.dimension == dimension && &*k.value == value
             })
@@ -306,7 +314,7 @@ impl Sim {
         self.world
             .metrics
             .find("AWS/SQS", metric, "QueueName", queue)
-            .map(|s| s.iter().map(|(end, d)| (*end, d.max)).collect())
+            .map(|s| s.iter().map(|(end, d)| (end, d.max)).collect())
             .unwrap_or_default()
     }
 
@@ -323,20 +331,20 @@ impl Sim {
         let now = self.now;
         for q in self.queues.values() {
             let m = &mut self.world.metrics;
-            let key = |metric| MetricKey::queue(metric, &q.name);
-            m.gauge(key("ApproximateNumberOfMessagesVisible"), q.visible_count() as u64);
-            m.gauge(key("ApproximateNumberOfMessagesNotVisible"), q.inflight as u64);
-            m.gauge(key("ApproximateNumberOfMessagesDelayed"), q.delayed as u64);
-            m.gauge(key("ApproximateAgeOfOldestMessage"), q.oldest_age_ms(now) / SECOND);
-            let lag = (q.visible_count() + q.inflight + q.delayed) as u64;
-            m.gauge(MetricKey { namespace: "Playground/SQS", metric: "ConsumerLag", ..key("") }, lag);
-            let last = m.last_stats.get(&q.name).cloned().unwrap_or_default();
+            let (s, last) = m.queue_slots(&q.name);
+            m.gauge(s[0], q.visible_count() as u64);
+            m.gauge(s[1], q.inflight as u64);
+            m.gauge(s[2], q.delayed as u64);
+            m.gauge(s[3], q.oldest_age_ms(now) / SECOND);
+            m.gauge(s[4], (q.visible_count() + q.inflight + q.delayed) as u64);
             let delta = |now: u64, before: u64| if now >= before { now - before } else { now };
-            m.count(key("NumberOfMessagesSent"), delta(q.stats.sent, last.sent));
-            m.count(key("NumberOfMessagesReceived"), delta(q.stats.received, last.received));
-            m.count(key("NumberOfMessagesDeleted"), delta(q.stats.deleted, last.deleted));
-            m.count(key("NumberOfEmptyReceives"), 0);
-            m.last_stats.insert(q.name.clone(), q.stats.clone());
+            m.add(s[5], delta(q.stats.sent, last.sent));
+            m.add(s[6], delta(q.stats.received, last.received));
+            m.add(s[7], delta(q.stats.deleted, last.deleted));
+            m.add(s[8], 0);
+            if let Some(entry) = m.queues.get_mut(&q.name) {
+                entry.1 = q.stats.clone();
+            }
         }
         self.world.metrics.flush(now);
         self.world.metrics.ticks += 1;
@@ -406,14 +414,14 @@ impl Sim {
         let mut buckets: VecMap<u64, Datapoint> = VecMap::new();
         let mut unit = "Count";
         if let Some((dn, dv)) = &dim {
-            if let Some((key, series)) = self.world.metrics.series.iter().find(|(k, _)| {
+            if let Some((key, series)) = self.world.metrics.all().find(|(k, _)| {
                 k.namespace == namespace && k.metric == metric && k.dimension == dn && &*k.value == dv.as_str()
             }) {
                 unit = key.unit();
                 for (e, d) in series.iter() {
                     let begins = e.0.saturating_sub(res);
                     if begins >= start.0 && e.0 <= end.0 {
-                        buckets.entry(begins / period * period).or_default().merge(d);
+                        buckets.entry(begins / period * period).or_default().merge(&d);
                     }
                 }
             }

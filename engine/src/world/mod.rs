@@ -13,7 +13,8 @@
 //! - `producer`: the same events through fan-out, one shared queue, or a coupled call chain.
 //! - `outbox`, `relay`: an order service's dual write or transactional outbox, its database,
 //!   its crash points, and the relay that publishes the outbox.
-//! - `metrics`, `alarms`: CloudWatch-style series in virtual time, and alarms on them.
+//! - `metrics`, `series`, `alarms`: CloudWatch-style series in virtual time (kept as runs of
+//!   equal datapoints), and alarms on them.
 //! - `commands`: what actors want done, run in one place that stamps their cause; typed receives.
 //! - `watch`: long polling in virtual time, woken by the queues' receivable notices; `spec`: parameter shapes; `events`, `view`.
 //!
@@ -40,6 +41,7 @@ mod process;
 mod producer;
 mod recipient;
 mod relay;
+mod series;
 mod spec;
 mod view;
 mod watch;

@@ -1,7 +1,9 @@
 //! Long polling in virtual time. A consumer whose receive finds nothing waits on its queue, up to
 //! its WaitTimeSeconds. The queue itself says when a message becomes receivable (sent or
 //! delivered, a delay ended, a visibility timeout ran out or was set to 0, moved in by redrive or
-//! a move task, or a FIFO group freed by a delete): after every action and every timer the engine
+//! a move task, or a FIFO group freed by a delete; not a message moved in that the queue's own
+//! redrive policy would move on at its next receive, which no poll would return, so that a
+//! dead-letter cycle cannot wake pollers in a ring): after every action and every timer the engine
 //! reads those notices and wakes the queue's waiters at that same virtual moment, as AWS answers
 //! a waiting ReceiveMessage as soon as a message is available.
 

@@ -39,6 +39,7 @@ pub(crate) enum PChild {
 }
 
 pub(crate) fn compile(text: &str) -> Result<PNode, String> {
+    crate::nesting::check(text).map_err(|e| format!("Filter is too deep: {e}"))?;
     let tree = Tree::parse(text).map_err(|e| format!("Filter is not valid JSON: {e}"))?;
     if !tree.is_object(tree.root) {
         return Err("Filter is not an object".into());
