@@ -97,15 +97,17 @@ test('an SMS whose carrier is down is retried on the short schedule; the e-mail 
   assert.deepEqual(await finish(page, problems, 'routes-sms'), []);
 });
 
-test('an SNS-invoked function is drawn with where its records go; the sandbox links to the routes page', async () => {
+test('an SNS-invoked function is drawn with where its records go; routes.html is the sandbox on the EventBridge scenario', async () => {
   const { page, problems } = await openRoutes('lambda-destinations', 'diagram-endpoint-charge');
   const charge = page.getByTestId('diagram-endpoint-charge');
   assert.match(await charge.getAttribute('aria-label'), /λ function charge: .*; ok → charge-ok · failed → charge-failed/);
-  assert.equal(await page.getByTestId('nav-sandbox').getAttribute('href'), 'index.html');
   assert.deepEqual(await finish(page, problems, 'routes-lambda'), []);
-  const sandbox = await openPlayground(browser, server.url);
-  assert.equal(await sandbox.page.getByTestId('nav-routes').getAttribute('href'), 'routes.html');
-  assert.deepEqual(await finish(sandbox.page, sandbox.problems, 'sandbox-nav-routes'), []);
+  // The old routes page's address opens the sandbox, share bar and all, on its first scenario.
+  const old = await openPlayground(browser, server.url + 'routes.html');
+  assert.equal(await old.page.getByTestId('scenario-picker').inputValue(), 'eventbridge-orders');
+  await old.page.getByTestId('share-copy').waitFor();
+  assert.equal(await old.page.getByTestId('nav-playground').getAttribute('href'), './');
+  assert.deepEqual(await finish(old.page, old.problems, 'routes-address'), []);
 });
 
 test('dual write or outbox: a relay crash after publishing sends the event twice and the idempotent mailer skips the copy', async () => {

@@ -111,7 +111,8 @@ pub fn ExportPanel(#[prop(optional)] open_at_start: bool) -> impl IntoView {
     view! {
         <details class="export" data-testid="export-panel" prop:open=open_at_start on:toggle=move |ev| {
             let el: web_sys::HtmlDetailsElement = wasm_bindgen::JsCast::unchecked_into(event_target::<web_sys::Element>(&ev));
-            open.set(el.open());
+            // A toggle event queued as the view goes away finds its signal gone: nothing to do.
+            open.try_set(el.open());
         }>
             <summary><h2>"Take it to AWS"</h2><span class="hint">"CloudFormation, boto3 or AWS CLI"</span></summary>
             <p class="lede">"The topology as it is now, your edits included; the scripts also send this story's messages again and print each queue's count. Workers, faults and other simulator-only parts are left out, with a comment saying so."</p>

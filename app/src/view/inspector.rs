@@ -217,11 +217,14 @@ fn QueueDetail(name: String) -> impl IntoView {
     let ctx = use_ctx();
     let n = name.clone();
     let q = Memo::new(move |_| ctx.snapshot.with(|s| s.queues.iter().find(|q| q.name == n).map(without_messages)));
+    // The clock outlives this view: a tick that lands as it goes finds the queue's memo gone.
     let text = move || {
-        q.with(|q| match q {
-            Some(q) => queue(q, ctx.clock.get()),
+        let now = ctx.clock.get();
+        q.try_with(|q| match q {
+            Some(q) => queue(q, now),
             None => hint("That queue no longer exists."),
         })
+        .unwrap_or_default()
         .into_string()
     };
     let read =

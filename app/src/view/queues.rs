@@ -87,8 +87,13 @@ fn QueueCard(name: String) -> impl IntoView {
             meta.join(" · ")
         })
     };
-    // The oldest message's age follows the time to read (`Ctx::clock`), the rest the story.
-    let age = move || q.with(|q| q.as_ref().map(|q| age(q, ctx.clock.get())).unwrap_or_default());
+    // The oldest message's age follows the time to read (`Ctx::clock`), the rest the story. The
+    // clock outlives the card: a tick that lands as the card goes (another scenario picked)
+    // finds its queue gone and writes nothing.
+    let age = move || {
+        let now = ctx.clock.get();
+        q.try_with(|q| q.as_ref().map(|q| age(q, now))).flatten().unwrap_or_default()
+    };
     let add_worker = NodeRef::<leptos::html::Button>::new();
     let (queue, select) = (StoredValue::new(name.clone()), name.clone());
     let on = move |f: fn(&mut crate::Playground, &str) -> Result<serde_json::Value, engine::ApiError>| {

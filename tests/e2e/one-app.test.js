@@ -1,0 +1,119 @@
+// One app (issue 33): every view is a view of one bundle. Moving between them fetches no wasm and
+// keeps the sandbox's story; every scenario opens in the sandbox with its cards, metrics, share
+// link and export; a lesson can start from an EventBridge scenario; old addresses still work.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, launchBrowser, openPlayground, finish, textOf } from './harness.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+let server;
+let browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+test('moving between the views fetches no wasm and keeps the sandbox story', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  await page.getByTestId('publish').click();
+  await page.getByTestId('step').click();
+  const story = [await textOf(page, 'clock'), await textOf(page, 'queue-billing-visible')];
+  const fetched = [];
+  page.on('request', (r) => { if (/\.(wasm|js)$/.test(new URL(r.url()).pathname)) fetched.push(r.url()); });
+  const views = [
+    ['nav-lessons', 'lesson-overview', /lesson\.html$/],
+    ['nav-compare', 'compare', /compare\.html\?compare=/],
+    ['nav-interview', 'interview', /compare\.html\?interview=checkout/],
+    ['nav-playground', 'publish', /\/$/],
+  ];
+  for (const [link, shown, address] of views) {
+    await page.getByTestId(link).click();
+    await page.getByTestId(shown).waitFor();
+    assert.match(page.url(), address, `${link} names its view in the address`);
+  }
+  assert.deepEqual([await textOf(page, 'clock'), await textOf(page, 'queue-billing-visible')], story, 'the story is where it was');
+  // To AWS and back: the same story, exported.
+  await page.getByTestId('export-open').click();
+  await page.getByTestId('export-text').waitFor();
+  assert.match(page.url(), /export\.html#share=/, 'the export view names its story');
+  assert.match(await textOf(page, 'export-text'), /AWSTemplateFormatVersion/);
+  await page.getByTestId('export-back').click();
+  await page.getByTestId('publish').waitFor();
+  assert.deepEqual([await textOf(page, 'clock'), await textOf(page, 'queue-billing-visible')], story);
+  // Back and Forward move between the views too.
+  await page.goBack();
+  await page.getByTestId('export-text').waitFor();
+  await page.goBack();
+  await page.getByTestId('publish').waitFor();
+  assert.deepEqual(fetched, [], 'no script or wasm fetched when moving between views');
+  assert.deepEqual(await finish(page, problems, 'one-app-moves'), []);
+});
+
+test('every scenario opens in the sandbox with its cards, metrics, share link and export', async () => {
+  const ids = (await readdir(join(root, 'public/scenarios'))).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
+  const { page, problems } = await openPlayground(browser, server.url);
+  const offered = await page.getByTestId('scenario-picker').locator('option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual([...offered].sort(), [...ids].sort(), 'the picker offers every scenario file');
+  for (const id of ids) {
+    await page.getByTestId('scenario-picker').selectOption(id);
+    await page.waitForFunction((want) => new URLSearchParams(location.search).get('scenario') === want || (want === 'quilt-store' && location.search === ''), id);
+    await page.locator('.queues').waitFor({ state: 'attached' });
+    await page.locator('.metrics').waitFor({ state: 'attached' });
+    await page.getByTestId('share-copy').click();
+    await page.waitForFunction(() => /Link (copied|ready)/.test(document.querySelector('[data-testid="share-status"]')?.textContent), null, { timeout: 10_000 })
+      .catch(async () => assert.fail(`${id}: no link: ${await textOf(page, 'share-status')}`));
+    assert.match(await page.getByTestId('share-link').inputValue(), /#share=/, `${id}: a share link`);
+    await page.getByTestId('export-open').click();
+    await page.getByTestId('export-text').waitFor();
+    assert.match(await textOf(page, 'export-text'), /AWSTemplateFormatVersion/, `${id}: CloudFormation`);
+    if (id.startsWith('eventbridge')) assert.match(await textOf(page, 'export-text'), /AWS::Events::Rule/, `${id}: its rules`);
+    await page.getByTestId('export-back').click();
+    await page.getByTestId('publish').waitFor();
+    assert.equal(await page.getByTestId('scenario-picker').inputValue(), id, `${id}: the same story after the export`);
+  }
+  assert.deepEqual(await finish(page, problems, 'one-app-every-scenario'), []);
+});
+
+test('a lesson can start from an EventBridge scenario', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const fixture = await readFile(join(root, 'tests/e2e/fixtures/lessons/eventbridge-fixture.json'), 'utf8');
+  const index = JSON.parse(await readFile(join(root, 'public/lessons/index.json'), 'utf8'));
+  const { title, summary, minutes } = JSON.parse(fixture);
+  index.lessons.push({ id: 'eventbridge-fixture', title, summary, minutes });
+  await context.route('**/lessons/index.json', (r) => r.fulfill({ contentType: 'application/json', body: JSON.stringify(index) }));
+  await context.route('**/lessons/eventbridge-fixture.json', (r) => r.fulfill({ contentType: 'application/json', body: fixture }));
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  await page.goto(`${server.url}lesson.html?lesson=eventbridge-fixture`);
+  await page.getByTestId('diagram-bus-shop').waitFor({ timeout: 15_000 });
+  await page.getByTestId('predict-choice-2').click();
+  await page.getByTestId('predict-submit').click();
+  await page.getByTestId('predict-result').waitFor({ timeout: 30_000 });
+  assert.match(await textOf(page, 'predict-result'), /^Right\./);
+  await page.getByTestId('lesson-next').click();
+  await page.getByTestId('checkpoint-show-me').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="checkpoint"]')?.dataset.done === 'true', null, { timeout: 30_000 });
+  assert.deepEqual(await finish(page, problems, 'one-app-eventbridge-lesson'), []);
+});
+
+test('old addresses open their view: index.html?lesson=, compare.html?compare=, export.html#share=', async () => {
+  const lesson = await openPlayground(browser, `${server.url}index.html?lesson=visibility-timeout`, undefined, 'lesson-panel');
+  assert.match(lesson.page.url(), /lesson\.html\?lesson=visibility-timeout&step=1$/);
+  await finish(lesson.page, lesson.problems, 'one-app-old-lesson');
+  const compare = await openPlayground(browser, `${server.url}index.html?compare=fanout,directcalls`, undefined, 'compare');
+  await compare.page.getByTestId('compare-design-directcalls').waitFor();
+  await finish(compare.page, compare.problems, 'one-app-old-compare');
+  const { page, problems } = await openPlayground(browser, server.url);
+  await page.getByTestId('publish').click();
+  await page.getByTestId('share-copy').click();
+  await page.getByTestId('share-link').waitFor();
+  const link = await page.getByTestId('share-link').inputValue();
+  const exported = await openPlayground(browser, link.replace(/\/[^/#]*#/, '/export.html#'), undefined, 'export-text');
+  assert.match(await textOf(exported.page, 'export-text'), /order-events/);
+  await exported.page.getByTestId('export-back').click();
+  await exported.page.getByTestId('publish').waitFor();
+  assert.equal(await textOf(exported.page, 'queue-billing-visible'), '1', 'back in the sandbox with the linked story');
+  assert.deepEqual([...problems, ...exported.problems], []);
+});
