@@ -90,7 +90,7 @@ test('export then import gives the same counts; a malformed file changes nothing
     buffer: Buffer.from('{"name": "x", "steps": [{"advance": "1s"}, {"action": "PurgeQueue", "params": {"QueueUrl": "nope"}}]}'),
   });
   await page.getByTestId('load-error').waitFor();
-  assert.match(await textOf(page, 'load-error'), /^broken\.json: step 2 .*QueueDoesNotExist/);
+  assert.match(await textOf(page, 'load-error'), /^broken\.json: step 2\b.*QueueDoesNotExist/);
   assert.deepEqual(await counts(page), before, 'the story is unchanged');
   assert.equal(await textOf(page, 'clock'), clock);
   assert.deepEqual(await finish(page, problems, 'share-import'), []);
