@@ -4,7 +4,7 @@
 //! review, printable and copyable as Markdown. An optional timer keeps time per step.
 
 use super::nav::{use_nav, AppHeader};
-use super::{esc, topology::Topology, Ctx};
+use super::{topology::Topology, Ctx};
 use crate::playground::Playground;
 use crate::route::Route;
 use engine::interview::Interview;
@@ -64,50 +64,51 @@ pub fn markdown(i: &Interview, answers: &[String]) -> String {
     out
 }
 
-/// Items as `<li>` markup, each text escaped.
-fn list_markup(items: &[String]) -> String {
-    items.iter().map(|p| format!("<li dir=\"auto\">{}</li>", esc(p))).collect()
+/// Items of a list, one `<li>` each.
+fn items(list: &[String]) -> impl IntoView {
+    list.iter().map(|p| view! { <li dir="auto">{p.clone()}</li> }).collect_view()
 }
 
-/// A step's number, title, question and follow-ups.
-fn step_markup(i: &Interview, s: usize) -> String {
+/// Step `s`'s number, title, question and follow-ups.
+fn question(i: &Interview, s: usize) -> impl IntoView {
     let st = &i.steps[s];
-    format!(
-        "<h2><span class=\"interview-n\" data-testid=\"interview-step\">{} / {}</span> {}</h2>\
-         <blockquote class=\"interview-question\" data-testid=\"interview-question\" dir=\"auto\"><p>{}</p>\
-         <ul class=\"follow-ups\">{}</ul></blockquote>",
-        s + 1,
-        i.steps.len(),
-        esc(&st.title),
-        esc(&st.question),
-        list_markup(&st.follow_ups)
-    )
+    view! {
+        <div>
+            <h2><span class="interview-n" data-testid="interview-step">{format!("{} / {}", s + 1, i.steps.len())}</span>
+                " "{st.title.clone()}</h2>
+            <blockquote class="interview-question" data-testid="interview-question" dir="auto">
+                <p>{st.question.clone()}</p>
+                <ul class="follow-ups">{items(&st.follow_ups)}</ul>
+            </blockquote>
+        </div>
+    }
 }
 
 /// Every step: the question, the learner's answer beside the model answer, the time spent.
-fn review_markup(i: &Interview, answers: &[String], times: &[u64]) -> String {
-    let mut out = String::new();
-    for (n, s) in i.steps.iter().enumerate() {
-        let answer = answers.get(n).map_or("", |a| a.trim());
-        let answer = if answer.is_empty() { "(no answer)".to_string() } else { esc(answer) };
-        out.push_str(&format!(
-            "<article class=\"review-item\"><h3>{}. {} <span class=\"hint\">{}</span></h3><p class=\"hint\" dir=\"auto\">{}</p>\
-             <div class=\"review-cols\"><div><h4>Your answer</h4><p class=\"review-answer\" dir=\"auto\">{answer}</p></div>\
-             <div><h4>Model answer</h4><ul>{}</ul></div></div></article>",
-            n + 1,
-            esc(&s.title),
-            mmss(times.get(n).copied().unwrap_or(0)),
-            esc(&s.question),
-            list_markup(&s.model_answer)
-        ));
-    }
-    out
+fn review(i: &Interview, answers: &[String], times: &[u64]) -> impl IntoView {
+    i.steps
+        .iter()
+        .enumerate()
+        .map(|(n, s)| {
+            let answer = answers.get(n).map_or("", |a| a.trim());
+            let answer = if answer.is_empty() { "(no answer)" } else { answer }.to_string();
+            view! {
+                <article class="review-item">
+                    <h3>{format!("{}. {} ", n + 1, s.title)}<span class="hint">{mmss(times.get(n).copied().unwrap_or(0))}</span></h3>
+                    <p class="hint" dir="auto">{s.question.clone()}</p>
+                    <div class="review-cols">
+                        <div><h4>"Your answer"</h4><p class="review-answer" dir="auto">{answer}</p></div>
+                        <div><h4>"Model answer"</h4><ul>{items(&s.model_answer)}</ul></div>
+                    </div>
+                </article>
+            }
+        })
+        .collect_view()
 }
 
 /// Copies the review's Markdown (its text box, selected) to the clipboard.
-fn copy_markdown() {
-    let area = document().query_selector("[data-testid=interview-markdown]").ok().flatten();
-    if let Some(t) = area.and_then(|a| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlTextAreaElement>(a).ok()) {
+fn copy_markdown(area: NodeRef<leptos::html::Textarea>) {
+    if let Some(t) = area.get_untracked() {
         t.select();
         let doc: web_sys::HtmlDocument = wasm_bindgen::JsCast::unchecked_into(document());
         let _ = doc.exec_command("copy");
@@ -180,41 +181,18 @@ pub fn InterviewPage(id: String) -> impl IntoView {
         });
         match built {
             Ok(pg) => {
-                let (pg, playing) = (RwSignal::new(pg), RwSignal::new(false));
-                let (snapshot, now, clock, (paced, paced_late)) = super::story_views(pg, playing);
-                trying.set(Some(Ctx {
-                    pg,
-                    snapshot,
-                    now,
-                    clock,
-                    paced,
-                    paced_late,
-                    playing,
-                    speed: RwSignal::new(2),
-                    selected: RwSignal::new(None),
-                    error: RwSignal::new(None),
-                    announce: RwSignal::new(String::new()),
-                }))
+                let ctx = Ctx::new(pg, None);
+                ctx.speed.set(2);
+                trying.set(Some(ctx));
             }
             Err(e) => leptos::logging::debug_warn!("try it: {e}"),
         }
     };
-    // One handler for the page's buttons (each carries a `data-act`).
-    let on_click = move |e: web_sys::MouseEvent| {
-        let el = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
-        let act =
-            el.and_then(|el| el.closest("button[data-act]").ok().flatten()).and_then(|b| b.get_attribute("data-act"));
+    let back = move |_: leptos::ev::MouseEvent| go(step.get_untracked().saturating_sub(1));
+    let next = move |_: leptos::ev::MouseEvent| {
         let s = step.get_untracked();
-        match act.as_deref() {
-            Some("reveal") => revealed.update(|r| *r = !*r),
-            Some("try") => try_it(),
-            Some("back") => go(s.saturating_sub(1)),
-            Some("next") if s < total => go(s + 1),
-            Some("print") => {
-                let _ = window().print();
-            }
-            Some("copy") => copy_markdown(),
-            _ => {}
+        if s < total {
+            go(s + 1)
         }
     };
     let body = move || {
@@ -222,37 +200,55 @@ pub fn InterviewPage(id: String) -> impl IntoView {
         if s >= total {
             return view! { <Review iv=iv answers=answers times=times /> }.into_any();
         }
-        let (head, model) = iv.with_value(|i| (step_markup(i, s), list_markup(&i.steps[s].model_answer)));
+        // Built once per step: the answer box keeps what the learner types (and the caret).
+        let typed = answers.with_untracked(|a| a.get(s).cloned().unwrap_or_default());
+        let write = move |ev| {
+            let v = event_target_value(&ev);
+            answers.update(|a| a[s] = v);
+            persist();
+        };
+        let model = move || {
+            revealed.get().then(|| {
+                let model = iv.with_value(|i| items(&i.steps[s].model_answer));
+                view! { <ul class="interview-model" data-testid="interview-model-answer">{model}</ul> }
+            })
+        };
+        let simulation = move || {
+            trying.get().map(|ctx| view! { <TryIt ctx=ctx text=iv.with_value(|i| i.steps[s].try_text.clone()) /> })
+        };
         view! {
             <section class="interview-step-card">
-                <div inner_html=head></div>
+                {iv.with_value(|i| question(i, s))}
                 <label class="field wide"><span>"Your answer (kept in this browser only)"</span>
-                    <textarea data-testid="interview-answer" rows="6" dir="auto"
-                        prop:value=move || answers.with(|a| a.get(step.get()).cloned().unwrap_or_default())
-                        on:input=move |ev| { let v = event_target_value(&ev); answers.update(|a| a[s] = v); persist(); }></textarea></label>
+                    <textarea data-testid="interview-answer" rows="6" dir="auto" prop:value=typed on:input=write></textarea></label>
                 <div class="row">
-                    <button data-testid="interview-reveal" data-act="reveal">
+                    <button data-testid="interview-reveal" on:click=move |_| revealed.update(|r| *r = !*r)>
                         {move || if revealed.get() { "Hide the model answer" } else { "Show the model answer" }}</button>
-                    <button data-testid="interview-try" data-act="try">"Try it in the simulator"</button>
+                    <button data-testid="interview-try" on:click=move |_| try_it()>"Try it in the simulator"</button>
                 </div>
-                {move || revealed.get().then(|| view! { <ul class="interview-model" data-testid="interview-model-answer" inner_html=model.clone()></ul> })}
-                {move || trying.get().map(|ctx| view! { <TryIt ctx=ctx text=iv.with_value(|i| i.steps[s].try_text.clone()) /> })}
+                {model}
+                {simulation}
             </section>
         }
         .into_any()
     };
+    let timer = move || {
+        let s = step.get();
+        let spent = times.with(|t| t.get(s).copied().unwrap_or(0));
+        let budget = iv.with_value(|i| i.steps.get(s).map_or(0, |x| x.minutes));
+        let all: u64 = times.with(|t| t.iter().sum());
+        if s < total {
+            format!("Timer: {} of {budget} min on this step, {} in all", mmss(spent), mmss(all))
+        } else {
+            format!("Timer: {} in all", mmss(all))
+        }
+    };
     view! {
-        <div class="shell interview" data-testid="interview" on:click=on_click>
+        <div class="shell interview" data-testid="interview">
             <AppHeader>
                 <label class="toggle interview-timer" data-testid="interview-timer">
                     <input type="checkbox" prop:checked=move || timing.get() on:change=move |ev| timing.set(event_target_checked(&ev)) />
-                    <span>{move || {
-                        let s = step.get();
-                        let spent = times.with(|t| t.get(s).copied().unwrap_or(0));
-                        let budget = iv.with_value(|i| i.steps.get(s).map_or(0, |x| x.minutes));
-                        let all: u64 = times.with(|t| t.iter().sum());
-                        if s < total { format!("Timer: {} of {budget} min on this step, {} in all", mmss(spent), mmss(all)) } else { format!("Timer: {} in all", mmss(all)) }
-                    }}</span>
+                    <span>{timer}</span>
                 </label>
             </AppHeader>
             <h2 class="interview-title">{iv.with_value(|i| i.title.clone())}</h2>
@@ -260,9 +256,9 @@ pub fn InterviewPage(id: String) -> impl IntoView {
             {note.map(|n| view! { <p class="hint" role="status">{n}</p> })}
             {body}
             <nav class="row interview-nav">
-                <button data-testid="interview-back" data-act="back" prop:disabled=move || step.get() == 0>"Back"</button>
-                <button class="primary" data-testid="interview-next" prop:disabled=move || { step.get() >= total }
-                    data-act="next">{move || if step.get() + 1 == total { "Review" } else { "Next" }}</button>
+                <button data-testid="interview-back" prop:disabled=move || step.get() == 0 on:click=back>"Back"</button>
+                <button class="primary" data-testid="interview-next" prop:disabled=move || { step.get() >= total } on:click=next>
+                    {move || if step.get() + 1 == total { "Review" } else { "Next" }}</button>
             </nav>
         </div>
     }
@@ -282,20 +278,22 @@ fn TryIt(ctx: Ctx, text: String) -> impl IntoView {
     }
 }
 
+/// The review: every step's answer beside the model answer, to print or copy as Markdown.
 #[component]
 fn Review(iv: StoredValue<Interview>, answers: RwSignal<Vec<String>>, times: RwSignal<Vec<u64>>) -> impl IntoView {
+    let area = NodeRef::<leptos::html::Textarea>::new();
     let md = move || iv.with_value(|i| markdown(i, &answers.get()));
-    let rows = move || iv.with_value(|i| review_markup(i, &answers.get(), &times.get()));
+    let rows = move || iv.with_value(|i| answers.with(|a| times.with(|t| review(i, a, t))));
     view! {
         <section class="interview-review" data-testid="interview-review">
             <h2>"Review"</h2>
             <div class="row no-print">
-                <button data-act="print">"Print"</button>
-                <button data-testid="interview-copy" data-act="copy">"Copy as Markdown"</button>
+                <button on:click=|_| { let _ = window().print(); }>"Print"</button>
+                <button data-testid="interview-copy" on:click=move |_| copy_markdown(area)>"Copy as Markdown"</button>
             </div>
-            <div inner_html=rows></div>
+            <div>{rows}</div>
             <details class="no-print"><summary>"Markdown"</summary>
-                <textarea readonly rows="8" data-testid="interview-markdown" prop:value=md></textarea></details>
+                <textarea readonly rows="8" data-testid="interview-markdown" node_ref=area prop:value=md></textarea></details>
         </section>
     }
 }

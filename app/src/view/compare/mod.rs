@@ -109,22 +109,6 @@ pub fn ComparePage(value: String) -> impl IntoView {
     use_shared_clock(designs.clone(), playing, speed);
     let lead = designs[0].1;
     let now = move || lead.clock.get().to_string();
-    // One handler for every control (the buttons carry a `data-act`): one closure type, not
-    // one per button, keeps the bundle small.
-    let all = designs.clone();
-    let on_click = move |e: web_sys::MouseEvent| {
-        let el = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
-        let act = el.and_then(|el| el.closest("[data-act]").ok().flatten()).and_then(|b| b.get_attribute("data-act"));
-        match act.as_deref() {
-            Some("order") => apply_all(&all, &Command::Order { poison: false }),
-            Some("poison") => apply_all(&all, &Command::Order { poison: true }),
-            Some("slow") => apply_all(&all, &Command::sms_slow(FAULT_MS)),
-            Some("down") => apply_all(&all, &Command::sms_down(FAULT_MS)),
-            Some("play") => playing.update(|p| *p = !*p),
-            Some("step") => step_all(&all, playing),
-            _ => {}
-        }
-    };
     let errors = designs.clone();
     let chosen: Vec<&'static str> = designs.iter().map(|(n, _)| *n).collect();
     let panels = designs.iter().map(|(name, ctx)| view! { <DesignPanel name=name ctx=*ctx /> }).collect_view();
@@ -134,10 +118,7 @@ pub fn ComparePage(value: String) -> impl IntoView {
                 <Picker chosen=chosen />
                 <time class="clock" data-testid="clock" title="One virtual clock for every design">{now}</time>
             </AppHeader>
-            <section class="transport compare-controls" aria-label="Every design at once" on:click=on_click
-                on:change=move |ev| speed.set(event_target_value(&ev).parse().unwrap_or(4))
-                inner_html=move || controls_markup(playing.get(), speed.get())>
-            </section>
+            <Controls designs=designs.clone() playing=playing speed=speed />
             {move || errors.iter().find_map(|(n, c)| c.error.get().map(|e| format!("{}: {e}", label(n))))
                 .map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <p class="lede">"The same checkout in each design: billing charges the card, packing prints the slip, SMS texts the customer. The SMS provider answers in 0.5 s; its client gives up after 10 s. Every button acts on every design at the same virtual moment."</p>
@@ -148,23 +129,36 @@ pub fn ComparePage(value: String) -> impl IntoView {
     .into_any()
 }
 
-/// The controls: publish, play-pause, step, speed and the faults, as markup.
-fn controls_markup(playing: bool, speed: usize) -> String {
-    let speeds: String = SPEEDS
+/// The controls, each acting on every design at once: publish, play-pause, step, speed and
+/// the faults.
+#[component]
+fn Controls(designs: Vec<(&'static str, Ctx)>, playing: RwSignal<bool>, speed: RwSignal<usize>) -> impl IntoView {
+    let designs = StoredValue::new(designs);
+    let send = move |command: Command| designs.with_value(|d| apply_all(d, &command));
+    let step = move |_| designs.with_value(|d| step_all(d, playing));
+    let speeds = SPEEDS
         .iter()
         .enumerate()
-        .map(|(i, (l, _))| format!("<option value=\"{i}\"{}>{l}</option>", if i == speed { " selected" } else { "" }))
-        .collect();
-    let (label, glyph) = if playing { ("Pause", "❚❚") } else { ("Play", "▶") };
-    format!(
-        "<button class=\"primary\" data-testid=\"publish\" data-act=\"order\">Place an order</button>\
-         <button class=\"icon play\" data-testid=\"play-pause\" data-act=\"play\" aria-label=\"{label}\">{glyph}</button>\
-         <button data-testid=\"step\" data-act=\"step\">Step</button>\
-         <label class=\"speed\"><span class=\"sr-only\">Speed</span><select data-testid=\"speed\">{speeds}</select></label>\
-         <span class=\"faults\"><button data-testid=\"fault-sms-slow\" data-act=\"slow\" title=\"The SMS provider answers in 25 s for 60 s\">SMS slow: 25 s</button>\
-         <button data-testid=\"fault-sms-down\" data-act=\"down\" title=\"The SMS provider fails every call for 60 s\">SMS down</button>\
-         <button data-testid=\"fault-poison\" data-act=\"poison\" title=\"An order whose phone number is one digit short\">Poison order</button></span>"
-    )
+        .map(|(i, (l, _))| view! { <option value=i.to_string() prop:selected=move || speed.get() == i>{*l}</option> })
+        .collect_view();
+    view! {
+        <section class="transport compare-controls" aria-label="Every design at once">
+            <button class="primary" data-testid="publish" on:click=move |_| send(Command::Order { poison: false })>"Place an order"</button>
+            <button class="icon play" data-testid="play-pause" aria-label=move || if playing.get() { "Pause" } else { "Play" }
+                on:click=move |_| playing.update(|p| *p = !*p)>{move || if playing.get() { "❚❚" } else { "▶" }}</button>
+            <button data-testid="step" on:click=step>"Step"</button>
+            <label class="speed"><span class="sr-only">"Speed"</span>
+                <select data-testid="speed" on:change=move |ev| speed.set(event_target_value(&ev).parse().unwrap_or(4))>{speeds}</select></label>
+            <span class="faults">
+                <button data-testid="fault-sms-slow" title="The SMS provider answers in 25 s for 60 s"
+                    on:click=move |_| send(Command::sms_slow(FAULT_MS))>"SMS slow: 25 s"</button>
+                <button data-testid="fault-sms-down" title="The SMS provider fails every call for 60 s"
+                    on:click=move |_| send(Command::sms_down(FAULT_MS))>"SMS down"</button>
+                <button data-testid="fault-poison" title="An order whose phone number is one digit short"
+                    on:click=move |_| send(Command::Order { poison: true })>"Poison order"</button>
+            </span>
+        </section>
+    }
 }
 
 /// Every design to the earliest moment one of them has something due.

@@ -3,7 +3,7 @@
 //! oldest message. A cell that differs between designs is highlighted; clicking an order's cell
 //! selects that order's message (or its latest event) in the design's inspector.
 
-use super::super::{esc, Ctx, Selection};
+use super::super::{Ctx, Selection};
 use crate::format;
 use engine::compare::measure::{measure, Measures};
 use engine::event::EventKind;
@@ -13,20 +13,89 @@ use leptos::prelude::*;
 /// Orders shown, the latest ones.
 const ROWS: usize = 40;
 
-/// The per-design rows: (hook name, label, value).
-fn summary(m: &Measures) -> [(&'static str, &'static str, String); 6] {
+/// The per-design rows: (hook name, label).
+const SUMMARY: [(&str, &str); 6] = [
+    ("latency", "Checkout latency p50 / p95"),
+    ("availability", "Checkout availability"),
+    ("half-done", "Half-done orders"),
+    ("duplicates", "Duplicate side effects"),
+    ("dlq", "Messages in DLQs"),
+    ("oldest", "Oldest message"),
+];
+
+/// A design's values for the [`SUMMARY`] rows.
+fn summary(m: &Measures) -> [String; 6] {
     [
-        ("latency", "Checkout latency p50 / p95", format!("{} / {}", ms(m.latency_p50_ms), ms(m.latency_p95_ms))),
-        ("availability", "Checkout availability", m.availability_text()),
-        ("half-done", "Half-done orders", m.half_done.to_string()),
-        ("duplicates", "Duplicate side effects", m.duplicates.to_string()),
-        ("dlq", "Messages in DLQs", m.dlq_messages.to_string()),
-        ("oldest", "Oldest message", ms(m.oldest_age_ms)),
+        format!("{} / {}", ms(m.latency_p50_ms), ms(m.latency_p95_ms)),
+        m.availability_text(),
+        m.half_done.to_string(),
+        m.duplicates.to_string(),
+        m.dlq_messages.to_string(),
+        ms(m.oldest_age_ms),
     ]
 }
 
 fn ms(v: u64) -> String {
     format::duration(v)
+}
+
+/// One row of the table: each design's cell, and whether the designs differ.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Row {
+    cells: Vec<String>,
+    differs: bool,
+}
+
+impl Row {
+    fn new(cells: Vec<String>) -> Row {
+        let differs = cells.windows(2).any(|w| w[0] != w[1]);
+        Row { cells, differs }
+    }
+}
+
+/// An order's row: its id, the event that placed it (what a click looks for), its cells.
+#[derive(Clone, Debug, PartialEq)]
+struct Order {
+    id: u64,
+    event_id: String,
+    row: Row,
+}
+
+/// What the table shows, read from the designs' measures (in the designs' order).
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Table {
+    /// The [`SUMMARY`] rows.
+    summary: Vec<Row>,
+    /// The latest [`ROWS`] orders, newest first.
+    orders: Vec<Order>,
+}
+
+impl Table {
+    fn of(all: &[Measures]) -> Table {
+        let values: Vec<[String; 6]> = all.iter().map(summary).collect();
+        let summary = (0..SUMMARY.len()).map(|i| Row::new(values.iter().map(|v| v[i].clone()).collect())).collect();
+        let count = all.iter().map(|m| m.orders.len()).max().unwrap_or(0);
+        let orders = (count.saturating_sub(ROWS)..count)
+            .rev()
+            .filter_map(|i| {
+                let first = all.iter().find_map(|m| m.orders.get(i))?;
+                let cells = all.iter().map(|m| m.orders.get(i).map_or("—".into(), |r| r.text())).collect();
+                Some(Order { id: first.order_id, event_id: first.event_id.clone(), row: Row::new(cells) })
+            })
+            .collect();
+        Table { summary, orders }
+    }
+
+    /// Summary row `i`'s cell for design `d`, and whether that row differs.
+    fn summary_cell(&self, i: usize, d: usize) -> (String, bool) {
+        self.summary.get(i).map_or_else(Default::default, |r| (r.cells.get(d).cloned().unwrap_or_default(), r.differs))
+    }
+
+    /// Order `id`'s cell for design `d`, and whether that row differs.
+    fn order_cell(&self, id: u64, d: usize) -> (String, bool) {
+        let row = self.orders.iter().find(|o| o.id == id).map(|o| &o.row);
+        row.map_or_else(Default::default, |r| (r.cells.get(d).cloned().unwrap_or_default(), r.differs))
+    }
 }
 
 /// What a click on `order`'s cell selects: its message if one is still in a queue, else the
@@ -59,88 +128,102 @@ fn mentions(kind: &EventKind, id: &str) -> bool {
     }
 }
 
-/// The table's body as markup (one string, set at once: the rows change every frame while
-/// playing, and a string costs the bundle far less than a view per cell).
-fn rows_markup(all: &[(&'static str, Measures)]) -> String {
-    let mut out = String::from("<tbody>");
-    let summaries: Vec<_> = all.iter().map(|(n, m)| (*n, summary(m))).collect();
-    for i in 0..6 {
-        let differs = summaries.windows(2).any(|w| w[0].1[i].2 != w[1].1[i].2);
-        let (key, label, _) = &summaries[0].1[i];
-        out.push_str(&format!("<tr class=\"summary\"><th scope=\"row\">{label}</th>"));
-        for (n, s) in &summaries {
-            let class = if differs { " class=\"differs\"" } else { "" };
-            out.push_str(&format!("<td{class} data-testid=\"compare-summary-{key}-{n}\">{}</td>", esc(&s[i].2)));
-        }
-        out.push_str("</tr>");
-    }
-    out.push_str("</tbody><tbody>");
-    let count = all.iter().map(|(_, m)| m.orders.len()).max().unwrap_or(0);
-    for i in (count.saturating_sub(ROWS)..count).rev() {
-        let texts: Vec<String> = all.iter().map(|(_, m)| m.orders.get(i).map_or("—".into(), |r| r.text())).collect();
-        let differs = texts.windows(2).any(|w| w[0] != w[1]);
-        let Some(row) = all.iter().find_map(|(_, m)| m.orders.get(i)) else { continue };
-        let order = row.order_id;
-        out.push_str(&format!("<tr data-testid=\"compare-row-{order}\"><th scope=\"row\">order {order}</th>"));
-        for (d, ((n, _), text)) in all.iter().zip(texts).enumerate() {
-            let class = if differs { " class=\"differs\"" } else { "" };
-            out.push_str(&format!(
-                "<td{class} data-testid=\"compare-cell-{order}-{n}\"><button class=\"cell\" data-design=\"{d}\" \
-                 data-event=\"{}\" title=\"Show it in this design's inspector\">{}</button></td>",
-                esc(&row.event_id),
-                esc(&text)
-            ));
-        }
-        out.push_str("</tr>");
-    }
-    out.push_str("</tbody>");
-    out
-}
-
 #[component]
 pub fn Difference(designs: Vec<(&'static str, Ctx)>) -> impl IntoView {
-    let ctxs: Vec<Ctx> = designs.iter().map(|(_, c)| *c).collect();
-    let measured: Vec<(&'static str, Memo<Measures>)> = designs
+    let measured: Vec<Memo<Measures>> = designs
         .iter()
-        .map(|(n, c)| {
+        .map(|(_, c)| {
             let (pg, snapshot) = (c.pg, c.snapshot);
             // Measured from the event log: anew only when the story changed, not at each frame.
-            (
-                *n,
-                Memo::new(move |_| {
-                    snapshot.with(|_| ());
-                    pg.with_untracked(|p| measure(p.sim()))
-                }),
-            )
+            Memo::new(move |_| {
+                snapshot.with(|_| ());
+                pg.with_untracked(|p| measure(p.sim()))
+            })
         })
         .collect();
-    let heads: String = designs.iter().map(|(n, _)| format!("<th scope=\"col\">{}</th>", super::label(n))).collect();
-    let table = NodeRef::<leptos::html::Table>::new();
-    // Rewritten only when the text changes, so a click between two frames lands.
-    Effect::new(move |drawn: Option<String>| {
-        let all: Vec<_> = measured.iter().map(|(n, m)| (*n, m.get())).collect();
-        let markup = format!("<thead><tr><th scope=\"col\"></th>{heads}</tr></thead>{}", rows_markup(&all));
-        let Some(t) = table.get() else { return String::new() };
-        if drawn.as_ref() != Some(&markup) {
-            t.set_inner_html(&markup);
-        }
-        markup
-    });
-    let on_click = move |e: web_sys::MouseEvent| {
-        let el = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
-        let Some(button) = el.and_then(|el| el.closest("button[data-design]").ok().flatten()) else { return };
-        let design = button.get_attribute("data-design").and_then(|d| d.parse::<usize>().ok());
-        if let (Some(ctx), Some(id)) = (design.and_then(|d| ctxs.get(d)), button.get_attribute("data-event")) {
-            select(*ctx, &id);
-        }
+    let table = Memo::new(move |_| Table::of(&measured.iter().map(|m| m.get()).collect::<Vec<_>>()));
+    let designs = StoredValue::new(designs);
+    let heads = designs
+        .with_value(|ds| ds.iter().map(|(n, _)| view! { <th scope="col">{super::label(n)}</th> }).collect_view());
+    let summary = SUMMARY
+        .iter()
+        .enumerate()
+        .map(|(i, (key, label))| {
+            let cells = designs.with_value(|ds| {
+                ds.iter()
+                    .enumerate()
+                    .map(|(d, (n, _))| {
+                        let cell = move || table.with(|t| t.summary_cell(i, d));
+                        view! {
+                            <td class:differs=move || cell().1 data-testid=format!("compare-summary-{key}-{n}")>{move || cell().0}</td>
+                        }
+                    })
+                    .collect_view()
+            });
+            view! { <tr class="summary"><th scope="row">{*label}</th>{cells}</tr> }
+        })
+        .collect_view();
+    let orders = move || table.with(|t| t.orders.iter().map(|o| (o.id, o.event_id.clone())).collect::<Vec<_>>());
+    let order_row = move |(id, event_id): (u64, String)| {
+        let event_id = StoredValue::new(event_id);
+        let cells = designs.with_value(|ds| {
+            ds.iter()
+                .enumerate()
+                .map(|(d, (n, ctx))| {
+                    let (ctx, cell) = (*ctx, move || table.with(|t| t.order_cell(id, d)));
+                    view! {
+                        <td class:differs=move || cell().1 data-testid=format!("compare-cell-{id}-{n}")>
+                            <button class="cell" title="Show it in this design's inspector"
+                                on:click=move |_| event_id.with_value(|e| select(ctx, e))>{move || cell().0}</button>
+                        </td>
+                    }
+                })
+                .collect_view()
+        });
+        view! { <tr data-testid=format!("compare-row-{id}")><th scope="row">{format!("order {id}")}</th>{cells}</tr> }
     };
     view! {
         <section class="compare-table-wrap" aria-label="Differences between the designs">
             <h2>"What each design did"</h2>
             <p class="hint">"Highlighted: the designs differ. Click an order's cell to see it in that design's inspector."</p>
             <div class="scroll">
-                <table class="compare-table" data-testid="compare-table" node_ref=table on:click=on_click></table>
+                <table class="compare-table" data-testid="compare-table">
+                    <thead><tr><th scope="col"></th>{heads}</tr></thead>
+                    <tbody>{summary}</tbody>
+                    <tbody><For each=orders key=|(id, _)| *id children=order_row /></tbody>
+                </table>
             </div>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::compare::measure::OrderRow;
+
+    fn order(id: u64, jobs: [u32; 3]) -> OrderRow {
+        OrderRow { order_id: id, event_id: format!("evt-{id}"), jobs }
+    }
+
+    #[test]
+    fn a_row_is_marked_where_the_designs_differ_and_the_newest_order_comes_first() {
+        let fanout = Measures { orders: vec![order(1, [1, 1, 1]), order(2, [1, 1, 1])], ..Measures::default() };
+        let queue =
+            Measures { orders: vec![order(1, [1, 1, 1]), order(2, [1, 0, 0])], duplicates: 2, ..Measures::default() };
+        let t = Table::of(&[fanout, queue]);
+        assert_eq!(t.orders.iter().map(|o| o.id).collect::<Vec<_>>(), [2, 1], "newest first");
+        assert!(t.order_cell(2, 0).1 && !t.order_cell(1, 1).1, "only order 2 differs");
+        assert_eq!(t.orders[1].event_id, "evt-1", "a click on order 1 looks for its event");
+        let duplicates = SUMMARY.iter().position(|(k, _)| *k == "duplicates").unwrap();
+        assert_eq!(t.summary_cell(duplicates, 1), ("2".to_string(), true));
+        assert!(!t.summary_cell(SUMMARY.iter().position(|(k, _)| *k == "dlq").unwrap(), 0).1);
+    }
+
+    #[test]
+    fn a_design_without_an_order_shows_a_dash() {
+        let fanout = Measures { orders: vec![order(7, [1, 1, 1])], ..Measures::default() };
+        let t = Table::of(&[fanout, Measures::default()]);
+        assert_eq!(t.order_cell(7, 1), ("—".to_string(), true));
     }
 }

@@ -1,10 +1,10 @@
-//! The browser tutorial (`lesson.html`, the `lesson` binary: a page of its own, so the sandbox
-//! carries none of its code): the lesson overview, the lesson panel beside the diagram, saved
-//! progress and `?lesson=<id>&step=<n>`. The engine's lesson player ([`engine::lesson::Session`],
-//! held with the page's phase in [`play::Play`]) decides answers and goals; the lesson's story is
-//! the page's one `Playground`, drawn by the sandbox's own diagram, cards and controls, so every
-//! control a checkpoint asks for works as in the sandbox. A lesson's story opens in the sandbox
-//! as a share link (its inputs, replayed there).
+//! The lessons (`lesson.html`, `?lesson=<id>&step=<n>`; one of the app's views): the lesson
+//! overview, the lesson panel beside the diagram, saved progress. The engine's lesson player
+//! ([`engine::lesson::Session`], held with the page's phase in [`play::Play`]) decides answers
+//! and goals; the lesson's story is the view's one `Playground`, drawn by the sandbox's own
+//! diagram, cards and controls, so every control a checkpoint asks for works as in the sandbox.
+//! A lesson's story opens in the sandbox as a share link would (its inputs, replayed there).
+//! The panel and the overview are components whose handlers call [`Lessons`]' methods.
 //!
 //! Files: `play.rs` (the player, signal-free), `progress.rs` (`localStorage`), `fetch.rs`
 //! (lesson files and the address), `keys.rs` (the keyboard), `panel.rs` and `step.rs` (the
@@ -27,6 +27,7 @@ use super::{clock, inspector, log, transport, Ctx};
 use crate::playground::{Playground, SPEEDS};
 use crate::route::Route;
 use engine::lesson::LessonListing;
+use leptos::html;
 use leptos::prelude::*;
 use play::Phase;
 use progress::Progress;
@@ -49,6 +50,13 @@ pub struct Lessons {
     pub typed: RwSignal<String>,
     /// The step (lesson id, index) whose hint is due.
     pub hint: RwSignal<Option<(String, usize)>>,
+    /// Moves when another screen opens (the next step, one restored by Back, a lesson opened):
+    /// the step's control is built anew for it.
+    screen: RwSignal<u32>,
+    /// The panel's text and its Next button: where the focus goes as a step opens, and once
+    /// the learner may go on.
+    text_el: NodeRef<html::P>,
+    next_el: NodeRef<html::Button>,
     /// Earlier steps as the learner left them: what Back restores.
     trail: StoredValue<Vec<(Playground, Play)>>,
     /// In an embed (issue 15): nothing saved, the page's address left alone, no focus taken
@@ -138,6 +146,15 @@ pub fn full_page_link(ls: Lessons) -> Option<String> {
     })
 }
 
+/// Where [`Lessons::focus`] moves the focus.
+#[derive(Clone, Copy)]
+enum Focus {
+    /// The step's text: a new step is read from its start.
+    Text,
+    /// Next: the step may be left.
+    Next,
+}
+
 pub fn use_lessons_ctx() -> Lessons {
     expect_context::<Lessons>()
 }
@@ -166,9 +183,9 @@ impl Lessons {
                     p.as_ref()
                         .is_some_and(|p| p.id() == id && step.as_ref().is_none_or(|s| *s == p.position().0.to_string()))
                 });
-                if here {
-                    self.overview.set(false);
-                } else {
+                // "Loading the lesson…" until it opens, or the overview saying why it could not.
+                self.overview.set(false);
+                if !here {
                     self.open(id.clone(), step.clone());
                 }
             }
@@ -193,6 +210,9 @@ impl Lessons {
             picked: RwSignal::new(None),
             typed: RwSignal::new(String::new()),
             hint: RwSignal::new(None),
+            screen: RwSignal::new(0),
+            text_el: NodeRef::new(),
+            next_el: NodeRef::new(),
             trail: StoredValue::new(Vec::new()),
             embedded: app.is_none(),
             app,
@@ -200,12 +220,40 @@ impl Lessons {
         }
     }
 
-    /// Moves the focus to a part of the panel; in an embed only while the frame has the focus
-    /// (an embed never takes it from the page around it).
-    fn focus(&self, test_id: &'static str) {
-        if !self.embedded || document().has_focus().unwrap_or(false) {
-            panel::focus(test_id);
+    /// Moves the focus to a part of the panel once the page has drawn it; in an embed only while
+    /// the frame has the focus (an embed never takes it from the page around it).
+    fn focus(&self, to: Focus) {
+        if self.embedded && !document().has_focus().unwrap_or(false) {
+            return;
         }
+        let (text, next) = (self.text_el, self.next_el);
+        request_animation_frame(move || {
+            let el: Option<web_sys::HtmlElement> = match to {
+                Focus::Text => text.get_untracked().map(Into::into),
+                Focus::Next => next.get_untracked().map(Into::into),
+            };
+            if let Some(el) = el {
+                let _ = el.focus();
+            }
+        });
+    }
+
+    /// A slice of the lesson being played (its default while none is), for the parts of the
+    /// panel that show it: they are redrawn only when it changes.
+    /// (A function, not a closure: one memo's code per type of slice, not one per slice.)
+    fn slice<T>(&self, f: fn(&Play) -> T) -> Memo<T>
+    where
+        T: PartialEq + Default + Send + Sync + 'static,
+    {
+        let play = self.play;
+        Memo::new(move |_| play.with(|p| p.as_ref().map(f).unwrap_or_default()))
+    }
+
+    /// Another screen opens: nothing picked or typed yet, its control built anew.
+    fn new_screen(&self) {
+        self.picked.set(None);
+        self.typed.set(String::new());
+        self.screen.update(|n| *n = n.wrapping_add(1));
     }
 
     /// Whether a lesson is being played.
@@ -266,7 +314,7 @@ impl Lessons {
         self.notice.set(None);
         self.overview.set(false);
         self.install(pg, play);
-        self.focus("lesson-text");
+        self.focus(Focus::Text);
         Ok(())
     }
 
@@ -314,9 +362,8 @@ impl Lessons {
         ctx.selected.set(None);
         ctx.error.set(None);
         ctx.pg.set(pg);
-        self.picked.set(None);
-        self.typed.set(String::new());
         self.play.set(Some(play));
+        self.new_screen();
         self.entered();
     }
     /// A step has opened: save the progress, name it in the address, play its run, time its hint.
@@ -393,7 +440,7 @@ impl Lessons {
     /// After a change that may reach a checkpoint: moves focus to Next once it is reached.
     fn after_change(&self) {
         if self.play.with_untracked(|p| p.as_ref().is_some_and(|p| p.reached && p.can_continue())) {
-            self.focus("lesson-next");
+            self.focus(Focus::Next);
         }
     }
 
@@ -517,10 +564,9 @@ impl Lessons {
             })
         });
         if moved {
-            self.picked.set(None);
-            self.typed.set(String::new());
+            self.new_screen();
             self.entered();
-            self.focus("lesson-text");
+            self.focus(Focus::Text);
         }
     }
 
@@ -544,7 +590,7 @@ impl Lessons {
         match restored {
             Ok((pg, play)) => {
                 self.install(pg, play);
-                self.focus("lesson-text");
+                self.focus(Focus::Text);
             }
             Err(e) => self.notice.set(Some(e)),
         }

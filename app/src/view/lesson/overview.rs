@@ -1,12 +1,11 @@
 //! The lesson overview (title, one line, minutes, status; start or continue, or open the final
 //! state in the sandbox), the notice line, and the header's button between a lesson and the
-//! list. The overview is markup written from the list and the saved progress; its buttons carry
-//! a `data-act` that one click handler reads.
+//! list. The cards are built when the list arrives; each one's status follows the saved
+//! progress.
 
-use super::panel::{act_of, rich};
-use super::progress::{Progress, Status};
+use super::panel::rich;
+use super::progress::Status;
 use super::use_lessons_ctx;
-use crate::view::esc;
 use engine::lesson::LessonListing;
 use leptos::prelude::*;
 
@@ -29,47 +28,6 @@ pub fn LessonsButton() -> impl IntoView {
     }
 }
 
-/// The overview's markup: the list, or why it is not there yet.
-fn markup(list: Option<&Result<Vec<LessonListing>, String>>, progress: &Progress) -> String {
-    let body = match list {
-        None => "<p class=\"lesson-wait\" role=\"status\">Loading the lessons…</p>".to_string(),
-        Some(Err(e)) => {
-            format!("<p class=\"error\" role=\"alert\">The lesson list could not be loaded: {}</p>", esc(e))
-        }
-        Some(Ok(list)) => {
-            let cards: String = list.iter().enumerate().map(|(i, l)| card(i + 1, l, progress)).collect();
-            format!("<ol class=\"lesson-cards\">{cards}</ol>")
-        }
-    };
-    format!(
-        "<div class=\"overview-head\"><h2 id=\"lessons-title\">Lessons</h2><p class=\"lede\">Short guided lessons on \
-         the same playground: predict what the engine will do, watch it happen on the diagram, then do it yourself. \
-         Your progress stays in this browser.</p></div>{body}"
-    )
-}
-
-fn card(n: usize, l: &LessonListing, progress: &Progress) -> String {
-    let status = progress.status(&l.id);
-    let (said, open) = match status {
-        Status::Done => ("✓ Done".to_string(), "Again"),
-        Status::InProgress => (format!("In progress · step {}", progress.get(&l.id).step), "Continue"),
-        Status::NotStarted => ("Not started".to_string(), "Start"),
-    };
-    format!(
-        "<li class=\"lesson-card\" data-testid=\"lesson-card-{id}\" data-status=\"{attr}\"><span class=\"num\" \
-         aria-hidden=\"true\">{n}</span><div class=\"card-text\"><h3 dir=\"auto\">{title}</h3><p dir=\"auto\">{summary}</p>\
-         <p class=\"meta\"><span>{minutes} min</span><span class=\"status\">{said}</span></p></div>\
-         <div class=\"card-actions\"><button class=\"primary\" data-testid=\"lesson-open-{id}\" data-act=\"open:{id}\">{open}</button>\
-         <button class=\"quiet\" data-testid=\"lesson-final-{id}\" data-act=\"final:{id}\" \
-         title=\"The lesson's last state, to explore freely\">Final state in the sandbox</button></div></li>",
-        id = esc(&l.id),
-        attr = status.attr(),
-        title = rich(&l.title),
-        summary = rich(&l.summary),
-        minutes = l.minutes,
-    )
-}
-
 /// The notice line (a discarded saved state, a bad link, a lesson that could not be loaded).
 #[component]
 pub fn Notice() -> impl IntoView {
@@ -85,22 +43,75 @@ pub fn Notice() -> impl IntoView {
 #[component]
 pub fn Overview() -> impl IntoView {
     let ls = use_lessons_ctx();
-    let body = Memo::new(move |_| ls.index.with(|i| ls.progress.with(|p| markup(i.as_ref(), p))));
-    let click = move |ev: leptos::ev::MouseEvent| {
-        let Some(act) = act_of(&ev) else { return };
-        match act.split_once(':') {
-            Some(("open", id)) => {
-                let again = matches!(ls.progress.with_untracked(|p| p.status(id)), Status::Done);
-                ls.open(id.to_string(), again.then(|| "1".into()));
+    // The list, or why it is not there yet.
+    let list = move || {
+        ls.index.with(|index| match index {
+            None => view! { <p class="lesson-wait" role="status">"Loading the lessons…"</p> }.into_any(),
+            Some(Err(e)) => {
+                view! { <p class="error" role="alert">"The lesson list could not be loaded: "{e.clone()}</p> }
+                    .into_any()
             }
-            Some(("final", id)) => ls.open_final(id.to_string()),
-            _ => {}
-        }
+            Some(Ok(list)) => {
+                let cards = list.iter().enumerate().map(|(i, l)| view! { <Card n=i + 1 lesson=l.clone() /> });
+                view! { <ol class="lesson-cards">{cards.collect_view()}</ol> }.into_any()
+            }
+        })
     };
     view! {
         <Notice />
         <section class="lesson-overview" data-testid="lesson-overview" aria-labelledby="lessons-title"
-            hidden=move || !ls.overview.get() inner_html=move || body.get() on:click=click>
+            hidden=move || !ls.overview.get()>
+            <div class="overview-head">
+                <h2 id="lessons-title">"Lessons"</h2>
+                <p class="lede">"Short guided lessons on the same playground: predict what the engine will do, watch it \
+                    happen on the diagram, then do it yourself. Your progress stays in this browser."</p>
+            </div>
+            {list}
         </section>
+    }
+}
+
+/// Lesson `n` of the list: what it is, how far the learner got, and the ways in.
+#[component]
+fn Card(n: usize, lesson: LessonListing) -> impl IntoView {
+    let ls = use_lessons_ctx();
+    let LessonListing { id, title, summary, minutes } = lesson;
+    let status = {
+        let id = id.clone();
+        Memo::new(move |_| ls.progress.with(|p| (p.status(&id), p.get(&id).step)))
+    };
+    let said = move || match status.get() {
+        (Status::Done, _) => "✓ Done".to_string(),
+        (Status::InProgress, step) => format!("In progress · step {step}"),
+        (Status::NotStarted, _) => "Not started".to_string(),
+    };
+    let start = move || match status.get().0 {
+        Status::Done => "Again",
+        Status::InProgress => "Continue",
+        Status::NotStarted => "Start",
+    };
+    // A lesson done starts again from its first step; any other at its saved step.
+    let open = {
+        let id = id.clone();
+        move |_| ls.open(id.clone(), (status.get_untracked().0 == Status::Done).then(|| "1".into()))
+    };
+    let final_state = {
+        let id = id.clone();
+        move |_| ls.open_final(id.clone())
+    };
+    view! {
+        <li class="lesson-card" data-testid=format!("lesson-card-{id}") data-status=move || status.get().0.attr()>
+            <span class="num" aria-hidden="true">{n}</span>
+            <div class="card-text">
+                <h3 dir="auto">{rich(&title)}</h3>
+                <p dir="auto">{rich(&summary)}</p>
+                <p class="meta"><span>{minutes}" min"</span><span class="status">{said}</span></p>
+            </div>
+            <div class="card-actions">
+                <button class="primary" data-testid=format!("lesson-open-{id}") on:click=open>{start}</button>
+                <button class="quiet" data-testid=format!("lesson-final-{id}") title="The lesson's last state, to explore freely"
+                    on:click=final_state>"Final state in the sandbox"</button>
+            </div>
+        </li>
     }
 }

@@ -10,9 +10,10 @@ use engine::lesson::{Answer, GoalStatus, Judgement, Lesson, Session, StepKind};
 use engine::SimTime;
 
 /// Where the current step stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Phase {
     /// Narration and remember screens, and a checkpoint waiting for the learner.
+    #[default]
     Ready,
     /// A prediction waiting for the learner's answer.
     Asking,

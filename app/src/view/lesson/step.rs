@@ -1,29 +1,67 @@
-//! A step's control, as markup: the prediction (choices or a number, then the engine's
-//! verdict), the live checklist of a checkpoint (hint, "show me", the done message), a run's
-//! facts, and the remember screen.
+//! A step's control: the prediction (choices or a number, then the engine's verdict), the live
+//! checklist of a checkpoint (hint, "show me", the done message), a run's facts, and the
+//! remember screen. Built once per screen from the step; what changes as the step goes on (its
+//! phase, the goals, the choice picked) is followed by the parts that show it.
 
 use super::panel::rich;
-use super::play::{Phase, Play};
-use crate::playground::Playground;
-use crate::view::esc;
-use engine::lesson::{AnswerMode, Checkpoint, DocLink, GoalStatus, Prediction, StepKind};
+use super::play::Phase;
+use super::use_lessons_ctx;
+use engine::lesson::{AnswerMode, Choice, DocLink, GoalStatus, StepKind};
+use leptos::prelude::*;
 use serde_json::Value;
 
-/// The control for the current step, in its phase.
-/// The step's control; `embedded`: in an embed, whose lesson ends without the ways on (the
-/// list of lessons, the sandbox): its own link opens the lesson page.
-pub fn control(p: &Play, pg: &Playground, picked: Option<&str>, typed: &str, hint_due: bool, embedded: bool) -> String {
-    match &p.session.step().kind {
-        StepKind::Narration => String::new(),
-        StepKind::Run { .. } if p.phase == Phase::Playing => WAIT.into(),
-        StepKind::Run { .. } => facts(&p.facts),
-        StepKind::Predict(pr) => predict(p, pr, picked, typed),
-        StepKind::Checkpoint(c) => checkpoint(p, pg, c, hint_due),
-        StepKind::Remember { lines, read } => remember(lines, read, embedded),
+/// What a step's control is built from: the few texts of its kind it shows.
+pub enum Control {
+    Narration,
+    Run,
+    /// The question, whether the answer is a number, and the choices (id, label).
+    Predict {
+        question: String,
+        number: bool,
+        choices: Vec<(String, String)>,
+    },
+    Checkpoint {
+        hint: String,
+        done: String,
+    },
+    Remember {
+        lines: Vec<String>,
+        read: Vec<DocLink>,
+    },
+}
+
+impl Control {
+    pub fn of(kind: &StepKind) -> Control {
+        match kind {
+            StepKind::Narration => Control::Narration,
+            StepKind::Run { .. } => Control::Run,
+            StepKind::Predict(pr) => Control::Predict {
+                question: pr.question.clone(),
+                number: pr.answer == AnswerMode::Number,
+                choices: pr.choices.iter().map(|c| (c.id.clone(), c.label.clone())).collect(),
+            },
+            StepKind::Checkpoint(c) => Control::Checkpoint { hint: c.hint.clone(), done: c.done.clone() },
+            StepKind::Remember { lines, read } => Control::Remember { lines: lines.clone(), read: read.clone() },
+        }
+    }
+
+    pub fn view(self) -> AnyView {
+        match self {
+            Control::Narration => ().into_any(),
+            Control::Run => view! { <RunFacts /> }.into_any(),
+            Control::Predict { question, number, choices } => {
+                view! { <Predict question=question number=number choices=choices /> }.into_any()
+            }
+            Control::Checkpoint { hint, done } => view! { <Checkpoint hint=hint done=done /> }.into_any(),
+            Control::Remember { lines, read } => view! { <Remember lines=lines read=read /> }.into_any(),
+        }
     }
 }
 
-const WAIT: &str = "<p class=\"lesson-wait\" role=\"status\">Watch the diagram: the lesson plays it now.</p>";
+/// While the step's run plays on the diagram.
+fn wait() -> impl IntoView {
+    view! { <p class="lesson-wait" role="status">"Watch the diagram: the lesson plays it now."</p> }
+}
 
 /// A value the engine read, as a learner reads it.
 fn shown(value: &Result<Value, String>) -> String {
@@ -35,146 +73,228 @@ fn shown(value: &Result<Value, String>) -> String {
     }
 }
 
+/// What a list of checks shows: each one's label and whether it holds.
+fn labels(list: &[GoalStatus]) -> Vec<(String, bool)> {
+    list.iter().filter(|f| !f.label.is_empty()).map(|f| (f.label.clone(), f.holds)).collect()
+}
+
 /// A list of checks, ticked or not: a run or prediction step's facts (`✓`/`✗`), a checkpoint's
-/// goals (`✓`/`○`, with the state said for a screen reader).
-fn checks(list: &[GoalStatus], class: &str, open: &str, said: bool) -> String {
-    let items: String = list
+/// goals (`✓`/`○`, with the state said for a screen reader). Nothing for an empty list.
+fn checks(list: &[(String, bool)], class: &'static str, open: &'static str, said: bool) -> Option<impl IntoView> {
+    let items: Vec<_> = list
         .iter()
-        .filter(|f| !f.label.is_empty())
-        .map(|f| {
-            let (held, tick) = if f.holds { (" class=\"held\"", "✓") } else { ("", open) };
-            let state = match (said, f.holds) {
-                (false, _) => "",
-                (true, true) => "<span class=\"sr-only\"> (done)</span>",
-                (true, false) => "<span class=\"sr-only\"> (not yet)</span>",
-            };
-            format!(
-                "<li{held}><span class=\"tick\" aria-hidden=\"true\">{tick}</span><span dir=\"auto\">{}</span>{state}</li>",
-                rich(&f.label)
-            )
+        .map(|(label, holds)| {
+            let state = said.then_some(if *holds { " (done)" } else { " (not yet)" });
+            view! {
+                <li class:held=*holds>
+                    <span class="tick" aria-hidden="true">{if *holds { "✓" } else { open }}</span>
+                    <span dir="auto">{rich(label)}</span>
+                    {state.map(|s| view! { <span class="sr-only">{s}</span> })}
+                </li>
+            }
         })
         .collect();
-    if items.is_empty() {
-        return items;
-    }
-    format!("<ul class=\"{class}\">{items}</ul>")
+    (!items.is_empty()).then(|| view! { <ul class=class>{items}</ul> })
 }
 
-fn facts(list: &[GoalStatus]) -> String {
-    checks(list, "lesson-facts", "✗", false)
-}
-
-fn predict(p: &Play, pr: &Prediction, picked: Option<&str>, typed: &str) -> String {
-    let asking = p.phase == Phase::Asking;
-    let off = if asking { "" } else { " disabled" };
-    let given = p.given.as_deref();
-    let input = if pr.answer == AnswerMode::Number {
-        format!(
-            "<label class=\"field\"><span>Your answer (a whole number)</span><input type=\"number\" inputmode=\"numeric\" \
-             data-testid=\"predict-number\" value=\"{}\"{off}></label>",
-            esc(given.unwrap_or(typed))
-        )
-    } else {
-        let choices: String = pr
-            .choices
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let pressed = picked == Some(c.id.as_str()) || given == Some(c.id.as_str());
-                format!(
-                    "<button class=\"choice\" data-testid=\"predict-choice-{k}\" data-act=\"pick:{id}\" aria-pressed=\"{pressed}\"{off}>\
-                     <span class=\"key\" aria-hidden=\"true\">{k}</span><span dir=\"auto\">{label}</span></button>",
-                    k = i + 1,
-                    id = esc(&c.id),
-                    label = rich(&c.label),
-                )
-            })
-            .collect();
-        format!("<div class=\"choices\" role=\"group\" aria-label=\"Your prediction\">{choices}</div>")
-    };
-    let after = match p.phase {
-        Phase::Asking => {
-            "<button class=\"primary\" data-testid=\"predict-submit\" data-act=\"submit\">Commit and run it</button>"
-                .into()
+/// A run step: "watch the diagram" while it plays, then its facts.
+#[component]
+fn RunFacts() -> impl IntoView {
+    let ls = use_lessons_ctx();
+    let playing = ls.slice(|p| p.phase == Phase::Playing);
+    let facts = ls.slice(|p| labels(&p.facts));
+    move || {
+        if playing.get() {
+            wait().into_any()
+        } else {
+            facts.with(|f| checks(f, "lesson-facts", "✗", false)).into_any()
         }
-        Phase::Playing => WAIT.into(),
-        _ => verdict(p, pr),
+    }
+}
+
+/// A prediction: the question, the choices (id, label) or the number field, then Commit, the
+/// run, the verdict.
+#[component]
+fn Predict(question: String, number: bool, choices: Vec<(String, String)>) -> impl IntoView {
+    let ls = use_lessons_ctx();
+    let phase = ls.slice(|p| p.phase);
+    let given = ls.slice(|p| p.given.clone());
+    let closed = move || phase.get() != Phase::Asking;
+    let input = if number {
+        // Built once per screen: the field keeps what the learner types, Enter commits it.
+        let value = given.get_untracked().unwrap_or_else(|| ls.typed.get_untracked());
+        let enter = move |ev: leptos::ev::KeyboardEvent| {
+            if ev.key() == "Enter" {
+                ev.prevent_default();
+                ls.submit();
+            }
+        };
+        view! {
+            <label class="field"><span>"Your answer (a whole number)"</span>
+                <input type="number" inputmode="numeric" data-testid="predict-number" prop:value=value disabled=closed
+                    on:input=move |ev| ls.typed.set(event_target_value(&ev)) on:keydown=enter /></label>
+        }
+        .into_any()
+    } else {
+        let choices = choices.iter().enumerate().map(|(i, (id, label))| choice(i + 1, id, label, given, closed));
+        let choices = choices.collect_view();
+        view! { <div class="choices" role="group" aria-label="Your prediction">{choices}</div> }.into_any()
     };
-    format!(
-        "<div class=\"predict\"><p class=\"question\" dir=\"auto\"><strong>{}</strong></p>{input}{after}</div>",
-        rich(&pr.question)
-    )
+    let submit = move || {
+        view! { <button class="primary" data-testid="predict-submit" on:click=move |_| ls.submit()>"Commit and run it"</button> }
+    };
+    let after = move || match phase.get() {
+        Phase::Asking => submit().into_any(),
+        Phase::Playing => wait().into_any(),
+        _ => view! { <Verdict /> }.into_any(),
+    };
+    view! {
+        <div class="predict">
+            <p class="question" dir="auto"><strong>{rich(&question)}</strong></p>
+            {input}
+            {after}
+        </div>
+    }
+}
+
+/// Choice `k` (1-based: its key), pressed when picked or committed.
+fn choice(
+    k: usize,
+    id: &str,
+    label: &str,
+    given: Memo<Option<String>>,
+    closed: impl Fn() -> bool + Send + Sync + 'static,
+) -> impl IntoView {
+    let ls = use_lessons_ctx();
+    let id = id.to_string();
+    let pressed = {
+        let id = id.clone();
+        move || {
+            let is = |g: &Option<String>| g.as_deref() == Some(id.as_str());
+            (ls.picked.with(is) || given.with(is)).to_string()
+        }
+    };
+    view! {
+        <button class="choice" data-testid=format!("predict-choice-{k}") aria-pressed=pressed disabled=closed
+            on:click=move |_| ls.picked.set(Some(id.clone()))>
+            <span class="key" aria-hidden="true">{k}</span><span dir="auto">{rich(label)}</span>
+        </button>
+    }
 }
 
 /// What the engine says after the run: right or not, the right choice and why, the learner's
-/// choice and why it was tempting, the reveal and the facts.
-fn verdict(p: &Play, pr: &Prediction) -> String {
-    let Some(j) = p.judgement() else { return String::new() };
-    let value = p.answer.as_ref().map(|a| shown(&a.value)).unwrap_or_default();
-    let line = |label: &str, c: &engine::lesson::Choice| {
-        format!(
-            "<p><span class=\"label\">{label}</span><em dir=\"auto\">{}</em> — <span dir=\"auto\">{}</span></p>",
-            rich(&c.label),
-            rich(&c.why)
-        )
-    };
-    let right = j.right.map(|r| line("Right answer: ", r)).unwrap_or_default();
-    let mine = j
-        .picked
-        .filter(|c| !j.correct && j.right.is_none_or(|r| r.id != c.id))
-        .map(|c| line("Your answer: ", c))
-        .unwrap_or_default();
-    let reveal = if pr.reveal.is_empty() { String::new() } else { format!("<p dir=\"auto\">{}</p>", rich(&pr.reveal)) };
-    format!(
-        "<div class=\"predict-result{class}\" data-testid=\"predict-result\" role=\"status\"><p><strong>{said}</strong> \
-         The engine read {value}.</p>{right}{mine}{reveal}{facts}</div>",
-        class = if j.correct { " right" } else { "" },
-        said = if j.correct { "Right." } else { "Not quite." },
-        value = esc(&value),
-        facts = facts(&p.facts),
-    )
-}
-
-fn checkpoint(p: &Play, pg: &Playground, c: &Checkpoint, hint_due: bool) -> String {
-    let goals = checks(&p.session.goals(pg.sim()), "goals", "○", true);
-    let rest = if p.reached {
-        format!("<p class=\"lesson-done\" role=\"status\" dir=\"auto\">✓ {}</p>", rich(&c.done))
-    } else if p.phase == Phase::Playing {
-        WAIT.into()
-    } else {
-        let hint = if hint_due {
-            format!("<p class=\"lesson-hint\" dir=\"auto\"><span class=\"label\">Hint: </span>{}</p>", rich(&c.hint))
-        } else {
-            String::new()
+/// choice and why it was tempting, the reveal and the facts. Built when the run's end is shown;
+/// none of it changes after.
+#[component]
+fn Verdict() -> impl IntoView {
+    let ls = use_lessons_ctx();
+    ls.play.with_untracked(|p| {
+        let p = p.as_ref()?;
+        let StepKind::Predict(pr) = &p.session.step().kind else { return None };
+        let j = p.judgement()?;
+        let value = p.answer.as_ref().map(|a| shown(&a.value)).unwrap_or_default();
+        let line = |label: &'static str, c: &Choice| {
+            view! {
+                <p><span class="label">{label}</span><em dir="auto">{rich(&c.label)}</em>" — "<span dir="auto">{rich(&c.why)}</span></p>
+            }
         };
-        format!(
-            "{hint}<button data-testid=\"checkpoint-show-me\" data-act=\"show-me\" \
-             title=\"Perform a recorded solution on the diagram\">Show me</button>"
-        )
-    };
-    format!("<div class=\"checkpoint\" data-testid=\"checkpoint\" data-done=\"{}\">{goals}{rest}</div>", p.reached)
+        let right = j.right.map(|r| line("Right answer: ", r));
+        let mine = j.picked.filter(|c| !j.correct && j.right.is_none_or(|r| r.id != c.id)).map(|c| line("Your answer: ", c));
+        let reveal = (!pr.reveal.is_empty()).then(|| view! { <p dir="auto">{rich(&pr.reveal)}</p> });
+        let class = if j.correct { "predict-result right" } else { "predict-result" };
+        let said = if j.correct { "Right." } else { "Not quite." };
+        Some(view! {
+            <div class=class data-testid="predict-result" role="status">
+                <p><strong>{said}</strong>" The engine read "{value}"."</p>
+                {right}
+                {mine}
+                {reveal}
+                {checks(&labels(&p.facts), "lesson-facts", "✗", false)}
+            </div>
+        })
+    })
 }
 
-fn remember(lines: &[String], read: &[DocLink], embedded: bool) -> String {
-    let lines: String = lines.iter().map(|l| format!("<li dir=\"auto\">{}</li>", rich(l))).collect();
-    let read: String = read
+/// A checkpoint: its goals, live as the learner acts; then the hint when due and "Show me", or
+/// the done message once reached.
+#[component]
+fn Checkpoint(hint: String, done: String) -> impl IntoView {
+    let ls = use_lessons_ctx();
+    let ctx = ls.ctx;
+    // The goals are read on the story as it changes (not at every frame of the clock).
+    let goals = Memo::new(move |_| {
+        ctx.snapshot.track();
+        ctx.pg.with_untracked(|pg| ls.play.with(|p| p.as_ref().map(|p| labels(&p.session.goals(pg.sim())))))
+    });
+    let reached = ls.slice(|p| p.reached);
+    let playing = ls.slice(|p| p.phase == Phase::Playing);
+    let hint_due = Memo::new(move |_| {
+        ls.hint.with(|h| {
+            ls.play.with(|p| match (h, p) {
+                (Some((id, i)), Some(p)) => id == p.id() && *i == p.session.step_index(),
+                _ => false,
+            })
+        })
+    });
+    let hint = StoredValue::new(hint);
+    let rest = move || {
+        if reached.get() {
+            view! { <p class="lesson-done" role="status" dir="auto">"✓ "{rich(&done)}</p> }.into_any()
+        } else if playing.get() {
+            wait().into_any()
+        } else {
+            let hint = move || {
+                hint_due.get().then(|| {
+                    view! {
+                        <p class="lesson-hint" dir="auto"><span class="label">"Hint: "</span>{hint.with_value(|h| rich(h))}</p>
+                    }
+                })
+            };
+            view! {
+                {hint}
+                <button data-testid="checkpoint-show-me" title="Perform a recorded solution on the diagram"
+                    on:click=move |_| ls.show_me()>"Show me"</button>
+            }
+            .into_any()
+        }
+    };
+    view! {
+        <div class="checkpoint" data-testid="checkpoint" data-done=move || reached.get().to_string()>
+            {move || goals.with(|g| g.as_deref().and_then(|g| checks(g, "goals", "○", true)))}
+            {rest}
+        </div>
+    }
+}
+
+/// The last screen: what to remember, what to read next, and the ways on (not in an embed,
+/// whose own link opens the lesson page).
+#[component]
+fn Remember(lines: Vec<String>, read: Vec<DocLink>) -> impl IntoView {
+    let ls = use_lessons_ctx();
+    let lines = lines.iter().map(|l| view! { <li dir="auto">{rich(l)}</li> }).collect_view();
+    let read = read
         .iter()
         .map(|d| {
-            format!(
-                "<li><a href=\"{}\" target=\"_blank\" rel=\"noopener noreferrer\" dir=\"auto\">{}</a></li>",
-                esc(&d.url),
-                rich(&d.title)
-            )
+            view! {
+                <li><a href=d.url.clone() target="_blank" rel="noopener noreferrer" dir="auto">{rich(&d.title)}</a></li>
+            }
         })
-        .collect();
-    let ways_on = if embedded {
-        ""
-    } else {
-        "<div class=\"row\"><button class=\"primary\" data-testid=\"lesson-to-overview\" data-act=\"overview\">All lessons</button>\
-         <button data-testid=\"lesson-to-sandbox\" data-act=\"sandbox\">Keep playing in the sandbox</button></div>"
-    };
-    format!(
-        "<div class=\"remember\" data-testid=\"lesson-remember\"><h3>What to remember</h3><ul>{lines}</ul>\
-         <h3>Read next</h3><ul class=\"read\">{read}</ul>{ways_on}</div>"
-    )
+        .collect_view();
+    let ways_on = (!ls.embedded).then(|| {
+        view! {
+            <div class="row">
+                <button class="primary" data-testid="lesson-to-overview" on:click=move |_| ls.show_overview()>"All lessons"</button>
+                <button data-testid="lesson-to-sandbox" on:click=move |_| ls.open_in_sandbox(None)>"Keep playing in the sandbox"</button>
+            </div>
+        }
+    });
+    view! {
+        <div class="remember" data-testid="lesson-remember">
+            <h3>"What to remember"</h3>
+            <ul>{lines}</ul>
+            <h3>"Read next"</h3>
+            <ul class="read">{read}</ul>
+            {ways_on}
+        </div>
+    }
 }
