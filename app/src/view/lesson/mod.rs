@@ -349,7 +349,18 @@ impl Lessons {
         match story {
             Ok(story) => {
                 kept.set_sandbox(story, None);
-                nav.go(Route::Sandbox { scenario: None });
+                let sandbox = Route::Sandbox { scenario: None };
+                nav.go(sandbox.clone());
+                // The address names the story, as its share link would, so a reload keeps it.
+                if let Some(ctx) = kept.sandbox.get_untracked() {
+                    leptos::task::spawn_local(async move {
+                        if let Ok(fragment) = super::share::link_now(ctx, "").await {
+                            if nav.route.with_untracked(|r| *r == sandbox) {
+                                nav.replace(sandbox, &fragment);
+                            }
+                        }
+                    });
+                }
             }
             Err(e) => self.notice.set(Some(e.to_string())),
         }
