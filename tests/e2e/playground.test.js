@@ -261,3 +261,21 @@ test('a queue\'s messages are drawn inside its node: colour by state, the timer\
   assert.equal((await dot.locator('text').textContent()).trim(), '1/5');
   assert.deepEqual(await finish(page, problems, 'diagram-messages'), []);
 });
+
+test('applying one filter policy keeps what was typed in the others', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  const sms = page.getByTestId('subscription-sms-policy');
+  await sms.fill('{"event_type": ["OrderPlaced", "Ord');
+  await page.getByTestId('subscription-billing-policy').fill('{"event_type": ["OrderPlaced"]}');
+  await page.getByTestId('subscription-billing-policy-apply').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="subscription-billing-policy-apply"]').disabled);
+  // Applied: billing's editor shows its new policy; sms's still holds the half-typed one.
+  assert.equal(await page.getByTestId('subscription-billing-policy').inputValue(), '{"event_type": ["OrderPlaced"]}');
+  assert.equal(await sms.inputValue(), '{"event_type": ["OrderPlaced", "Ord');
+  assert.equal(await sms.getAttribute('aria-invalid'), 'true', 'still marked invalid, with its error');
+  // Time passing and a publish do not rewrite it either.
+  await page.getByTestId('publish').click();
+  await page.getByTestId('step').click();
+  assert.equal(await sms.inputValue(), '{"event_type": ["OrderPlaced", "Ord');
+  assert.deepEqual(await finish(page, problems, 'filter-editors-keep-typing'), []);
+});

@@ -98,6 +98,64 @@ try {
   results.slowPaintedAll = painted;
   results.slowSeenPainted = pct(seenPainted, 50);
 
+  // 1c. A lesson opened cold, CPU 4x slower: until its panel's text is painted (timed in the page,
+  // as 1b), 5 loads.
+  const lessonPainted = [];
+  for (let i = 0; i < 5; i++) {
+    const c = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    await c.addInitScript(() => {
+      window.lessonShown = new Promise((shown) => {
+        const watch = new MutationObserver(() => {
+          if (!document.querySelector('[data-testid="lesson-text"]')) return;
+          watch.disconnect();
+          requestAnimationFrame(() => setTimeout(() => shown(performance.now())));
+        });
+        watch.observe(document, { childList: true, subtree: true });
+      });
+    });
+    const p = await c.newPage();
+    await (await c.newCDPSession(p)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await p.goto(server.url + 'lesson.html?lesson=visibility-timeout');
+    lessonPainted.push(await p.evaluate(() => window.lessonShown));
+    await c.close();
+  }
+  results.lessonCold = pct(lessonPainted, 50);
+  results.lessonColdAll = lessonPainted;
+
+  // 1d. Moving between views, CPU 4x slower: from the click on the header's link to the frame that
+  // paints the view's first control; no wasm or script may be fetched on the way. Three rounds of
+  // sandbox → lessons → a lesson → compare → sandbox; the median of each move.
+  {
+    const c = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const p = await c.newPage();
+    await p.goto(server.url);
+    await p.getByTestId('publish').waitFor();
+    await stageBuilt(p);
+    const fetched = [];
+    p.on('request', (r) => { if (/\.(wasm|js)$/.test(new URL(r.url()).pathname)) fetched.push(r.url()); });
+    await (await c.newCDPSession(p)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const moves = [['nav-lessons', 'lesson-open-visibility-timeout'], ['lesson-open-visibility-timeout', 'lesson-text'],
+      ['nav-compare', 'fault-sms-slow'], ['nav-playground', 'publish']];
+    const times = {};
+    for (let round = 0; round < 3; round++) {
+      for (const [click, shown] of moves) {
+        const t = await p.evaluate(([click, shown]) => new Promise((done) => {
+          const start = performance.now();
+          const watch = () => {
+            if (document.querySelector(`[data-testid="${shown}"]`)) requestAnimationFrame(() => setTimeout(() => done(performance.now() - start)));
+            else requestAnimationFrame(watch);
+          };
+          document.querySelector(`[data-testid="${click}"]`).click();
+          watch();
+        }), [click, shown]);
+        (times[`${click} → ${shown}`] ??= []).push(t);
+      }
+    }
+    results.switches = Object.entries(times).map(([k, ts]) => [k, pct(ts, 50)]);
+    results.switchFetched = fetched.length;
+    await c.close();
+  }
+
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
   await page.goto(server.url);
@@ -319,9 +377,9 @@ try {
 
 const files = readdirSync(dist);
 const gz = (f) => gzipSync(readFileSync(join(dist, f)), { level: 9 }).length;
-// Each page is its own bundle (scripts/build.sh): its wasm and its JS, by the binary's name.
+// The app (every view) and the embed: each its wasm and its JS, by the binary's name.
 results.gzip = {};
-for (const page of ['app', 'compare', 'embed', 'export', 'lesson']) {
+for (const page of ['app', 'embed']) {
   const wasm = files.find((f) => f.startsWith(`${page}-`) && f.endsWith('_bg.wasm'));
   const js = files.find((f) => f.startsWith(`${page}-`) && f.endsWith('.js') && !f.endsWith('_bg.js'));
   if (wasm && js) results.gzip[page] = gz(wasm) + gz(js);
@@ -334,6 +392,8 @@ console.log(`  ${results.chips} message chips at 16x: frame p50 ${ms(results.fra
 console.log(`  scrubbing a ${results.events}-event history: p50 ${ms(results.scrubP50)}, p95 ${ms(results.scrubP95)}, max ${ms(results.scrubMax)} to the next drawn frame; main-thread work (${results.scrubWorkMoves} moves that changed the clock) p50 ${ms(results.scrubWorkP50)}, p95 ${ms(results.scrubWorkP95)}, max ${ms(results.scrubWorkMax)}`);
 console.log(`  cold load, CPU 4x slower: interactive (Publish painted, timed in the page) at ${results.slowPainted.toFixed(0)} ms (median of 5: ${results.slowPaintedAll.map((t) => t.toFixed(0)).join(', ')}); Publish added at ${results.slowAdded.toFixed(0)} ms`);
 console.log(`    the same load with Playwright's waitFor in the page: it saw Publish at ${results.slowInteractive} ms (median of 5), painted in the page at ${results.slowSeenPainted.toFixed(0)} ms`);
+console.log(`  a lesson opened cold, CPU 4x slower: its text painted at ${results.lessonCold.toFixed(0)} ms (median of 5: ${results.lessonColdAll.map((t) => t.toFixed(0)).join(', ')})`);
+console.log(`  moving between views, CPU 4x slower (click to the new view's first control painted, median of 3): ${results.switches.map(([k, t]) => `${k} ${t.toFixed(0)} ms`).join('; ')}; scripts or wasm fetched on the way: ${results.switchFetched}`);
 console.log(`  workers, 300 orders (900 messages) playing at 64x: frame p50 ${ms(results.frame900P50)}, p95 ${ms(results.frame900P95)} after the 10,000-event story in the same page; in a fresh page p50 ${ms(results.fresh900P50)}, p95 ${ms(results.fresh900P95)}`);
 console.log(`  scrubbing that busy ${results.busyEvents}-event history (workers): p50 ${ms(results.busyP50)}, p95 ${ms(results.busyP95)}, max ${ms(results.busyMax)}`);
 console.log(`  step back in it: p50 ${ms(results.stepBackP50)}, max ${ms(results.stepBackMax)}; undo (${results.undos}): p50 ${ms(results.undoP50)}, max ${ms(results.undoMax)} (click to drawn frame)`);
