@@ -94,13 +94,10 @@ pub fn Stage(ctx: Ctx) -> impl IntoView {
         <div class="shell">
             <AppHeader>
                 <transport::ScenarioPicker />
-                <time class="clock" data-testid="clock" title="Virtual time since the scenario started">
-                    {move || ctx.clock.get().to_string()}
-                </time>
                 <share::ShareBar />
             </AppHeader>
             <share::LoadErrorBanner />
-            <transport::Transport />
+            <transport::Transport clock=true />
             <main class="stage">
                 <MainCol />
                 <aside class="side-col" node_ref=side>{beside}</aside>

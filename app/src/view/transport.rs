@@ -120,8 +120,10 @@ pub fn ScenarioPicker() -> impl IntoView {
 /// The time controls: step back, play or pause, step, the speed, the timeline to travel in
 /// virtual time, and undo, redo and reset. The play button is one element whose state changes,
 /// so the keyboard stays on it.
+/// `clock`: the virtual time's readout at the start of the row (the sandbox's and a lesson's;
+/// an embed has its own in its title bar).
 #[component]
-pub fn Transport() -> impl IntoView {
+pub fn Transport(#[prop(optional)] clock: bool) -> impl IntoView {
     let ctx = use_ctx();
     let playing = ctx.playing;
     // Undo and redo follow the story's state, not the clock.
@@ -163,6 +165,11 @@ pub fn Transport() -> impl IntoView {
     };
     view! {
         <section class="transport" aria-label="Time controls">
+            {clock.then(|| view! {
+                <time class="clock" data-testid="clock" title="Virtual time since the scenario started">
+                    {move || ctx.clock.get().to_string()}
+                </time>
+            })}
             <button class="icon" data-testid="step-back" title="Step back (←)" aria-label="Step back to the previous event"
                 on:click=move |_| step_back(ctx)>
                 <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5v14M19 5l-10 7 10 7z" /></svg>

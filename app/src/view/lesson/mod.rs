@@ -96,15 +96,12 @@ pub fn LessonView() -> impl IntoView {
         <div class="shell lesson-page">
             <AppHeader>
                 <overview::LessonsButton />
-                <time class="clock" data-testid="clock" title="Virtual time since the lesson's scenario started"
-                    hidden=move || !ls.active() || ls.overview.get()>
-                    {move || ls.active().then(|| ctx.clock.get().to_string())}
-                </time>
+
             </AppHeader>
             <overview::Overview />
             <div class="boot" role="status" hidden=move || !loading()>"Loading the lesson…"</div>
             <div class="lesson-stage" hidden=move || !ls.active() || ls.overview.get()>
-                <transport::Transport />
+                <transport::Transport clock=true />
                 <main class="stage lesson-on">
                     <super::stage::MainCol />
                     <aside class="side-col">
