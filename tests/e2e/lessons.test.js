@@ -152,6 +152,33 @@ test('a corrupt saved state is discarded with a notice and the overview', async 
   await done(page, problems, 'lessons-corrupt-state');
 });
 
+test('a saved step that cannot be (999, 2^32 - 1, or past the lesson\'s end) is dropped with a notice', async () => {
+  const { page, problems } = await open('lesson.html');
+  for (const step of ['999', '4294967295']) {
+    await page.evaluate(([k, n]) => localStorage.setItem(k, `{"version": 1, "lessons": {"ordering": {"step": ${n}, "answered": [], "done": false}}}`), [KEY, step]);
+    await page.reload();
+    await page.getByTestId('lesson-overview').waitFor();
+    assert.match(await page.getByTestId('lesson-notice').textContent(), /could not be read .*discarded/, step);
+    assert.equal(await page.getByTestId('lesson-card-ordering').getAttribute('data-status'), 'not-started', step);
+  }
+  // Within any lesson's reach but past this one's ten steps: dropped when it opens, and it starts again.
+  await page.evaluate((k) => localStorage.setItem(k, '{"version": 1, "lessons": {"ordering": {"step": 12, "answered": [], "done": false}}}'), KEY);
+  await page.reload();
+  await page.getByTestId('lesson-open-ordering').click();
+  await atStep(page, '1 / 9');
+  assert.match(await page.getByTestId('lesson-notice').textContent(), /step 12 of 9\) could not be used and was discarded/);
+  await done(page, problems, 'lessons-impossible-step');
+});
+
+test('Commit waits for an answer: disabled until a choice is picked or a number typed', async () => {
+  const { page, problems } = await open('?lesson=visibility-timeout&step=2');
+  await page.getByTestId('predict-submit').waitFor();
+  assert.equal(await page.getByTestId('predict-submit').isDisabled(), true, 'nothing picked yet');
+  await page.getByTestId('predict-choice-1').click();
+  assert.equal(await page.getByTestId('predict-submit').isDisabled(), false);
+  await done(page, problems, 'lessons-commit-waits');
+});
+
 test('?lesson=<id>&step=<n> opens at that step; bad ids and steps say so', async () => {
   let { page, problems } = await open('?lesson=ordering&step=4');
   await atStep(page, '4 / 9');

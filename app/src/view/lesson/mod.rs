@@ -302,13 +302,28 @@ impl Lessons {
             return Err(format!("There is no lesson \"{id}\"; here are the lessons."));
         }
         let (lesson, source) = fetch::lesson(id).await.map_err(|e| format!("The lesson could not be loaded: {e}"))?;
-        let saved = self.progress.with_untracked(|p| p.get(id));
+        let mut saved = self.progress.with_untracked(|p| p.get(id));
+        // A saved place past the lesson's end (the lesson shrank, or the state was edited) is
+        // dropped with a notice, as a corrupt saved state is; the lesson starts again.
+        let steps = lesson.steps.len();
+        let mut dropped = None;
+        if saved.step > steps || saved.answered.iter().any(|n| *n > steps) {
+            dropped = Some(format!(
+                "Your saved place in this lesson (step {} of {steps}) could not be used and was discarded.",
+                saved.step
+            ));
+            saved = progress::Saved::default();
+            self.progress.update(|p| p.update(id, |s| *s = progress::Saved::default()));
+            if self.app.is_some() {
+                self.progress.with_untracked(progress::save);
+            }
+        }
         let step = step.or_else(|| (!saved.done && saved.step > 1).then(|| saved.step.to_string()));
-        let index = fetch::step_index(step.as_deref(), lesson.steps.len(), id)?;
+        let index = fetch::step_index(step.as_deref(), steps, id)?;
         let (pg, play) =
             Play::open(lesson, source, index).map_err(|e| format!("The lesson \"{id}\" could not start: {e}"))?;
         self.trail.set_value(Vec::new());
-        self.notice.set(None);
+        self.notice.set(dropped);
         self.overview.set(false);
         self.install(pg, play);
         self.focus(Focus::Text);

@@ -10,6 +10,10 @@ use serde_json::{json, Map, Value};
 /// The `localStorage` key.
 pub const KEY: &str = "fanout-playground.lessons";
 
+/// More steps than any lesson has: a saved step past it is impossible, and the state is
+/// discarded as a corrupt one (a step past a lesson's own end is checked when it opens).
+pub const MOST_STEPS: usize = 200;
+
 /// One lesson's progress.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Saved {
@@ -113,6 +117,9 @@ fn saved(item: &Value) -> Result<Saved, String> {
     if answered.windows(2).any(|w| w[0] >= w[1]) {
         return Err("answered: must be ascending step numbers".into());
     }
+    if step as usize > MOST_STEPS || answered.iter().any(|n| *n == 0 || *n > MOST_STEPS) {
+        return Err(format!("step: {step} is not a step of any lesson (they have at most {MOST_STEPS})"));
+    }
     let done = item.get("done").and_then(Value::as_bool).ok_or("done: must be true or false")?;
     Ok(Saved { step: step as usize, answered, done })
 }
@@ -183,5 +190,12 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e, "lesson \"ordering\": answered: must be ascending step numbers");
+        for step in ["999", "4294967295", "18446744073709551615"] {
+            let text = format!(
+                r#"{{"version": 1, "lessons": {{"ordering": {{"step": {step}, "answered": [], "done": false}}}}}}"#
+            );
+            let e = Progress::parse(&text).unwrap_err();
+            assert!(e.contains("is not a step of any lesson"), "{step}: {e}");
+        }
     }
 }

@@ -141,7 +141,20 @@ fn Predict(question: String, number: bool, choices: Vec<(String, String)>) -> im
         view! { <div class="choices" role="group" aria-label="Your prediction">{choices}</div> }.into_any()
     };
     let submit = move || {
-        view! { <button class="primary" data-testid="predict-submit" on:click=move |_| ls.submit()>"Commit and run it"</button> }
+        // Nothing to commit until a choice is picked or a number typed: said, and disabled.
+        let missing = move || {
+            if number {
+                ls.typed.with(|t| t.trim().is_empty())
+            } else {
+                ls.picked.with(Option::is_none)
+            }
+        };
+        view! {
+            <button class="primary" data-testid="predict-submit" disabled=missing on:click=move |_| ls.submit()
+                title=move || if !missing() { "" } else if number { "Type a whole number first" } else { "Pick an answer first" }>
+                "Commit and run it"
+            </button>
+        }
     };
     let after = move || match phase.get() {
         Phase::Asking => submit().into_any(),
