@@ -69,7 +69,7 @@ test('every documented embed plays to its point with the controls it shows', asy
   }
 });
 
-test('an embed says which parameters it did not understand, in the frame and in the console', async () => {
+test('an embed says which parameters it did not understand, in the frame and in the console; a fixed height scrolls', async () => {
   const context = await browser.newContext({ viewport: { width: 480, height: 900 } });
   const page = await context.newPage();
   const warnings = [];
@@ -81,5 +81,10 @@ test('an embed says which parameters it did not understand, in the frame and in 
     assert.ok(notice.includes(name), `${name} named in the frame: ${notice}`);
     assert.ok(warnings.some((w) => w.includes(name)), `${name} named in the console`);
   }
+  // At 200 px the frame scrolls: a choice and Commit can be reached and pressed, nothing cut off.
+  assert.equal(Math.round((await page.getByTestId('embed-root').boundingBox()).height), 200);
+  await page.getByTestId('predict-choice-1').click();
+  await page.getByTestId('predict-submit').click();
+  await page.getByTestId('predict-result').waitFor({ timeout: 30_000 });
   await context.close();
 });
