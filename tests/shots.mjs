@@ -27,7 +27,7 @@ async function press(page, testId, times = 1) {
 const DOCS = [
   {
     // The sandbox: orders published, workers on the queues, the poison order on its way to the DLQ.
-    name: 'sandbox.png', viewport: { width: 1280, height: 940 }, scale: 0.8, path: 'index.html?scenario=workers',
+    name: 'sandbox.png', viewport: { width: 1280, height: 860 }, scale: 0.8, path: 'index.html?scenario=workers',
     ready: 'publish',
     async act(page) {
       await press(page, 'publish', 3);
