@@ -25,6 +25,13 @@ bench:
 perf: bootstrap-test build
 	@cd tests && node perf/measure.js
 
+.PHONY: links shots
+links:
+	@python3 scripts/check_links.py
+
+shots: bootstrap-test build
+	@cd tests && node shots.mjs --docs
+
 bootstrap:
 	@scripts/bootstrap.sh build
 

@@ -33,6 +33,7 @@ step "lint (cargo clippy -D warnings)"     cargo clippy --workspace --all-target
 step "lint wasm (clippy, wasm32)"          cargo clippy -p app --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "engine has no web dependency"        no_web_in_engine
 step "no feature cfg in shared views"      no_feature_cfg_in_views
+step "docs links (check_links.py)"         python3 scripts/check_links.py
 step "unit and property tests (native)"    cargo test --workspace
 step "data files (fanout test)"               scenarios
 step "AWS exports (cfn-lint, moto)"        scripts/export_check.sh
