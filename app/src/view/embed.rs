@@ -39,6 +39,10 @@ pub fn params() -> Params {
     parse_params(&crate::route::parse_query(&search))
 }
 
+/// The parameters an embed reads.
+const KNOWN: &[&str] =
+    &["embed", "scenario", "lesson", "step", "theme", "controls", "autoplay", "speed", "loop", "height"];
+
 /// The embed parameters from the address's pairs. A value it does not understand is named in
 /// `unknown` and the default is used instead.
 pub fn parse_params(pairs: &[(String, String)]) -> Params {
@@ -77,6 +81,9 @@ pub fn parse_params(pairs: &[(String, String)]) -> Params {
             None
         }
     });
+    for (k, v) in pairs.iter().filter(|(k, _)| !KNOWN.contains(&k.as_str())) {
+        unknown.push(format!("{k}={v} is not a parameter the embed knows ({})", KNOWN.join(", ")));
+    }
     for (k, v) in [("scenario", id("scenario")), ("lesson", id("lesson"))] {
         if let (Some(given), None) = (get(k), v) {
             unknown.push(format!("{k}={given} is not a {k} name (letters, digits and hyphens)"));
@@ -356,13 +363,21 @@ mod tests {
         let p = parse_params(&parse_query("?embed=1&scenario=poison-dlq&controls=min&speed=8x&height=420&theme=dark"));
         assert_eq!((p.controls.as_str(), p.speed, p.height, p.theme.as_str()), ("min", Some(5), Some(420), "dark"));
         assert!(p.unknown.is_empty(), "{:?}", p.unknown);
-        let p = parse_params(&parse_query("?controls=tiny&speed=9x&theme=blue&height=20&step=0&lesson=<b>"));
+        let p = parse_params(&parse_query("?controls=tiny&speed=9x&theme=blue&height=20&step=0&lesson=<b>&colour=red"));
         assert_eq!(
             (p.controls.as_str(), p.speed, p.height, p.theme.as_str(), p.step),
             ("full", None, None, "auto", None)
         );
         let said = p.unknown.join("\n");
-        for name in ["controls=tiny", "speed=9x", "theme=blue", "height=20", "step=0", "lesson=<b>"] {
+        for name in [
+            "controls=tiny",
+            "speed=9x",
+            "theme=blue",
+            "height=20",
+            "step=0",
+            "lesson=<b>",
+            "colour=red is not a parameter",
+        ] {
             assert!(said.contains(name), "{name} is named: {said}");
         }
     }
