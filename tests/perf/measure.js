@@ -1,6 +1,6 @@
 // Measures the playground in Debian's headless Chromium against the release build in dist/:
 // first paint, frame times with 500 messages on screen at 16x, scrubbing a 10,000-event
-// history and a busy one (workers consuming), and the gzipped bundle. A measurement, not a test: it prints figures for the README.
+// history and a busy one (workers consuming), and the gzipped bundle. A measurement, not a test: it prints the figures of docs/performance.md.
 // Run: make perf (or: cd tests && node perf/measure.js)
 import { startServer, launchBrowser, stageBuilt } from '../e2e/harness.js';
 import { startDocs } from '../e2e/docs-server.js';
