@@ -44,6 +44,34 @@ pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// A lesson probe's reading in its unit, as a learner reads it: "3 messages", "2 min", "66.7%",
+/// "Crashed". A reading that is not what its unit expects is shown as it is.
+pub fn reading(value: &Result<serde_json::Value, String>, unit: engine::lesson::unit::Unit) -> String {
+    use engine::lesson::unit::Unit;
+    use serde_json::Value;
+    let number = match value {
+        Ok(Value::Number(n)) => n.as_u64(),
+        Ok(Value::String(s)) => s.parse::<u64>().ok(),
+        _ => None,
+    };
+    match (unit, number) {
+        (Unit::Count(one, many), Some(n)) => count(n, one, many),
+        (Unit::Ms, Some(n)) => duration(n),
+        (Unit::Seconds, Some(n)) => duration(n.saturating_mul(1_000)),
+        // Parts per million as a percentage with one decimal, rounded half up: 666,666 is 66.7%.
+        (Unit::Ppm, Some(n)) => {
+            let tenths = (n + 500) / 1_000;
+            format!("{}.{}%", tenths / 10, tenths % 10)
+        }
+        _ => match value {
+            Ok(Value::String(s)) => s.clone(),
+            Ok(Value::Null) => "nothing".into(),
+            Ok(v) => v.to_string(),
+            Err(e) => e.clone(),
+        },
+    }
+}
+
 /// An engine error as the learner reads it: the message alone when it already says what the
 /// code says ("InvalidParameter" and "Invalid parameter: …"), else the code, a colon, the message.
 pub fn error_text(code: &str, message: &str) -> String {
@@ -90,6 +118,22 @@ pub fn abbreviated(id: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lesson_reading_is_written_in_its_unit() {
+        use engine::lesson::unit::Unit;
+        use serde_json::json;
+        let r = |v: serde_json::Value, u| reading(&Ok(v), u);
+        assert_eq!(r(json!(666_666), Unit::Ppm), "66.7%");
+        assert_eq!(r(json!(1_000_000), Unit::Ppm), "100.0%");
+        assert_eq!(r(json!(120_000), Unit::Ms), "2 min");
+        assert_eq!(r(json!(1_209_600), Unit::Seconds), "14 d");
+        assert_eq!(r(json!(3), Unit::Count("message", "messages")), "3 messages");
+        assert_eq!(r(json!("1"), Unit::Count("message", "messages")), "1 message");
+        assert_eq!(r(json!("Crashed"), Unit::Plain), "Crashed");
+        assert_eq!(r(json!(null), Unit::Ms), "nothing");
+        assert_eq!(reading(&Err("no such queue".into()), Unit::Ms), "no such queue");
+    }
 
     #[test]
     fn durations_read_as_durations() {

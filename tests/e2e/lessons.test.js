@@ -106,7 +106,7 @@ test('a wrong prediction shows the right answer, judged by the engine, and why',
   await result.waitFor();
   const text = await result.textContent();
   assert.match(text, /Not quite\./);
-  assert.match(text, /The engine read 5\./);
+  assert.match(text, /The engine read 5 (receives|failures)\./);
   assert.match(text, /Right answer: 5 — Each of the 5 receives allowed by maxReceiveCount fails/);
   assert.match(text, /Your answer: 4: the 5th receive moves it — The 5th receive still hands it/);
   assert.equal(await result.evaluate((el) => el.classList.contains('right')), false);
@@ -168,6 +168,23 @@ test('a saved step that cannot be (999, 2^32 - 1, or past the lesson\'s end) is 
   await atStep(page, '1 / 9');
   assert.match(await page.getByTestId('lesson-notice').textContent(), /step 12 of 9\) could not be used and was discarded/);
   await done(page, problems, 'lessons-impossible-step');
+});
+
+test('a reading is written in its unit, and every fact shows the value it checked', async () => {
+  const { page, problems } = await open('?lesson=three-designs&step=2');
+  await atStep(page, '2 / 6');
+  await page.getByTestId('predict-choice-1').click();
+  await page.getByTestId('predict-submit').click();
+  await page.getByTestId('lesson-next').click(); // skips to the end of the run
+  const result = page.getByTestId('predict-result');
+  await result.waitFor();
+  const text = await result.textContent();
+  assert.match(text, /The engine read \d+\.\d%\./, 'a share in percent, not parts per million');
+  assert.doesNotMatch(text, /\d{5,}/, 'no raw ppm or ms number');
+  for (const li of await result.locator('.lesson-facts li').all()) {
+    assert.ok((await li.locator('.reading').textContent()).trim().length > 0, 'each fact shows its value');
+  }
+  await done(page, problems, 'lessons-reading-units');
 });
 
 test('Commit waits for an answer: disabled until a choice is picked or a number typed', async () => {

@@ -35,6 +35,7 @@ mod session;
 pub mod test;
 #[cfg(test)]
 mod tests;
+pub mod unit;
 mod verify;
 
 pub use index::{LessonIndex, LessonListing};

@@ -64,6 +64,8 @@ pub struct GoalStatus {
     pub holds: bool,
     /// What the probe read, or why it could not.
     pub value: Result<Value, String>,
+    /// What the reading is measured in.
+    pub unit: super::unit::Unit,
 }
 
 /// The engine's answer to a prediction, after the step's run.
@@ -71,6 +73,8 @@ pub struct GoalStatus {
 pub struct Answer {
     /// What the probe read, or why it could not.
     pub value: Result<Value, String>,
+    /// What the reading is measured in.
+    pub unit: super::unit::Unit,
     /// The ids of the choices whose test the value passes (one, in a lesson that passes `fanout test`).
     pub matching: Vec<String>,
 }
@@ -206,7 +210,7 @@ impl Session {
             .map(|c| {
                 let value = c.probe.read(&ctx);
                 let holds = value.as_ref().is_ok_and(|v| c.test.passes(v));
-                GoalStatus { label: c.label.clone(), holds, value }
+                GoalStatus { label: c.label.clone(), holds, value, unit: c.probe.unit() }
             })
             .collect()
     }
@@ -224,7 +228,7 @@ impl Session {
             Ok(v) => p.choices.iter().filter(|c| c.test.passes(v)).map(|c| c.id.clone()).collect(),
             Err(_) => Vec::new(),
         };
-        Some(Answer { value, matching })
+        Some(Answer { value, matching, unit: p.probe.unit() })
     }
 
     fn context<'a>(&'a self, sim: &'a Sim) -> Context<'a> {

@@ -8,7 +8,6 @@ use super::play::Phase;
 use super::use_lessons_ctx;
 use engine::lesson::{AnswerMode, Choice, DocLink, GoalStatus, StepKind};
 use leptos::prelude::*;
-use serde_json::Value;
 
 /// What a step's control is built from: the few texts of its kind it shows.
 pub enum Control {
@@ -63,32 +62,32 @@ fn wait() -> impl IntoView {
     view! { <p class="lesson-wait" role="status">"Watch the diagram: the lesson plays it now."</p> }
 }
 
-/// A value the engine read, as a learner reads it.
-fn shown(value: &Result<Value, String>) -> String {
-    match value {
-        Ok(Value::String(s)) => s.clone(),
-        Ok(Value::Null) => "nothing".into(),
-        Ok(v) => v.to_string(),
-        Err(e) => e.clone(),
-    }
-}
-
-/// What a list of checks shows: each one's label and whether it holds.
-fn labels(list: &[GoalStatus]) -> Vec<(String, bool)> {
-    list.iter().filter(|f| !f.label.is_empty()).map(|f| (f.label.clone(), f.holds)).collect()
+/// What a list of checks shows: each one's label, whether it holds, and the reading it was
+/// judged by, in its unit.
+fn labels(list: &[GoalStatus]) -> Vec<(String, bool, String)> {
+    list.iter()
+        .filter(|f| !f.label.is_empty())
+        .map(|f| (f.label.clone(), f.holds, crate::format::reading(&f.value, f.unit)))
+        .collect()
 }
 
 /// A list of checks, ticked or not: a run or prediction step's facts (`✓`/`✗`), a checkpoint's
 /// goals (`✓`/`○`, with the state said for a screen reader). Nothing for an empty list.
-fn checks(list: &[(String, bool)], class: &'static str, open: &'static str, said: bool) -> Option<impl IntoView> {
+fn checks(
+    list: &[(String, bool, String)],
+    class: &'static str,
+    open: &'static str,
+    said: bool,
+) -> Option<impl IntoView> {
     let items: Vec<_> = list
         .iter()
-        .map(|(label, holds)| {
+        .map(|(label, holds, value)| {
             let state = said.then_some(if *holds { " (done)" } else { " (not yet)" });
             view! {
                 <li class:held=*holds>
                     <span class="tick" aria-hidden="true">{if *holds { "✓" } else { open }}</span>
                     <span dir="auto">{rich(label)}</span>
+                    <span class="reading" dir="auto">{value.clone()}</span>
                     {state.map(|s| view! { <span class="sr-only">{s}</span> })}
                 </li>
             }
@@ -205,7 +204,7 @@ fn Verdict() -> impl IntoView {
         let p = p.as_ref()?;
         let StepKind::Predict(pr) = &p.session.step().kind else { return None };
         let j = p.judgement()?;
-        let value = p.answer.as_ref().map(|a| shown(&a.value)).unwrap_or_default();
+        let value = p.answer.as_ref().map(|a| crate::format::reading(&a.value, a.unit)).unwrap_or_default();
         let line = |label: &'static str, c: &Choice| {
             view! {
                 <p><span class="label">{label}</span><em dir="auto">{rich(&c.label)}</em>" — "<span dir="auto">{rich(&c.why)}</span></p>
