@@ -180,6 +180,12 @@ test('a reading is written in its unit, and every fact shows the value it checke
   await result.waitFor();
   const text = await result.textContent();
   assert.match(text, /The engine read \d+\.\d%\./, 'a share in percent, not parts per million');
+  // The explanation is in view when it appears, not below the panel's fold.
+  await page.waitForFunction(() => {
+    const el = document.querySelector('[data-testid="predict-result"]');
+    const r = el.getBoundingClientRect(); const p = el.closest('.lesson-panel').getBoundingClientRect();
+    return r.top >= p.top - 1 && r.top < Math.min(p.bottom, innerHeight) - 20;
+  }, null, { timeout: 5_000 });
   assert.doesNotMatch(text, /\d{5,}/, 'no raw ppm or ms number');
   for (const li of await result.locator('.lesson-facts li').all()) {
     assert.ok((await li.locator('.reading').textContent()).trim().length > 0, 'each fact shows its value');

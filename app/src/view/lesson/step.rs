@@ -215,8 +215,21 @@ fn Verdict() -> impl IntoView {
         let reveal = (!pr.reveal.is_empty()).then(|| view! { <p dir="auto">{rich(&pr.reveal)}</p> });
         let class = if j.correct { "predict-result right" } else { "predict-result" };
         let said = if j.correct { "Right." } else { "Not quite." };
+        // The answer comes into view where it appears (the panel scrolls on its own): the
+        // explanation is never left below the fold while Next is in view. Not in an embed, which
+        // never moves the page around it.
+        let result = NodeRef::<leptos::html::Div>::new();
+        if !ls.embedded {
+            result.on_load(|el| {
+                request_animation_frame(move || {
+                    let options = web_sys::ScrollIntoViewOptions::new();
+                    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                    el.scroll_into_view_with_scroll_into_view_options(&options);
+                })
+            });
+        }
         Some(view! {
-            <div class=class data-testid="predict-result" role="status">
+            <div class=class data-testid="predict-result" role="status" node_ref=result>
                 <p><strong>{said}</strong>" The engine read "{value}"."</p>
                 {right}
                 {mine}
