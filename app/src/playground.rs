@@ -246,6 +246,16 @@ impl Playground {
         self.can_undo() && self.history.undo()
     }
 
+    /// What Undo would take back: the latest applied command's action and when it was given
+    /// (the story goes back to that moment).
+    pub fn undoable(&self) -> Option<(String, SimTime)> {
+        if !self.can_undo() {
+            return None;
+        }
+        let h = &self.history;
+        h.commands().get(h.applied().checked_sub(1)?).map(|c| (c.action.clone(), c.at))
+    }
+
     pub fn snapshot(&self) -> Snapshot {
         self.history.sim().snapshot_limited(200)
     }

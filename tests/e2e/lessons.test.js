@@ -197,6 +197,8 @@ test('Commit waits for an answer: disabled until a choice is picked or a number 
   const { page, problems } = await open('?lesson=visibility-timeout&step=2');
   await page.getByTestId('predict-submit').waitFor();
   assert.equal(await page.getByTestId('predict-submit').isDisabled(), true, 'nothing picked yet');
+  // The lesson's text is the only instruction: no sandbox description of the scenario over Publish.
+  assert.equal(await page.locator('.controls .lede').count(), 0);
   await page.getByTestId('predict-choice-1').click();
   assert.equal(await page.getByTestId('predict-submit').isDisabled(), false);
   await done(page, problems, 'lessons-commit-waits');

@@ -279,3 +279,19 @@ test('applying one filter policy keeps what was typed in the others', async () =
   assert.equal(await sms.inputValue(), '{"event_type": ["OrderPlaced", "Ord');
   assert.deepEqual(await finish(page, problems, 'filter-editors-keep-typing'), []);
 });
+
+test('Undo says what it takes back and that the clock goes back with it', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  await page.getByTestId('step').click();
+  await page.getByTestId('publish').click();
+  await page.getByTestId('step').click();
+  await page.getByTestId('step').click();
+  assert.match(await page.getByTestId('undo').getAttribute('title'), /^Undo Publish, given at /);
+  await page.getByTestId('undo').click();
+  await page.getByTestId('undo-note').waitFor();
+  assert.match(await textOf(page, 'undo-note'), /Undid Publish \(given at .*\): the story went back to that moment, from /);
+  // The next change of the story takes the note away.
+  await page.getByTestId('publish').click();
+  await page.getByTestId('undo-note').waitFor({ state: 'hidden' });
+  assert.deepEqual(await finish(page, problems, 'undo-says-what'), []);
+});

@@ -18,8 +18,10 @@ struct Form {
 
 /// The Publish panel: the scenario's description, its events, and a custom message; drawn
 /// again only when the scenario changes, so what the learner typed stays while time runs.
+/// `describe`: with the scenario's description above the form (the sandbox's; a lesson's text
+/// replaces it).
 #[component]
-pub fn Publish() -> impl IntoView {
+pub fn Publish(#[prop(optional)] describe: bool) -> impl IntoView {
     let ctx = use_ctx();
     let form = Memo::new(move |_| {
         ctx.snapshot.with(|s| {
@@ -32,7 +34,7 @@ pub fn Publish() -> impl IntoView {
     });
     view! {
         <section class="controls" aria-label="Publish an event">
-            {move || view! { <PublishForm form=form.get() /> }}
+            {move || view! { <PublishForm form=form.get() describe=describe /> }}
             <p class="error" role="alert" data-testid="error">{move || ctx.error.get()}</p>
         </section>
     }
@@ -40,7 +42,7 @@ pub fn Publish() -> impl IntoView {
 
 /// The form for one scenario: its fields hold what the learner picks and types.
 #[component]
-fn PublishForm(form: Form) -> impl IntoView {
+fn PublishForm(form: Form, describe: bool) -> impl IntoView {
     let ctx = use_ctx();
     let Form { description, presets, target } = form;
     let first = presets.first().map(|p| p.0.clone()).unwrap_or_default();
@@ -83,7 +85,7 @@ fn PublishForm(form: Form) -> impl IntoView {
         }
     };
     view! {
-        <p class="lede" dir="auto">{description}</p>
+        {describe.then(|| view! { <p class="lede" dir="auto">{description}</p> })}
         <div class="row">
             <label class="field">
                 <span>"Event"</span>

@@ -290,7 +290,7 @@ fn EmbedStage(story: Story, params: Params) -> impl IntoView {
         <section class="diagram embed-diagram" aria-label="Topology">
             <topology::Topology />
         </section>
-        {(controls == "full").then(|| view! { <controls::Publish /> })}
+        {(controls == "full").then(|| view! { <controls::Publish describe=lesson.is_none() /> })}
         {lesson.is_some().then(|| view! { <lesson::LessonPanel /> })}
         {(controls == "full").then(|| view! { <queues::Queues /> })}
     }

@@ -7,14 +7,16 @@ use leptos::prelude::*;
 
 /// The stage's main column: Publish, the diagram, the queue cards, side effects, metrics and
 /// the filter policies (the sandbox's and the lesson page's).
+/// In a lesson (`lesson`), the lesson's text is the only instruction: the scenario's own
+/// description (written for the sandbox) is left out of Publish.
 #[component]
-pub(crate) fn MainCol() -> impl IntoView {
+pub(crate) fn MainCol(#[prop(optional)] lesson: bool) -> impl IntoView {
     let col = NodeRef::<leptos::html::Div>::new();
     let lower =
         after_paint(move || col.get_untracked().map(Into::into), || view! { <Cards /> <controls::Subscriptions /> });
     view! {
         <div class="main-col" node_ref=col>
-            <controls::Publish />
+            <controls::Publish describe=!lesson />
             <section class="diagram" aria-label="Topology">
                 <topology::Topology />
             </section>

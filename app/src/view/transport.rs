@@ -142,12 +142,37 @@ pub fn Transport(#[prop(optional)] clock: bool) -> impl IntoView {
             ctx.pg.update(|p| p.seek(SimTime(t)));
         }
     };
+    // Undo says what it takes back, and that the clock goes back with it.
+    let undoable = Memo::new(move |_| {
+        ctx.snapshot.with(|_| ());
+        ctx.pg.with_untracked(Playground::undoable)
+    });
+    let note = RwSignal::new(String::new());
+    let noted_at = StoredValue::new((0u64, 0u64));
     let undo = move |_| {
         ctx.pause();
+        let (was, took) = (ctx.pg.with_untracked(Playground::now), undoable.get_untracked());
         ctx.pg.update(|p| {
             p.undo();
         });
+        if let Some((action, at)) = took {
+            let said = if at < was {
+                format!("Undid {action} (given at {at}): the story went back to that moment, from {was}.")
+            } else {
+                format!("Undid {action} (given at {at}).")
+            };
+            ctx.announce.set(said.clone());
+            note.set(said);
+            noted_at.set_value(ctx.pg.with_untracked(Playground::view_stamp));
+        }
     };
+    // The note goes with the next change of the story.
+    Effect::new(move |_| {
+        let stamp = ctx.snapshot.with(|_| ctx.pg.with_untracked(Playground::view_stamp));
+        if stamp != noted_at.get_value() && note.with_untracked(|n| !n.is_empty()) {
+            note.set(String::new());
+        }
+    });
     let redo = move |_| {
         ctx.pg.update(|p| {
             p.redo();
@@ -200,10 +225,15 @@ pub fn Transport(#[prop(optional)] clock: bool) -> impl IntoView {
                 on:input=seek />
             <span class="end" aria-hidden="true">{move || end.get().to_string()}</span>
             <div class="history-buttons">
-                <button data-testid="undo" disabled=move || !can.get().0 on:click=undo>"Undo"</button>
+                <button data-testid="undo" disabled=move || !can.get().0 on:click=undo
+                    title=move || undoable.get().map(|(a, at)| format!("Undo {a}, given at {at}")).unwrap_or_default()>"Undo"</button>
                 <button data-testid="redo" disabled=move || !can.get().1 on:click=redo>"Redo"</button>
                 <button data-testid="reset" on:click=reset>"Reset"</button>
             </div>
+            <p class="transport-note" data-testid="undo-note" role="status" hidden=move || note.with(String::is_empty)>
+                {move || note.get()}
+                <button class="quiet" aria-label="Dismiss" on:click=move |_| note.set(String::new())>"×"</button>
+            </p>
         </section>
     }
 }

@@ -103,7 +103,7 @@ pub fn LessonView() -> impl IntoView {
             <div class="lesson-stage" hidden=move || !ls.active() || ls.overview.get()>
                 <transport::Transport clock=true />
                 <main class="stage lesson-on">
-                    <super::stage::MainCol />
+                    <super::stage::MainCol lesson=true />
                     <aside class="side-col">
                         <panel::LessonPanel />
                         <inspector::Inspector />
