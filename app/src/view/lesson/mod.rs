@@ -437,9 +437,25 @@ impl Lessons {
             Some(i) if span > 0 => {
                 ctx.speed.set(i);
                 ctx.playing.set(true);
+                self.show_diagram();
             }
             _ => self.finish(),
         }
+    }
+
+    /// "Watch the diagram": on a phone, where the panel sits under it, the diagram is brought
+    /// into view as the run starts (nothing moves where it is in view already; never in an embed).
+    fn show_diagram(&self) {
+        if self.embedded {
+            return;
+        }
+        request_animation_frame(|| {
+            if let Ok(Some(diagram)) = document().query_selector(".lesson-stage .diagram") {
+                let options = web_sys::ScrollIntoViewOptions::new();
+                options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                diagram.scroll_into_view_with_scroll_into_view_options(&options);
+            }
+        });
     }
 
     /// The run being played is at its end (or the learner skips to it).
