@@ -193,6 +193,17 @@ test('a reading is written in its unit, and every fact shows the value it checke
   await done(page, problems, 'lessons-reading-units');
 });
 
+test('on a phone, committing a prediction brings the diagram into view while the run plays', async () => {
+  const { page, problems } = await open('?lesson=visibility-timeout&step=2', { viewport: { width: 375, height: 740 } });
+  await page.getByTestId('predict-choice-1').click();
+  await page.getByTestId('predict-submit').click();
+  await page.waitForFunction(() => {
+    const r = document.querySelector('.lesson-stage .diagram').getBoundingClientRect();
+    return r.top >= -1 && r.top < innerHeight / 2;
+  }, null, { timeout: 5_000 });
+  await done(page, problems, 'lessons-phone-watch');
+});
+
 test('Commit waits for an answer: disabled until a choice is picked or a number typed', async () => {
   const { page, problems } = await open('?lesson=visibility-timeout&step=2');
   await page.getByTestId('predict-submit').waitFor();
