@@ -110,6 +110,10 @@ pub struct Check {
     pub label: String,
     pub probe: Probe,
     pub test: Test,
+    /// `"after": "<another check's label>"`: this check holds only once that one holds too. A
+    /// goal about an outcome ("no slip printed twice", "still there after 2 minutes") is then
+    /// not shown met before the thing it speaks of has happened. The index of that check.
+    pub after: Option<usize>,
 }
 
 /// Predict, then see.

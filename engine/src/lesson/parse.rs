@@ -191,7 +191,7 @@ impl Fields<'_> {
     /// A list of checks: `{"label", "probe", <test>}` each; `labels` says whether a label is required.
     fn checks(&mut self, key: &str, labels: bool) -> Result<Vec<Check>, FieldError> {
         let items = self.list(key)?;
-        let mut out = Vec::with_capacity(items.len());
+        let mut out: Vec<(Check, Option<String>)> = Vec::with_capacity(items.len());
         for (i, item) in items.into_iter().enumerate() {
             let at = format!("{key}[{i}]");
             let Value::Object(mut m) = item else { return Err((at, "must be an object".into())) };
@@ -202,12 +202,45 @@ impl Fields<'_> {
             let probe_value = m.remove("probe").ok_or_else(|| (format!("{at}.probe"), "is missing".to_string()))?;
             let probe = Probe::parse(&probe_value, self.saved).map_err(|e| (format!("{at}.probe"), e))?;
             let test = Test::take(&mut m).map_err(|e| (at.clone(), e))?;
+            let after = match m.remove("after") {
+                None => None,
+                Some(Value::String(other)) => Some(other),
+                Some(_) => return Err((format!("{at}.after"), "must be the label of another check of this list".into())),
+            };
             if let Some(k) = m.keys().next() {
-                return Err((format!("{at}.{k}"), "unknown key (a check has label, probe and a test)".into()));
+                return Err((format!("{at}.{k}"), "unknown key (a check has label, probe, a test and after)".into()));
             }
-            out.push(Check { label, probe, test });
+            out.push((Check { label, probe, test, after: None }, after));
         }
-        Ok(out)
+        // `after` names an earlier or later check of the same list by its label; never itself,
+        // and not in a loop.
+        let labels: Vec<String> = out.iter().map(|(c, _)| c.label.clone()).collect();
+        let mut checks = Vec::with_capacity(out.len());
+        for (i, (mut check, after)) in out.into_iter().enumerate() {
+            if let Some(other) = after {
+                let found = labels.iter().position(|l| *l == other && !l.is_empty());
+                match found {
+                    Some(j) if j != i => check.after = Some(j),
+                    _ => {
+                        return Err((
+                            format!("{key}[{i}].after"),
+                            format!("\"{other}\" is not the label of another check of \"{key}\""),
+                        ))
+                    }
+                }
+            }
+            checks.push(check);
+        }
+        for start in 0..checks.len() {
+            let (mut at, mut hops) = (start, 0);
+            while let Some(next) = checks[at].after {
+                (at, hops) = (next, hops + 1);
+                if hops > checks.len() {
+                    return Err((format!("{key}[{start}].after"), "the checks' \"after\" go round in a loop".into()));
+                }
+            }
+        }
+        Ok(checks)
     }
 }
 

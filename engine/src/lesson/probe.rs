@@ -369,6 +369,9 @@ fn parse_filter(m: &mut Map<String, Value>, queue: String) -> Result<Probe, Stri
     Ok(Probe::Filter { queue, attributes, body })
 }
 
+/// The field of an `events` probe that is not in the event: how long ago it was logged (ms).
+const ELAPSED: &str = "elapsed_ms";
+
 fn read_events(ctx: &Context, kind: &str, filter: &Map<String, Value>, field: Option<&(String, Pick)>) -> Value {
     let want = Value::Object(filter.clone());
     let events = ctx.sim.events().get(ctx.since..).unwrap_or(&[]);
@@ -378,6 +381,18 @@ fn read_events(ctx: &Context, kind: &str, filter: &Map<String, Value>, field: Op
     });
     match field {
         None => json!(matching.count()),
+        // `elapsed_ms`: how long ago each event was logged, in virtual ms.
+        Some((f, pick)) if f == ELAPSED => {
+            let now = ctx.sim.now().ms();
+            let mut values = matching.map(|v| {
+                v.get("at").and_then(Value::as_u64).map_or(Value::Null, |at| json!(now.saturating_sub(at)))
+            });
+            match pick {
+                Pick::First => values.next().unwrap_or(Value::Null),
+                Pick::Last => values.next_back().unwrap_or(Value::Null),
+                Pick::All => Value::Array(values.collect()),
+            }
+        }
         Some((f, pick)) => {
             let mut values = matching.map(|v| resolve_path(&v, f).cloned().unwrap_or(Value::Null));
             match pick {

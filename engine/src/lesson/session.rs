@@ -205,12 +205,33 @@ impl Session {
             _ => &[],
         };
         let ctx = self.context(sim);
-        checks
+        let read: Vec<(Result<Value, String>, bool)> = checks
             .iter()
             .map(|c| {
                 let value = c.probe.read(&ctx);
                 let holds = value.as_ref().is_ok_and(|v| c.test.passes(v));
-                GoalStatus { label: c.label.clone(), holds, value, unit: c.probe.unit() }
+                (value, holds)
+            })
+            .collect();
+        // A check `after` another holds only once that one (and what it waits for) holds too.
+        let holds = |mut i: usize| loop {
+            if !read[i].1 {
+                return false;
+            }
+            match checks[i].after {
+                Some(j) => i = j,
+                None => return true,
+            }
+        };
+        checks
+            .iter()
+            .zip(&read)
+            .enumerate()
+            .map(|(i, (c, (value, _)))| GoalStatus {
+                label: c.label.clone(),
+                holds: holds(i),
+                value: value.clone(),
+                unit: c.probe.unit(),
             })
             .collect()
     }

@@ -159,3 +159,42 @@ fn other_mistakes_say_where_and_what() {
     assert!(Lesson::parse("{\"lesson\": ", &[]).unwrap_err().to_string().starts_with("not valid JSON"));
     assert!(Lesson::parse("[1, 2]", &[]).unwrap_err().to_string().contains("must be a JSON object"));
 }
+
+#[test]
+fn a_goal_after_another_is_not_met_until_that_one_is() {
+    // "Nothing is visible" holds at once (the queue starts empty); written `after` the receive,
+    // it is not shown met until the receive has happened.
+    let mut v = lesson();
+    v["steps"][1]["goals"] = json!([
+        {"label": "It was received", "probe": {"events": "Received"}, "min": 1},
+        {"label": "Nothing is visible", "probe": {"queue": "q", "field": "visible"}, "is": 0, "after": "It was received"},
+        {"label": "It was received a while ago", "probe": {"events": "Received", "field": "elapsed_ms", "pick": "first"}, "min": 5000}
+    ]);
+    v["steps"][1]["solution"] = json!([{"action": "ReceiveMessage", "params": {"QueueUrl": "q"}}, {"advance": "5s"}]);
+    let l = parse(&v).unwrap();
+    let report = l.verify();
+    assert_eq!(report.failed(), 0, "{:?}", report.checks);
+    let mut sim = crate::Sim::new(1);
+    let (mut s, _) = super::Session::start(l, &mut sim).unwrap();
+    s.perform(&mut sim);
+    assert!(s.next(&sim), "on to the checkpoint");
+    let held = |s: &super::Session, sim: &crate::Sim| s.goals(sim).iter().map(|g| g.holds).collect::<Vec<_>>();
+    // The message is visible before anything (the prediction sent it): nothing held yet.
+    sim.apply("ReceiveMessage", &json!({"QueueUrl": "q", "VisibilityTimeout": 0})).unwrap();
+    sim.apply("ReceiveMessage", &json!({"QueueUrl": "q"})).unwrap();
+    assert_eq!(held(&s, &sim), [true, true, false], "received, nothing visible; not yet 5 s ago");
+    sim.advance_to(sim.now().plus_ms(5_000));
+    assert_eq!(held(&s, &sim), [true, true, true]);
+    assert_eq!(s.goals(&sim)[2].value, Ok(json!(5_000)), "elapsed_ms: how long ago the first receive was");
+}
+
+#[test]
+fn an_after_that_names_no_other_check_or_loops_is_refused() {
+    let mut v = lesson();
+    v["steps"][1]["goals"] = json!([{"label": "A", "probe": {"queue": "q", "field": "visible"}, "is": 0, "after": "B"}]);
+    assert!(error(&v).contains("goals[0].after: \"B\" is not the label of another check"), "{}", error(&v));
+    v["steps"][1]["goals"] = json!([
+        {"label": "A", "probe": {"queue": "q", "field": "visible"}, "is": 0, "after": "B"},
+        {"label": "B", "probe": {"queue": "q", "field": "visible"}, "is": 0, "after": "A"}]);
+    assert!(error(&v).contains("go round in a loop"), "{}", error(&v));
+}
