@@ -204,6 +204,17 @@ test('on a phone, committing a prediction brings the diagram into view while the
   await done(page, problems, 'lessons-phone-watch');
 });
 
+test('a goal about an outcome is not ticked before the outcome has happened', async () => {
+  const { page, problems } = await open('?lesson=fanout-and-work-queues&step=5');
+  await page.getByTestId('checkpoint').waitFor();
+  const line = page.getByTestId('checkpoint').locator('li', { hasText: 'No slip printed twice' });
+  assert.equal(await line.evaluate((li) => li.classList.contains('held')), false, 'nothing printed yet: not ticked');
+  await page.getByTestId('checkpoint-show-me').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="checkpoint"]')?.dataset.done === 'true', null, { timeout: 30_000 });
+  assert.equal(await line.evaluate((li) => li.classList.contains('held')), true, 'ticked once the slips are printed');
+  await done(page, problems, 'lessons-goal-after');
+});
+
 test('Commit waits for an answer: disabled until a choice is picked or a number typed', async () => {
   const { page, problems } = await open('?lesson=visibility-timeout&step=2');
   await page.getByTestId('predict-submit').waitFor();
