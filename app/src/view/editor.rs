@@ -1,6 +1,7 @@
 //! A setting the learner edits in place (a queue's visibility timeout, its retention, its
-//! maxReceiveCount): applied when the field changes, the engine's own error shown under the
-//! field itself with the field marked invalid, and the setting left as it was. The Publish
+//! maxReceiveCount): applied with Apply, Enter or on leaving the field; a duration typed in the
+//! unit the learner picks (seconds, minutes, hours, days). The engine's own error is shown under
+//! the field itself with the field marked invalid, and the setting left as it was. The Publish
 //! panel's error line is for publishing.
 
 use super::use_ctx;
@@ -29,9 +30,36 @@ impl Setting {
             Setting::MaxReceive { queue, dlq } => p.set_redrive(queue, dlq, value),
         }
     }
+
+    /// Whether its value is a duration in seconds (typed in a unit the learner picks).
+    fn is_duration(&self) -> bool {
+        !matches!(self, Setting::MaxReceive { .. })
+    }
 }
 
-/// A number field for `setting`, showing `current` (the engine's value), in `range`.
+/// The units a duration may be typed in: (label, seconds).
+const UNITS: &[(&str, u64)] = &[("s", 1), ("min", 60), ("h", 3_600), ("d", 86_400)];
+
+/// The largest unit that writes `seconds` as a whole number (seconds for what is not a number).
+fn unit_for(seconds: &str) -> usize {
+    match seconds.parse::<u64>() {
+        Ok(s) if s > 0 => UNITS.iter().rposition(|(_, u)| s % u == 0).unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// `text` typed in `unit` as seconds for the engine; what is not a whole number goes as it is,
+/// for the engine to refuse with its own words.
+pub fn to_seconds(text: &str, unit: usize) -> String {
+    let per = UNITS.get(unit).map_or(1, |u| u.1);
+    match text.trim().parse::<u64>() {
+        Ok(n) => n.checked_mul(per).map_or_else(|| text.to_string(), |s| s.to_string()),
+        Err(_) => text.trim().to_string(),
+    }
+}
+
+/// A number field for `setting`, showing `current` (the engine's value), in `range` (of the
+/// value the engine takes), with Apply.
 #[component]
 pub fn NumberSetting(
     label: &'static str,
@@ -42,26 +70,77 @@ pub fn NumberSetting(
 ) -> impl IntoView {
     let ctx = use_ctx();
     let error = RwSignal::new(None::<String>);
+    let duration = setting.is_duration();
+    let unit = RwSignal::new(if duration { unit_for(&current.get_untracked()) } else { 0 });
+    // What the field shows: the engine's value in the unit picked, until the learner types.
+    let shown = move || {
+        let now = current.get();
+        let per = UNITS[unit.get()].1;
+        match now.parse::<u64>() {
+            Ok(s) if s % per == 0 => (s / per).to_string(),
+            _ => now,
+        }
+    };
+    let typed = RwSignal::new(None::<String>);
     let setting = StoredValue::new(setting);
-    let changed = move |ev: leptos::ev::Event| {
-        let typed = event_target_value(&ev);
+    let apply = move || {
+        let text = typed.get_untracked().unwrap_or_else(|| shown());
+        let value = if duration { to_seconds(&text, unit.get_untracked()) } else { text.trim().to_string() };
         let was = current.get_untracked();
-        error.set(match ctx.pg.try_update(|p| setting.with_value(|s| s.apply(p, &typed))) {
+        match ctx.pg.try_update(|p| setting.with_value(|s| s.apply(p, &value))) {
             Some(Err(e)) => {
-                Some(format!("{} Not applied: still {was}.", crate::format::error_text(&e.code, &e.message)))
+                error.set(Some(format!("{} Not applied: still {was}.", crate::format::error_text(&e.code, &e.message))))
             }
-            _ => None,
-        });
+            _ => {
+                error.set(None);
+                typed.set(None);
+            }
+        }
+    };
+    let pick_unit = move |ev: leptos::ev::Event| {
+        if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+            unit.set(i.min(UNITS.len() - 1));
+        }
     };
     let error_id = format!("{testid}-error");
+    let (min, max) = range;
     view! {
         <label class="field setting">
             <span>{label}</span>
-            <input type="number" min=range.0 max=range.1 data-testid=testid prop:value=move || current.get()
-                class:invalid=move || error.with(Option::is_some)
-                aria-invalid=move || error.with(Option::is_some).to_string() aria-describedby=error_id.clone()
-                on:change=changed />
+            <span class="setting-row">
+                <input type="number" min=min max=max data-testid=testid.clone() prop:value=shown
+                    class:invalid=move || error.with(Option::is_some)
+                    aria-invalid=move || error.with(Option::is_some).to_string() aria-describedby=error_id.clone()
+                    on:input=move |ev| typed.set(Some(event_target_value(&ev)))
+                    on:change=move |_| apply() />
+                {duration.then(|| view! {
+                    <select data-testid=format!("{testid}-unit") aria-label="Unit"
+                        prop:value=move || unit.get().to_string()
+                        on:change=pick_unit>
+                        {UNITS.iter().enumerate().map(|(i, (l, _))| view! { <option value=i.to_string()>{*l}</option> }).collect_view()}
+                    </select>
+                })}
+                <button type="button" data-testid=format!("{testid}-apply") on:click=move |_| apply()>"Apply"</button>
+            </span>
             <span class="setting-error" id=error_id.clone() data-testid=error_id>{move || error.get()}</span>
         </label>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{to_seconds, unit_for};
+
+    #[test]
+    fn a_duration_is_typed_in_a_unit_and_sent_in_seconds() {
+        assert_eq!(unit_for("1209600"), 3, "14 days");
+        assert_eq!(unit_for("345600"), 3, "4 days");
+        assert_eq!(unit_for("30"), 0);
+        assert_eq!(unit_for("3600"), 2);
+        assert_eq!(unit_for("not a number"), 0);
+        assert_eq!(to_seconds("14", 3), "1209600");
+        assert_eq!(to_seconds(" 2 ", 1), "120");
+        assert_eq!(to_seconds("-1", 2), "-1", "the engine says what is wrong with it");
+        assert_eq!(to_seconds("99999999999999999", 3), "99999999999999999", "too large to multiply: sent as typed");
     }
 }

@@ -166,6 +166,53 @@ pub struct Checkpoint {
     pub solution: Vec<Step>,
     /// Shown when every goal holds.
     pub done: String,
+    /// The controls the checkpoint asks for, shown beside it (`"controls": ["retention:sms-dlq",
+    /// "add-worker:packing"]`): what the learner needs within reach of the step, not only on a
+    /// queue card below the fold.
+    pub controls: Vec<Reach>,
+}
+
+/// A control a checkpoint puts within reach: what it acts on, by name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// "+ Worker" on a queue.
+    AddWorker(String),
+    /// ReceiveMessage on a queue, as a consumer would.
+    Receive(String),
+    /// StartMessageMoveTask from a dead-letter queue back to its sources.
+    Redrive(String),
+    Purge(String),
+    /// A queue's settings.
+    Visibility(String),
+    Retention(String),
+    MaxReceive(String),
+    /// A worker's buttons: crash or restart, pause or resume.
+    Worker(String),
+}
+
+impl Reach {
+    /// The kinds a lesson file may name, as it writes them.
+    pub const KINDS: &'static [&'static str] =
+        &["add-worker", "receive", "redrive", "purge", "visibility", "retention", "max-receive", "worker"];
+
+    /// Reads `"<kind>:<name>"`.
+    pub fn parse(text: &str) -> Result<Reach, String> {
+        let (kind, name) = text.split_once(':').filter(|(_, n)| !n.is_empty()).ok_or_else(|| {
+            format!("\"{text}\" is not \"<control>:<name>\" (a control is one of {})", Reach::KINDS.join(", "))
+        })?;
+        let name = name.to_string();
+        Ok(match kind {
+            "add-worker" => Reach::AddWorker(name),
+            "receive" => Reach::Receive(name),
+            "redrive" => Reach::Redrive(name),
+            "purge" => Reach::Purge(name),
+            "visibility" => Reach::Visibility(name),
+            "retention" => Reach::Retention(name),
+            "max-receive" => Reach::MaxReceive(name),
+            "worker" => Reach::Worker(name),
+            other => return Err(format!("\"{other}\" is not a control (they are {})", Reach::KINDS.join(", "))),
+        })
+    }
 }
 
 /// An AWS documentation page to read next.

@@ -205,7 +205,9 @@ impl Fields<'_> {
             let after = match m.remove("after") {
                 None => None,
                 Some(Value::String(other)) => Some(other),
-                Some(_) => return Err((format!("{at}.after"), "must be the label of another check of this list".into())),
+                Some(_) => {
+                    return Err((format!("{at}.after"), "must be the label of another check of this list".into()))
+                }
             };
             if let Some(k) = m.keys().next() {
                 return Err((format!("{at}.{k}"), "unknown key (a check has label, probe, a test and after)".into()));
@@ -334,7 +336,21 @@ fn checkpoint(f: &mut Fields) -> Result<Checkpoint, FieldError> {
         return Err(("solution".into(), "must have at least one scenario step (what \"show me\" does)".into()));
     }
     let done = f.text("done")?;
-    Ok(Checkpoint { goals, hint, hint_after_s, solution, done })
+    let controls = match f.map.remove("controls") {
+        None => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let text = v.as_str().ok_or_else(|| {
+                    (format!("controls[{i}]"), "must be a string such as \"retention:sms-dlq\"".to_string())
+                })?;
+                super::Reach::parse(text).map_err(|e| (format!("controls[{i}]"), e))
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(_) => return Err(("controls".into(), "must be a list such as [\"add-worker:packing\"]".into())),
+    };
+    Ok(Checkpoint { goals, hint, hint_after_s, solution, done, controls })
 }
 
 fn remember(f: &mut Fields) -> Result<StepKind, FieldError> {

@@ -384,9 +384,8 @@ fn read_events(ctx: &Context, kind: &str, filter: &Map<String, Value>, field: Op
         // `elapsed_ms`: how long ago each event was logged, in virtual ms.
         Some((f, pick)) if f == ELAPSED => {
             let now = ctx.sim.now().ms();
-            let mut values = matching.map(|v| {
-                v.get("at").and_then(Value::as_u64).map_or(Value::Null, |at| json!(now.saturating_sub(at)))
-            });
+            let mut values = matching
+                .map(|v| v.get("at").and_then(Value::as_u64).map_or(Value::Null, |at| json!(now.saturating_sub(at))));
             match pick {
                 Pick::First => values.next().unwrap_or(Value::Null),
                 Pick::Last => values.next_back().unwrap_or(Value::Null),

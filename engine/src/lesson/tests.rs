@@ -191,7 +191,8 @@ fn a_goal_after_another_is_not_met_until_that_one_is() {
 #[test]
 fn an_after_that_names_no_other_check_or_loops_is_refused() {
     let mut v = lesson();
-    v["steps"][1]["goals"] = json!([{"label": "A", "probe": {"queue": "q", "field": "visible"}, "is": 0, "after": "B"}]);
+    v["steps"][1]["goals"] =
+        json!([{"label": "A", "probe": {"queue": "q", "field": "visible"}, "is": 0, "after": "B"}]);
     assert!(error(&v).contains("goals[0].after: \"B\" is not the label of another check"), "{}", error(&v));
     v["steps"][1]["goals"] = json!([
         {"label": "A", "probe": {"queue": "q", "field": "visible"}, "is": 0, "after": "B"},

@@ -16,6 +16,7 @@ mod overview;
 mod panel;
 mod play;
 mod progress;
+mod reach;
 mod step;
 
 pub use panel::LessonPanel;

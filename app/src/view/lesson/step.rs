@@ -22,6 +22,7 @@ pub enum Control {
     Checkpoint {
         hint: String,
         done: String,
+        controls: Vec<engine::lesson::Reach>,
     },
     Remember {
         lines: Vec<String>,
@@ -39,7 +40,9 @@ impl Control {
                 number: pr.answer == AnswerMode::Number,
                 choices: pr.choices.iter().map(|c| (c.id.clone(), c.label.clone())).collect(),
             },
-            StepKind::Checkpoint(c) => Control::Checkpoint { hint: c.hint.clone(), done: c.done.clone() },
+            StepKind::Checkpoint(c) => {
+                Control::Checkpoint { hint: c.hint.clone(), done: c.done.clone(), controls: c.controls.clone() }
+            }
             StepKind::Remember { lines, read } => Control::Remember { lines: lines.clone(), read: read.clone() },
         }
     }
@@ -51,7 +54,9 @@ impl Control {
             Control::Predict { question, number, choices } => {
                 view! { <Predict question=question number=number choices=choices /> }.into_any()
             }
-            Control::Checkpoint { hint, done } => view! { <Checkpoint hint=hint done=done /> }.into_any(),
+            Control::Checkpoint { hint, done, controls } => {
+                view! { <Checkpoint hint=hint done=done controls=controls /> }.into_any()
+            }
             Control::Remember { lines, read } => view! { <Remember lines=lines read=read /> }.into_any(),
         }
     }
@@ -243,7 +248,7 @@ fn Verdict() -> impl IntoView {
 /// A checkpoint: its goals, live as the learner acts; then the hint when due and "Show me", or
 /// the done message once reached.
 #[component]
-fn Checkpoint(hint: String, done: String) -> impl IntoView {
+fn Checkpoint(hint: String, done: String, controls: Vec<engine::lesson::Reach>) -> impl IntoView {
     let ls = use_lessons_ctx();
     let ctx = ls.ctx;
     // The goals are read on the story as it changes (not at every frame of the clock).
@@ -286,6 +291,7 @@ fn Checkpoint(hint: String, done: String) -> impl IntoView {
     view! {
         <div class="checkpoint" data-testid="checkpoint" data-done=move || reached.get().to_string()>
             {move || goals.with(|g| g.as_deref().and_then(|g| checks(g, "goals", "○", true)))}
+            <super::reach::ReachControls controls=controls />
             {rest}
         </div>
     }

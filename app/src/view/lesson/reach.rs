@@ -1,0 +1,114 @@
+//! The controls a checkpoint asks for, beside it (`engine::lesson::Reach`): "+ Worker",
+//! Receive, Redrive or Purge on a queue, a queue's setting, a worker's buttons. The same commands
+//! as the queue cards' and the inspector's, within reach of the step that asks for them.
+
+use crate::view::editor::{NumberSetting, Setting};
+use crate::view::queues::without_messages;
+use crate::view::use_ctx;
+use engine::lesson::Reach;
+use engine::snapshot::QueueView;
+use engine::world::WorkerStatus;
+use leptos::prelude::*;
+
+#[component]
+pub fn ReachControls(controls: Vec<Reach>) -> impl IntoView {
+    (!controls.is_empty()).then(|| {
+        let items = controls.into_iter().map(|c| view! { <Control reach=c /> }).collect_view();
+        view! { <div class="within-reach" role="group" aria-label="What this step asks for">{items}</div> }
+    })
+}
+
+#[component]
+fn Control(reach: Reach) -> impl IntoView {
+    let ctx = use_ctx();
+    let queue_of = |name: String| {
+        Memo::new(move |_| ctx.snapshot.with(|s| s.queues.iter().find(|q| q.name == name).map(without_messages)))
+    };
+    let read = |q: Memo<Option<QueueView>>, f: fn(&QueueView) -> String| {
+        Signal::derive(move || q.with(|q| q.as_ref().map(f).unwrap_or_default()))
+    };
+    let act =
+        move |f: Box<dyn Fn(&mut crate::Playground) -> Result<serde_json::Value, engine::ApiError> + Send + Sync>| {
+            move |_| {
+                ctx.act(|p| f(p));
+            }
+        };
+    match reach {
+        Reach::AddWorker(q) => {
+            let (id, n) = (format!("reach-add-worker-{q}"), q.clone());
+            view! { <button data-testid=id on:click=act(Box::new(move |p| p.add_worker(&n)))>"+ Worker on "{q}</button> }.into_any()
+        }
+        Reach::Receive(q) => {
+            let (id, n) = (format!("reach-receive-{q}"), q.clone());
+            view! { <button data-testid=id on:click=act(Box::new(move |p| p.receive(&n)))>"Receive from "{q}</button> }
+                .into_any()
+        }
+        Reach::Purge(q) => {
+            let (id, n) = (format!("reach-purge-{q}"), q.clone());
+            view! { <button data-testid=id on:click=act(Box::new(move |p| p.purge(&n)))>"Purge "{q}</button> }
+                .into_any()
+        }
+        Reach::Redrive(q) => {
+            let dlq = queue_of(q.clone());
+            let redrive = move |_| {
+                if let Some(d) = dlq.get_untracked() {
+                    ctx.act(|p| p.redrive(&d));
+                }
+            };
+            let id = format!("reach-redrive-{q}");
+            view! { <button data-testid=id on:click=redrive>"Redrive "{q}</button> }.into_any()
+        }
+        Reach::Visibility(q) => {
+            let current = read(queue_of(q.clone()), |q| q.visibility_timeout.to_string());
+            view! {
+                <NumberSetting label="Visibility timeout" testid=format!("reach-visibility-{q}") range=(0, 43_200)
+                    current=current setting=Setting::Visibility { queue: q.clone() } />
+            }
+            .into_any()
+        }
+        Reach::Retention(q) => {
+            let current = read(queue_of(q.clone()), |q| q.retention_period.to_string());
+            view! {
+                <NumberSetting label="Retention" testid=format!("reach-retention-{q}") range=(60, 1_209_600)
+                    current=current setting=Setting::Retention { queue: q.clone() } />
+            }
+            .into_any()
+        }
+        Reach::MaxReceive(q) => {
+            let queue = queue_of(q.clone());
+            let dlq = queue.get_untracked().and_then(|x| x.dead_letter_queue);
+            let current = read(queue, |q| q.max_receive_count.unwrap_or_default().to_string());
+            dlq.map(|dlq| {
+                view! {
+                    <NumberSetting label="maxReceiveCount" testid=format!("reach-max-receive-{q}") range=(1, 1_000)
+                        current=current setting=Setting::MaxReceive { queue: q.clone(), dlq } />
+                }
+            })
+            .into_any()
+        }
+        Reach::Worker(w) => {
+            let name = w.clone();
+            let state = Memo::new(move |_| {
+                ctx.snapshot.with(|s| s.world.workers.iter().find(|x| x.name == name).map(|x| x.state))
+            });
+            let crashed = move || state.get() == Some(WorkerStatus::Crashed);
+            let paused = move || state.get() == Some(WorkerStatus::Paused);
+            let (life, pause) = (StoredValue::new(w.clone()), StoredValue::new(w.clone()));
+            view! {
+                <span class="reach-worker">
+                    <span class="label">{w.clone()}</span>
+                    <button class:danger=move || !crashed() data-testid=format!("reach-worker-{w}-life")
+                        disabled=move || state.get().is_none()
+                        on:click=move |_| { life.with_value(|n| ctx.act(|p| p.worker(if crashed() { "RestartWorker" } else { "CrashWorker" }, n))); }>
+                        {move || if crashed() { "Restart" } else { "Crash" }}
+                    </button>
+                    <button data-testid=format!("reach-worker-{w}-pause") disabled=move || state.get().is_none() || crashed()
+                        on:click=move |_| { pause.with_value(|n| ctx.act(|p| p.worker(if paused() { "ResumeWorker" } else { "PauseWorker" }, n))); }>
+                        {move || if paused() { "Resume" } else { "Pause" }}
+                    </button>
+                </span>
+            }
+            .into_any()
+        }
+    }
+}
