@@ -1,6 +1,9 @@
 //! The event log, filterable by resource, and the live region that announces what happens.
 
+use super::bidi::isolated;
+use super::markup::Markup;
 use super::{use_ctx, Ctx, Selection};
+use crate::html;
 use engine::EventKind;
 use leptos::prelude::*;
 
@@ -12,8 +15,6 @@ pub fn EventLog() -> impl IntoView {
     let ctx = use_ctx();
     let filter = RwSignal::new(String::new());
     let shown = RwSignal::new(SHOWN);
-    // How many events (of the filtered ones, with a filter) the log leaves out.
-    let left_out = RwSignal::new(0usize);
     let resources = Memo::new(move |_| {
         ctx.snapshot.with(|s| {
             let mut r: Vec<String> = s.topics.iter().map(|t| t.name.clone()).collect();
@@ -29,51 +30,23 @@ pub fn EventLog() -> impl IntoView {
         ctx.paced_late.track();
         ctx.pg.with_untracked(|p| (p.id.clone(), p.events().len()))
     });
-    // The list is written as markup, one `<li data-seq>` per event, and kept by hand: when
-    // events come or go (playing on, scrubbing back) only those items are inserted or removed.
-    // A click on an event's button reaches the list, which selects the event its item names.
-    Effect::new(move |drawn: Option<Vec<(u64, String)>>| {
-        let drawn = drawn.unwrap_or_default();
-        let f = filter.get();
-        let limit = shown.get();
+    // The events listed, newest first, and how many (of the filtered ones, with a filter) are
+    // left out.
+    let listed = Memo::new(move |_| {
         // Read, not only tracked: a memo that has never run follows nothing.
         count.with(|_| ());
-        let Some(list) = document().get_element_by_id("events") else { return drawn };
-        let (items, rest): (Vec<(u64, String)>, usize) = ctx.pg.with_untracked(|p| {
-            let mut events = p.events().iter().rev().filter(|e| f.is_empty() || e.kind.resources().iter().any(|r| *r == f));
-            let items = events
-                .by_ref()
-                .take(limit)
-                .map(|e| {
-                    let kind = e.kind.name();
-                    let li = format!(
-                        "<li data-seq=\"{}\"><button class=\"event\"><time>{}</time><span class=\"kind {kind}\">{kind}</span>\
-                         <span class=\"text\">{}</span></button></li>",
-                        e.seq,
-                        e.at,
-                        super::bidi::isolated(&e.kind.summary())
-                    );
-                    // Newest first: keyed in ascending order by how far back an event is.
-                    (u64::MAX - e.seq, li)
-                })
-                .collect();
+        let (f, limit) = (filter.get(), shown.get());
+        ctx.pg.with_untracked(|p| {
+            let of = |e: &&engine::Event| f.is_empty() || e.kind.resources().iter().any(|r| *r == f);
+            let mut events = p.events().iter().rev().filter(of);
+            let items: Vec<Item> = events.by_ref().take(limit).map(Item::of).collect();
             (items, events.count())
-        });
-        super::keep_list(&list, &drawn, &items);
-        if left_out.get_untracked() != rest {
-            left_out.set(rest);
-        }
-        items
+        })
     });
+    let left_out = move || listed.with(|l| l.1);
     let select = move |e: web_sys::MouseEvent| {
-        let seq = e
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-            .and_then(|el| el.closest("[data-seq]").ok().flatten())
-            .and_then(|el| el.get_attribute("data-seq"))
-            .and_then(|s| s.parse::<u64>().ok());
-        if let Some(seq) = seq {
-            ctx.selected.set(Some(Selection::Event(seq)));
+        if let Some(event @ Selection::Event(_)) = super::selection::under(e.target()) {
+            ctx.selected.set(Some(event));
         }
     };
     view! {
@@ -85,12 +58,47 @@ pub fn EventLog() -> impl IntoView {
                     {move || resources.get().into_iter().map(|r| view! { <option value=r.clone()>{r.clone()}</option> }).collect_view()}
                 </select>
             </header>
-            <ol data-testid="event-log" id="events" on:click=select></ol>
-            <p class="more" data-testid="event-log-limit" hidden=move || left_out.get() == 0>
-                {move || format!("Showing the latest {} events; {} older ones are not listed. ", shown.get(), left_out.get())}
+            // Kept by event: when events come or go (playing on, scrubbing back) only their
+            // items are inserted or removed.
+            // An event's button names it (`data-select`); a click on one reaches the list.
+            <ol data-testid="event-log" id="events" on:click=select>
+                <For each=move || listed.with(|l| l.0.clone()) key=Item::clone let(item)>
+                    <li data-seq=item.seq inner_html=item.markup.into_string()></li>
+                </For>
+            </ol>
+            <p class="more" data-testid="event-log-limit" hidden=move || left_out() == 0>
+                {move || format!("Showing the latest {} events; {} older ones are not listed. ", shown.get(), left_out())}
                 <button class="link" data-testid="event-log-older" on:click=move |_| shown.update(|n| *n += SHOWN)>"Show older"</button>
             </p>
         </section>
+    }
+}
+
+/// One event in the list: its number and its item's markup (its time, its kind, and what
+/// happened, the learner's text isolated). Keyed by both: after a fork, a number can name
+/// another event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Item {
+    seq: u64,
+    markup: Markup,
+}
+
+impl std::hash::Hash for Item {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.seq.hash(state);
+        self.markup.as_str().hash(state);
+    }
+}
+
+impl Item {
+    fn of(e: &engine::Event) -> Item {
+        let kind = e.kind.name();
+        let markup = html! {
+            "<button class=\"event\" data-select=\"", Selection::Event(e.seq).to_attr(), "\"><time>", e.at.to_string(),
+            "</time><span class=\"kind ", kind, "\">", kind, "</span><span class=\"text\">", isolated(&e.kind.summary()),
+            "</span></button>"
+        };
+        Item { seq: e.seq, markup }
     }
 }
 

@@ -3,7 +3,9 @@
 
 // The routes page draws no metrics (see view::Cards).
 
-use super::{esc, use_ctx};
+use super::markup::Markup;
+use super::use_ctx;
+use crate::html;
 use engine::world::AlarmState;
 use engine::SimTime;
 use leptos::prelude::*;
@@ -66,7 +68,7 @@ pub fn Metrics() -> impl IntoView {
             <p class="hint" hidden=move || charts.with(|c| !c.is_empty())>"Datapoints appear once the world has a worker, a function or an alarm: one per period (60 s unless the scenario sets ConfigureMetrics)."</p>
             // Read-only pictures, redrawn whole when the data changes: written as markup.
             <div class="charts" hidden=move || charts.with(Vec::is_empty) inner_html=move || charts.with(|c| {
-                c.iter().map(|(name, lines, age, alarms)| chart(name, lines, age, alarms)).collect::<String>()
+                c.iter().map(|(name, lines, age, alarms)| chart(name, lines, age, alarms)).collect::<Markup>().into_string()
             })></div>
         </section>
     }
@@ -98,9 +100,8 @@ fn points(line: &[(SimTime, u64)], span: (u64, u64), top: u64, w: i64, h: i64) -
 }
 
 /// One queue's chart as SVG markup: visible and in-flight counts with any alarm thresholds, and
-/// under it the age of the oldest message. Names are queue and alarm names (letters, digits, `-`
-/// and `_`; alarm names are escaped anyway).
-fn chart(name: &str, lines: &[Line], age: &[(SimTime, u64)], alarms: &[(f64, String, AlarmState)]) -> String {
+/// under it the age of the oldest message. Queue and alarm names enter as text (escaped).
+fn chart(name: &str, lines: &[Line], age: &[(SimTime, u64)], alarms: &[(f64, String, AlarmState)]) -> Markup {
     let all = lines.iter().flat_map(|l| l.points.iter()).chain(age.iter());
     let span = all.clone().fold((u64::MAX, 0), |(a, b), (t, _)| (a.min(t.ms()), b.max(t.ms())));
     let top = lines
@@ -111,52 +112,43 @@ fn chart(name: &str, lines: &[Line], age: &[(SimTime, u64)], alarms: &[(f64, Str
         .unwrap_or(1)
         .max(1);
     let last = |i: usize| lines.get(i).and_then(|l| l.points.last()).map_or(0, |p| p.1);
-    let mut out = format!(
-        "<figure class=\"chart\" data-testid=\"metrics-{name}\"><figcaption><strong>{name}</strong>\
-         <span class=\"legend visible\">{} {}</span><span class=\"legend inflight\">{} {}</span></figcaption>\
-         <svg viewBox=\"0 0 {W} {H}\" role=\"img\" aria-label=\"Messages visible and in flight in {name} over time\">\
-         <line class=\"axis\" x1=\"0\" x2=\"{W}\" y1=\"{}\" y2=\"{}\"/>",
-        lines.first().map_or("", |l| l.label),
-        last(0),
-        lines.get(1).map_or("", |l| l.label),
-        last(1),
-        H - 4,
-        H - 4,
-    );
+    let label = |i: usize| lines.get(i).map_or("", |l| l.label);
+    let mut out = html! {
+        "<figure class=\"chart\" data-testid=\"metrics-", name, "\"><figcaption><strong>", name, "</strong>",
+        "<span class=\"legend visible\">", label(0), " ", last(0), "</span>", "<span class=\"legend inflight\">",
+        label(1), " ", last(1), "</span></figcaption>", "<svg viewBox=\"0 0 ", W, " ", H,
+        "\" role=\"img\" aria-label=\"Messages visible and in flight in ", name,
+        " over time\"><line class=\"axis\" x1=\"0\" x2=\"", W, "\" y1=\"", H - 4, "\" y2=\"", H - 4, "\"/>"
+    };
     for (threshold, alarm, state) in alarms {
         let ty = ((H - 4) as f64 * 10.0 - threshold / top as f64 * (H - 8) as f64 * 10.0).round() as i64;
-        out += &format!(
-            "<g class=\"threshold {}\"><line x1=\"0\" x2=\"{W}\" y1=\"{y}\" y2=\"{y}\"/>\
-             <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}: {}</text></g>",
-            state.as_str().to_ascii_lowercase(),
-            W - 2,
-            tenths(ty - 30),
-            esc(alarm),
-            state.as_str(),
-            y = tenths(ty),
+        let y = tenths(ty);
+        html!(into out;
+            "<g class=\"threshold ", state.as_str().to_ascii_lowercase(), "\"><line x1=\"0\" x2=\"", W, "\" y1=\"", &y,
+            "\" y2=\"", &y, "\"/><text x=\"", W - 2, "\" y=\"", tenths(ty - 30), "\" text-anchor=\"end\">", alarm, ": ",
+            state.as_str(), "</text></g>"
         );
     }
     for Line { class, points: p, .. } in lines {
-        out += &format!("<polyline class=\"series {class}\" points=\"{}\"/>", points(p, span, top, W, H));
+        html!(into out; "<polyline class=\"series ", *class, "\" points=\"", points(p, span, top, W, H), "\"/>");
         // The newest datapoint as a dot: visible even while a series has a single point.
         if let Some(newest) = p.last() {
             let (x, y) = coords(*newest, span, top, W, H);
-            out += &format!("<circle class=\"dot {class}\" cx=\"{}\" cy=\"{}\" r=\"2.5\"/>", tenths(x), tenths(y));
+            html!(into out; "<circle class=\"dot ", *class, "\" cx=\"", tenths(x), "\" cy=\"", tenths(y), "\" r=\"2.5\"/>");
         }
     }
-    out += "</svg>";
+    out.raw("</svg>");
     if let Some((_, newest)) = age.last() {
         let oldest_top = age.iter().map(|p| p.1).max().unwrap_or(1).max(1);
-        out += &format!(
-            "<div class=\"age\"><span>age of oldest message {}</span>\
-             <svg viewBox=\"0 0 {W} {AGE_H}\" role=\"img\" aria-label=\"Age of the oldest message in {name}, up to {}\">\
-             <polyline class=\"series age\" points=\"{}\"/></svg></div>",
-            crate::format::duration(newest * 1_000),
-            crate::format::duration(oldest_top * 1_000),
-            points(age, span, oldest_top, W, AGE_H)
+        html!(into out;
+            "<div class=\"age\"><span>age of oldest message ", crate::format::duration(newest * 1_000), "</span>",
+            "<svg viewBox=\"0 0 ", W, " ", AGE_H, "\" role=\"img\" aria-label=\"Age of the oldest message in ", name,
+            ", up to ", crate::format::duration(oldest_top * 1_000), "\"><polyline class=\"series age\" points=\"",
+            points(age, span, oldest_top, W, AGE_H), "\"/></svg></div>"
         );
     }
-    out + "</figure>"
+    out.raw("</figure>");
+    out
 }
 
 #[cfg(test)]

@@ -1,8 +1,10 @@
-//! What the inspector shows, and how a node of the diagram names it in its `data-select`
-//! attribute (the diagram is markup; one click handler reads the attribute back).
+//! What the inspector shows, and how an item of the read-only views names it in its
+//! `data-select` attribute: a node of the diagram, a chip, an event of the log. They are written
+//! as markup or kept in long lists, so one click handler per view reads the attribute back
+//! ([`under`]) rather than a handler per item.
 
 /// What the inspector shows.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Selection {
     Queue(String),
     Message {
@@ -50,6 +52,14 @@ impl Selection {
             _ => None,
         }
     }
+}
+
+/// What the element an event happened on names (it, or its nearest ancestor with a
+/// `data-select`): for the lists written as markup, where one handler serves every item.
+pub fn under(target: Option<web_sys::EventTarget>) -> Option<Selection> {
+    let el = wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(target?).ok()?;
+    let node = el.closest("[data-select]").ok()??;
+    Selection::parse_attr(&node.get_attribute("data-select")?)
 }
 
 #[cfg(test)]

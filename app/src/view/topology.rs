@@ -2,11 +2,13 @@
 //! consumers (workers, Lambda functions), each queue's dead-letter queue under it. On the routes
 //! page EventBridge buses stand beside the topics, each rule's targets in rows of their own, and
 //! what is not a queue (an HTTP/S endpoint, a function, a topic, a bus) is drawn where a queue
-//! would be. Tokens travel
-//! the edges for recent deliveries, drop at a filter that rejected them, and slide into a DLQ
-//! (see `tokens`).
+//! would be. Tokens travel the edges for recent deliveries, drop at a filter that rejected them,
+//! and slide into a DLQ (see `tokens`).
+//!
+//! [`Layout`] places what is drawn; `parts` (topology_markup.rs) writes it as pieces of markup
+//! and live nodes; `live` (topology_live.rs) keeps them on the page as Leptos elements.
 
-use super::{esc, use_ctx, Selection};
+use super::{use_ctx, Selection};
 use engine::snapshot::{Snapshot, SubscriptionView};
 use engine::sqs::MsgState;
 use engine::world::{MappingState, WorkerStatus};
@@ -449,45 +451,6 @@ impl Layout {
         (x, row.y + 24, row.dlq_top(self.narrow) + 16)
     }
 
-    /// The topology alone: the layout with its counts and states left out. Two layouts of one
-    /// shape draw the same nodes.
-    fn shape(&self) -> Layout {
-        let mut shape = self.clone();
-        for row in &mut shape.rows {
-            (row.visible, row.inflight, row.more) = (0, 0, 0);
-            row.dots.clear();
-            if let Some(sub) = &mut row.sub {
-                (sub.delivered, sub.filtered_out, sub.failed, sub.redriven, sub.retrying) = (0, 0, 0, 0, 0);
-            }
-            if let Some(rule) = &mut row.rule {
-                (rule.matched, rule.enabled) = (0, true);
-            }
-            if let Some(e) = &mut row.endpoint {
-                (e.stat, e.more, e.down) = (String::new(), String::new(), false);
-            }
-            for (_, n) in row.dlq.iter_mut().chain(row.sub_dlq.iter_mut()) {
-                *n = 0;
-            }
-            for c in &mut row.consumers {
-                c.state = ConsumerState::Worker(WorkerStatus::Waiting);
-            }
-            row.drop = None;
-        }
-        for service in &mut shape.services {
-            (service.line, service.crashed) = (String::new(), false);
-            if let Some(relay) = &mut service.relay {
-                *relay = (String::new(), false);
-            }
-        }
-        for (_, note) in &mut shape.notes {
-            note.clear();
-        }
-        for call in &mut shape.calls {
-            (call.latency, call.calls, call.errors, call.down) = (String::new(), 0, 0, false);
-        }
-        shape
-    }
-
     fn height(&self) -> i64 {
         if self.narrow {
             return self.bottom.max(N_TOP + ROW);
@@ -630,14 +593,6 @@ fn last_drops(events: &[engine::Event], filtered: &[String]) -> Vec<(String, Str
     drops
 }
 
-/// What the diagram drew last: its shape, and its live nodes' markup by number.
-type Drawn = (Layout, Vec<String>);
-
-/// What a `data-select` value ("queue:billing", "sub:arn:…", "worker:packing-w1") points at.
-fn selection_of(value: &str) -> Option<Selection> {
-    Selection::parse_attr(value)
-}
-
 /// Sets `narrow` from `el`'s width now and whenever it changes (a `ResizeObserver`); only a
 /// change of side is written, so a resize within one side redraws nothing.
 fn follow_width(el: &web_sys::HtmlElement, narrow: RwSignal<bool>) {
@@ -702,35 +657,17 @@ pub fn Topology() -> impl IntoView {
         let drops = ctx.pg.with_untracked(|p| last_drops(p.events(), &filtered));
         layout.with_drops(&drops)
     });
-    // Its own element (compare mode draws several diagrams on one page).
-    let svg_ref = NodeRef::<leptos::svg::Svg>::new();
-    // The diagram's nodes: drawn anew when the topology changes, updated in place when only
-    // counts and states do.
-    Effect::new(move |drawn: Option<Option<Drawn>>| {
-        let el: web_sys::Element = svg_ref.get()?.into();
-        let (markup, shape) = layout.with(|l| (diagram_markup(l), l.shape()));
-        let pieces = live_pieces(&markup);
-        match drawn.flatten() {
-            Some((was, old)) if was == shape => update_live(&el, &old, &pieces),
-            _ => el.set_inner_html(&markup),
-        }
-        Some((shape, pieces.into_iter().map(str::to_string).collect()))
-    });
-    // The node under an event (or its nearest ancestor with a `data-select`).
-    let target_selection = |target: Option<web_sys::EventTarget>| {
-        let el = wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(target?).ok()?;
-        let node = el.closest("[data-select]").ok()??;
-        selection_of(&node.get_attribute("data-select")?)
-    };
+    // What it draws: pieces of markup, and the live nodes among them (see `live`).
+    let diagram = Memo::new(move |_| layout.with(parts::diagram));
     let on_click = move |e: web_sys::MouseEvent| {
-        if let Some(sel) = target_selection(e.target()) {
+        if let Some(sel) = super::selection::under(e.target()) {
             ctx.selected.set(Some(sel));
         }
     };
     // Enter on a focused node selects it; Space plays or pauses, as everywhere on the page.
     let on_key = move |e: web_sys::KeyboardEvent| {
         if e.key() == "Enter" {
-            if let Some(sel) = target_selection(e.target()) {
+            if let Some(sel) = super::selection::under(e.target()) {
                 e.prevent_default();
                 e.stop_propagation();
                 ctx.selected.set(Some(sel));
@@ -740,9 +677,10 @@ pub fn Topology() -> impl IntoView {
     view! {
         // A small diagram is not blown up past 1.2 times its drawn size.
         <div class="topology-scroll" node_ref=scroll_ref><div class="topology-wrap" style=move || format!("max-width: {}px", layout.with(Layout::width) * 6 / 5)>
-            <svg class="topology" viewBox=move || layout.with(Layout::view_box) role="group" id="diagram" node_ref=svg_ref
+            <svg class="topology" viewBox=move || layout.with(Layout::view_box) role="group" id="diagram"
                  aria-label="The producer publishes to the topic, which fans out to one queue per consumer; workers consume each queue"
                  on:click=on_click on:keydown=on_key>
+                <live::Pieces diagram=diagram />
             </svg>
             <super::tokens::Tokens layout=layout />
         </div></div>
@@ -750,12 +688,10 @@ pub fn Topology() -> impl IntoView {
 }
 
 #[path = "topology_markup.rs"]
-mod markup;
-use markup::diagram_markup;
+mod parts;
 
 #[path = "topology_live.rs"]
 mod live;
-use live::{live_pieces, update_live};
 
 #[path = "topology_routes.rs"]
 mod routes;
@@ -768,3 +704,8 @@ mod tests;
 #[cfg(test)]
 #[path = "topology_routes_tests.rs"]
 mod routes_tests;
+
+/// The diagram, the chips and the event log on a real DOM.
+#[cfg(all(test, target_arch = "wasm32"))]
+#[path = "topology_dom_tests.rs"]
+mod dom_tests;

@@ -2,7 +2,8 @@
 //! beside the topics with a row for each rule's target, the target's dead-letter queue under
 //! it, and what is not a queue (a webhook, a function, a missing queue) drawn as what it is.
 
-use super::{diagram_markup, selection_of, Layout};
+use super::parts::diagram_markup;
+use super::Layout;
 use crate::playground::{Playground, BUILTIN, SCENARIOS};
 use crate::view::Selection;
 
@@ -53,7 +54,7 @@ fn a_bus_is_drawn_with_a_row_for_each_rules_target() {
         assert!(markup.contains(&format!("data-testid=\"{id}\"")), "{id} in the markup");
     }
     assert!(markup.contains("data-select=\"rule:shop/big-orders\""));
-    assert_eq!(selection_of("rule:shop/audit"), Some(Selection::Rule("shop/audit".into())));
+    assert_eq!(Selection::parse_attr("rule:shop/audit"), Some(Selection::Rule("shop/audit".into())));
 }
 
 #[test]
@@ -136,7 +137,7 @@ fn order_services_stand_in_the_producers_place_with_their_databases() {
     let markup = diagram_markup(&layout);
     assert!(markup.contains("data-testid=\"diagram-service-shop-outbox\""));
     assert!(markup.contains("data-select=\"service:shop-dualwrite\""));
-    assert_eq!(selection_of("service:shop-outbox"), Some(Selection::Service("shop-outbox".into())));
+    assert_eq!(Selection::parse_attr("service:shop-outbox"), Some(Selection::Service("shop-outbox".into())));
     // The narrow diagram puts them side by side and starts the topic under their captions.
     let narrow = layout.narrow();
     assert_eq!(narrow.lift, 32, "side by side, and a relay's caption under the outbox");

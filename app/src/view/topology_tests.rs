@@ -1,10 +1,8 @@
 //! The diagram's layout and markup against real scenarios: rows, dead-letter queues, consumers,
-//! messages inside the nodes, and the nodes updated in place.
+//! messages inside the nodes, and the pieces that stay when only counts change.
 
-use super::{
-    diagram_markup, edge_path, live::node_parts, live_pieces, selection_of, ConsumerState, Layout, WorkerStatus,
-    DLQ_ROW, ROW,
-};
+use super::parts::{diagram, diagram_markup, Piece};
+use super::{edge_path, ConsumerState, Layout, WorkerStatus, DLQ_ROW, ROW};
 use crate::playground::{Playground, DEFAULT_SCENARIO};
 use crate::view::Selection;
 use serde_json::json;
@@ -49,10 +47,8 @@ fn a_queues_first_messages_are_drawn_inside_its_node_waiting_ones_first() {
     let markup = diagram_markup(&layout);
     let id = format!(r#"data-testid="diagram-msg-sms-{}""#, sms.dots[1].copy);
     assert!(markup.contains(&id) && markup.contains(">60s</text>"));
-    assert_eq!(
-        selection_of(&format!("msg:{}:sms", sms.dots[1].copy)),
-        Some(Selection::Message { queue: "sms".into(), copy: sms.dots[1].copy })
-    );
+    let select = format!(r#"data-select="msg:{}:sms""#, sms.dots[1].copy);
+    assert!(markup.contains(&select), "a dot selects its message");
     // Half the timeout later the ring is half full; when it runs out the message is back
     // with the waiting ones, its receive count against the maximum written.
     pg.play_for(30_000);
@@ -63,8 +59,8 @@ fn a_queues_first_messages_are_drawn_inside_its_node_waiting_ones_first() {
     let labels: Vec<&str> = back.row_of("sms").unwrap().dots.iter().map(|d| d.label.as_str()).collect();
     assert_eq!(labels.len(), 2);
     assert!(labels.contains(&"1/5") && back.row_of("sms").unwrap().dots.iter().all(|d| d.class == "visible"));
-    // Counts and dots never change the diagram's shape: its nodes are updated in place.
-    assert_eq!(back.shape(), layout.shape());
+    // Counts and dots never change the diagram's pieces: its nodes are updated in place.
+    assert_eq!(diagram(&back).keys(), diagram(&layout).keys());
     // With more messages than dots, the one a consumer holds is still drawn (last).
     for _ in 0..5 {
         pg.publish("OrderPlaced").expect("publish");
@@ -126,28 +122,35 @@ fn the_markup_names_every_node_and_escapes_what_learners_typed() {
         assert!(markup.contains(needle), "{needle} missing from {markup}");
     }
     assert!(!markup.contains("<b>"), "learner text must not become markup");
-    // The three queues, sms's DLQ and the worker are live nodes, numbered in order.
-    for (i, node) in [
-        r#"data-select="queue:billing""#,
-        "queue:packing",
-        "diagram-consumer-packing-w1",
-        "queue:sms\"",
-        "filter-sms-dropped",
-        "queue:sms-dlq",
-    ]
-    .iter()
-    .enumerate()
-    {
-        let at = markup.find(&format!(r#"data-live="{i}""#)).unwrap_or_else(|| panic!("no live node {i}"));
-        let tag = &markup[at..at + markup[at..].find('>').unwrap()];
-        assert!(tag.contains(node), "live node {i} is {tag}, not {node}");
-    }
-    // sms's filter counts its drops right after its queue's node.
-    assert!(!markup.contains(r#"data-live="6""#));
+    // The three queues, the worker, sms's filter counts and sms's DLQ are live nodes, in
+    // drawing order.
+    let d = diagram(&Layout::of_now(&pg.snapshot()));
+    let live: Vec<(Option<String>, Option<&str>)> = d
+        .pieces
+        .iter()
+        .filter_map(|p| match p {
+            Piece::Live(f) => Some((f.select.as_ref().map(Selection::to_attr), f.testid.as_deref())),
+            Piece::Drawn(_) => None,
+        })
+        .collect();
+    let worker = Some("diagram-consumer-packing-w1");
+    assert_eq!(
+        live,
+        [
+            (Some("queue:billing".into()), None),
+            (Some("queue:packing".into()), None),
+            (Some("worker:packing-w1".into()), worker),
+            (Some("queue:sms".into()), None),
+            (None, Some("filter-sms-dropped")),
+            (Some("queue:sms-dlq".into()), None),
+        ]
+    );
+    assert_eq!(d.looks.len(), live.len(), "a look for each");
+    assert_eq!(d.looks[1].label.as_deref(), Some("Queue packing: 0 visible, 0 in flight"));
 }
 
 #[test]
-fn a_count_change_keeps_the_shape_and_a_topology_change_does_not() {
+fn a_count_change_keeps_every_piece_and_a_topology_change_keeps_the_nodes_it_leaves_alone() {
     let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
     pg.add_worker("packing").expect("worker");
     let before = Layout::of_now(&pg.snapshot());
@@ -155,17 +158,34 @@ fn a_count_change_keeps_the_shape_and_a_topology_change_does_not() {
     pg.play_for(1_000);
     let after = Layout::of_now(&pg.snapshot());
     assert_ne!(after, before, "the counts and the worker's state changed");
-    assert_eq!(after.shape(), before.shape(), "messages arriving change no node");
+    let (was, now) = (diagram(&before), diagram(&after));
+    assert_eq!(now.keys(), was.keys(), "messages arriving change no piece");
+    assert_ne!(now.looks, was.looks, "they change the looks");
     let markup = diagram_markup(&after);
     for text in ["Queue packing: 0 visible, 1 in flight", "node consumer processing", "1 visible · 0 in flight"] {
         assert!(markup.contains(text), "{text} missing from {markup}");
     }
+    // A new worker is a new node; every live node there was stays (the worker takes a message
+    // at once: billing's look changes, not its node), the packing queue's look as it was.
     pg.add_worker("billing").expect("a second worker");
-    assert_ne!(Layout::of_now(&pg.snapshot()).shape(), after.shape(), "a new node is a new shape");
+    let worker = diagram(&Layout::of_now(&pg.snapshot()));
+    let keys = worker.keys();
+    assert_ne!(keys, now.keys(), "a new node is a new piece");
+    for (key, look) in now.keys().iter().filter(|k| matches!(k.piece, Piece::Live(_))).zip(&now.looks) {
+        assert!(keys.contains(key) && worker.look(key).is_some(), "{key:?} stays");
+        if look.label.as_deref().is_some_and(|l| l.starts_with("Queue packing")) {
+            assert_eq!(worker.look(key), Some(look), "{key:?} looks as it did");
+        }
+    }
     let sms = pg.snapshot().topics[0].subscriptions[2].arn.clone();
-    let shape = Layout::of_now(&pg.snapshot()).shape();
     pg.set_filter_policy(&sms, r#"{"event_type": ["OrderShipped"]}"#).expect("a valid policy");
-    assert_ne!(Layout::of_now(&pg.snapshot()).shape(), shape, "a new filter is a new shape");
+    // The badge's title says the new policy: its drawn piece is another; the nodes stay.
+    let filtered = diagram(&Layout::of_now(&pg.snapshot())).keys();
+    let drawn = |keys: &[super::parts::Key]| keys.iter().filter(|k| matches!(k.piece, Piece::Drawn(_))).count();
+    let changed = filtered.iter().filter(|k| !keys.contains(k)).collect::<Vec<_>>();
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert!(matches!(&changed[0].piece, Piece::Drawn(m) if m.as_str().contains("OrderShipped")));
+    assert_eq!(drawn(&filtered), drawn(&keys));
 }
 
 #[test]
@@ -188,13 +208,19 @@ fn a_filter_keeps_its_latest_drop_until_the_next_delivery() {
 }
 
 #[test]
-fn a_selection_reads_back_from_its_attribute() {
-    assert_eq!(selection_of("queue:billing"), Some(Selection::Queue("billing".into())));
-    assert_eq!(selection_of("worker:packing-w1"), Some(Selection::Worker("packing-w1".into())));
-    let arn = "arn:aws:sns:us-east-1:000000000000:order-events:1";
-    assert_eq!(selection_of(&format!("sub:{arn}")), Some(Selection::Subscription(arn.into())));
-    assert_eq!(selection_of("nothing"), None);
-    assert_eq!(selection_of("planet:mars"), None);
+fn every_node_the_diagram_routes_clicks_to_reads_back_as_a_selection() {
+    let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
+    pg.add_worker("packing").expect("worker");
+    pg.publish("OrderPlaced").expect("publish");
+    let markup = diagram_markup(&Layout::of_now(&pg.snapshot()));
+    let values: Vec<&str> = markup.split(r#"data-select=""#).skip(1).filter_map(|v| v.split('"').next()).collect();
+    assert!(values.len() >= 8, "{values:?}");
+    for v in &values {
+        assert!(Selection::parse_attr(v).is_some(), "{v} names nothing");
+    }
+    for kind in ["queue:", "sub:", "worker:", "msg:"] {
+        assert!(values.iter().any(|v| v.starts_with(kind)), "no {kind} in {values:?}");
+    }
 }
 
 #[test]
@@ -208,7 +234,7 @@ fn a_design_without_a_topic_draws_the_producer_sending_to_its_queue_or_calling_i
     assert_eq!(markup.matches("M 130 ").count(), 1, "one edge, from checkout to the orders queue");
     assert!(markup.contains("data-select=\"queue:orders\""));
     // Direct calls: no queue at all; the three services checkout waits on, each with its
-    // latency now, and the counts follow without a new shape.
+    // latency now, and the counts follow without a new piece.
     let mut dc = Playground::from_scenario(include_str!("../../../public/designs/directcalls.json")).unwrap();
     let before = Layout::of_now(&dc.snapshot());
     assert!(before.rows.is_empty());
@@ -222,7 +248,7 @@ fn a_design_without_a_topic_draws_the_producer_sending_to_its_queue_or_calling_i
     dc.play_for(20_000);
     let after = Layout::of_now(&dc.snapshot());
     assert!(after.calls.iter().all(|c| c.calls == 1), "{:?}", after.calls);
-    assert_eq!(after.shape(), before.shape(), "counts change no node");
+    assert_eq!(diagram(&after).keys(), diagram(&before).keys(), "counts change no piece");
 }
 
 #[test]
@@ -310,38 +336,20 @@ fn the_narrow_diagram_stacks_each_topic_over_the_queues_it_feeds() {
 }
 
 #[test]
-fn each_live_node_is_cut_from_the_markup_whole_and_once() {
-    // The sub-DLQ's node is written after every row, out of its number's order; a queue in
-    // flight draws a ring inside its node.
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/tests/scenarios/sns-deleted-queue.json");
-    let mut pg = Playground::from_scenario(&std::fs::read_to_string(path).expect("the file")).expect("loads");
-    pg.apply("CreateQueue", &json!({"QueueName": "work"})).expect("queue");
-    pg.apply("SendMessage", &json!({"QueueUrl": "work", "MessageBody": "x"})).expect("send");
-    pg.apply("ReceiveMessage", &json!({"QueueUrl": "work"})).expect("receive");
-    let markup = diagram_markup(&Layout::of_now(&pg.snapshot()));
-    let pieces: Vec<(usize, &str)> = live_pieces(&markup).into_iter().enumerate().collect();
-    assert_eq!(pieces.len(), markup.matches(" data-live=\"").count());
-    for (n, piece) in &pieces {
-        assert!(piece.starts_with('<') && piece.contains(&format!(" data-live=\"{n}\"")), "{n}: {piece}");
-        assert_eq!(piece.matches(" data-live=").count(), 1, "one node a piece: {piece}");
-        let opened = piece.matches('<').count() - 2 * piece.matches("</").count() - piece.matches("/>").count();
-        assert_eq!(opened, 0, "every tag it opens is closed: {piece}");
-    }
-    assert!(pieces.iter().any(|(_, p)| p.contains("sub-dlq") && p.ends_with("</g>")));
-    assert!(pieces.iter().any(|(_, p)| p.contains("queue:work") && p.contains("class=\"ring\"")));
-    // A node is cut into its opening tag and its children, each whole; a text node has text.
-    for (_, piece) in &pieces {
-        let parts = node_parts(piece).expect("a node");
-        assert!(piece.starts_with(parts.open) && parts.open.ends_with('>') && piece.contains(parts.inner));
-        if let Some(children) = &parts.children {
-            assert_eq!(children.concat(), parts.inner, "the children are the whole contents");
-            assert!(children.iter().all(|c| c.starts_with('<') && c.ends_with('>')));
-        } else {
-            assert!(piece.starts_with("<text"), "only a caption holds bare text: {piece}");
-        }
-    }
-    let queue = pieces.iter().find(|(_, p)| p.contains("queue:work")).map(|(_, p)| node_parts(p).unwrap()).unwrap();
-    let children = queue.children.expect("a queue's node holds elements only");
-    assert!(children[0].starts_with("<rect") && children.iter().any(|c| c.starts_with("<g class=\"msg")));
-    assert!(pieces.iter().any(|(_, p)| p.contains("queue:work") && p.contains("class=\"ring\"")));
+fn a_learners_text_enters_the_diagram_only_as_text() {
+    // An attribute value the learner typed, which sms's filter quotes in its reason for the drop
+    // (under the badge, in its title, in its accessible name) and a policy of their own.
+    let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
+    let evil = r#"x"><img src=x onerror=alert(1)>"#;
+    let attributes = json!({"event_type": {"DataType": "String", "StringValue": evil}}).to_string();
+    pg.publish_custom(r#"{"order_id": 1}"#, &attributes, "").expect("publish");
+    let layout = Layout::of_now(&pg.snapshot());
+    let drops = super::last_drops(pg.events(), &layout.filtered());
+    assert!(drops.iter().any(|(_, reason)| reason.contains("<img")), "the reason quotes it: {drops:?}");
+    let d = diagram(&layout.with_drops(&drops));
+    let markup = d.to_markup().into_string();
+    assert!(!markup.contains("<img"), "{markup}");
+    assert!(markup.contains("&lt;img src=x onerror=alert(1)&gt;"), "written as text");
+    // An accessible name is an attribute the page sets as it is (the browser takes it as text).
+    assert!(d.looks.iter().any(|l| l.label.as_deref().is_some_and(|l| l.contains("<img"))));
 }
