@@ -84,7 +84,7 @@ pub fn NumberSetting(
     let typed = RwSignal::new(None::<String>);
     let setting = StoredValue::new(setting);
     let apply = move || {
-        let text = typed.get_untracked().unwrap_or_else(|| shown());
+        let text = typed.get_untracked().unwrap_or_else(shown);
         let value = if duration { to_seconds(&text, unit.get_untracked()) } else { text.trim().to_string() };
         let was = current.get_untracked();
         match ctx.pg.try_update(|p| setting.with_value(|s| s.apply(p, &value))) {

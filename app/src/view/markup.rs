@@ -176,13 +176,6 @@ pub fn escape_into(text: &str, out: &mut String) {
     }
 }
 
-/// `text`, escaped, as a new string.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    escape_into(text, &mut out);
-    out
-}
-
 /// Builds [`Markup`]: string literals are written as they are, every other argument through
 /// [`Part`] (text escaped). `html!(into m; …)` appends to an existing `Markup` instead.
 #[macro_export]

@@ -15,7 +15,6 @@ mod inspector;
 mod interview;
 mod lesson;
 mod log;
-#[allow(dead_code)] // until the views use it (this change's next commits)
 pub(crate) mod markup;
 mod metrics;
 mod nav;
@@ -229,23 +228,6 @@ pub fn install_panic_panel() {
     }));
 }
 
-/// Text made safe inside HTML or SVG markup, in an element or a quoted attribute: for the parts
-/// of the page written as markup strings (the diagram, the event log, the charts).
-pub(crate) fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// How a list on the page (`old`, in ascending order of its keys) becomes `new`: for each new
 /// item, the old one it keeps, if any (old items not kept go). Items only come and go, they
 /// never move, so a scrub back in time (older items back at the front) inserts the few that
@@ -270,61 +252,6 @@ pub(crate) fn plan(old: &[u64], new: &[u64]) -> Option<Vec<Option<usize>>> {
     )
 }
 
-/// Brings a list of markup items on the page (the children of `list`) from `old` to `new`
-/// (items by key, in ascending order, each with its markup; see [`plan`]): removes what went,
-/// inserts what came, rewrites an item whose markup changed (after a fork, an event number can
-/// name another event). The items that stay are the same elements: a token keeps its
-/// animation.
-pub(crate) fn keep_list(list: &web_sys::Element, old: &[(u64, String)], new: &[(u64, String)]) {
-    let keys = |items: &[(u64, String)]| items.iter().map(|(k, _)| *k).collect::<Vec<_>>();
-    let mut lis = Vec::new();
-    let mut next = list.first_element_child();
-    while let Some(li) = next {
-        next = li.next_element_sibling();
-        lis.push(li);
-    }
-    let Some(kept) = plan(&keys(old), &keys(new)).filter(|_| lis.len() == old.len()) else {
-        list.set_inner_html(&new.iter().map(|(_, m)| m.as_str()).collect::<String>());
-        return;
-    };
-    // The old items that stay as they are; the others go.
-    let mut stays = vec![false; old.len()];
-    for ((_, markup), keep) in new.iter().zip(&kept) {
-        if let Some(i) = keep.filter(|i| old[*i].1 == *markup) {
-            stays[i] = true;
-        }
-    }
-    for (li, stays) in lis.iter().zip(&stays) {
-        if !stays {
-            li.remove();
-        }
-    }
-    // From the end: each run of new items goes in as one piece of markup, before the item
-    // that stays after it.
-    let mut run: Vec<&str> = Vec::new();
-    let put = |run: &mut Vec<&str>, after: Option<&web_sys::Element>| {
-        if run.is_empty() {
-            return;
-        }
-        let markup: String = run.drain(..).rev().collect();
-        match after {
-            Some(a) => a.insert_adjacent_html("beforebegin", &markup).ok(),
-            None => list.insert_adjacent_html("beforeend", &markup).ok(),
-        };
-    };
-    let mut after: Option<&web_sys::Element> = None;
-    for ((_, markup), keep) in new.iter().zip(&kept).rev() {
-        match keep.filter(|i| stays[*i]) {
-            Some(i) => {
-                put(&mut run, after);
-                after = Some(&lis[i]);
-            }
-            None => run.push(markup),
-        }
-    }
-    put(&mut run, after);
-}
-
 #[cfg(test)]
 mod tests {
     use super::plan;
@@ -347,8 +274,3 @@ mod tests {
         assert_eq!(plan(&[1, 2], &[2, 1]), None, "out of order: drawn anew");
     }
 }
-
-/// The page's hand-kept lists and in-place redraws, on a real DOM.
-#[cfg(all(test, target_arch = "wasm32"))]
-#[path = "dom_tests.rs"]
-mod dom_tests;

@@ -18,6 +18,9 @@ pub fn ReachControls(controls: Vec<Reach>) -> impl IntoView {
     })
 }
 
+/// A playground command on one queue.
+type QueueAction = fn(&mut crate::Playground, &str) -> Result<serde_json::Value, engine::ApiError>;
+
 #[component]
 fn Control(reach: Reach) -> impl IntoView {
     let ctx = use_ctx();
@@ -27,26 +30,24 @@ fn Control(reach: Reach) -> impl IntoView {
     let read = |q: Memo<Option<QueueView>>, f: fn(&QueueView) -> String| {
         Signal::derive(move || q.with(|q| q.as_ref().map(f).unwrap_or_default()))
     };
-    let act =
-        move |f: Box<dyn Fn(&mut crate::Playground) -> Result<serde_json::Value, engine::ApiError> + Send + Sync>| {
-            move |_| {
-                ctx.act(|p| f(p));
-            }
-        };
+    // "+ Worker", Receive and Purge: one command on a queue.
+    let on_queue = move |action: QueueAction, q: String| {
+        move |_| {
+            ctx.act(|p| action(p, &q));
+        }
+    };
     match reach {
         Reach::AddWorker(q) => {
-            let (id, n) = (format!("reach-add-worker-{q}"), q.clone());
-            view! { <button data-testid=id on:click=act(Box::new(move |p| p.add_worker(&n)))>"+ Worker on "{q}</button> }.into_any()
+            let (id, click) = (format!("reach-add-worker-{q}"), on_queue(|p, q| p.add_worker(q), q.clone()));
+            view! { <button data-testid=id on:click=click>"+ Worker on "{q}</button> }.into_any()
         }
         Reach::Receive(q) => {
-            let (id, n) = (format!("reach-receive-{q}"), q.clone());
-            view! { <button data-testid=id on:click=act(Box::new(move |p| p.receive(&n)))>"Receive from "{q}</button> }
-                .into_any()
+            let (id, click) = (format!("reach-receive-{q}"), on_queue(|p, q| p.receive(q), q.clone()));
+            view! { <button data-testid=id on:click=click>"Receive from "{q}</button> }.into_any()
         }
         Reach::Purge(q) => {
-            let (id, n) = (format!("reach-purge-{q}"), q.clone());
-            view! { <button data-testid=id on:click=act(Box::new(move |p| p.purge(&n)))>"Purge "{q}</button> }
-                .into_any()
+            let (id, click) = (format!("reach-purge-{q}"), on_queue(|p, q| p.purge(q), q.clone()));
+            view! { <button data-testid=id on:click=click>"Purge "{q}</button> }.into_any()
         }
         Reach::Redrive(q) => {
             let dlq = queue_of(q.clone());
