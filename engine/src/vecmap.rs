@@ -27,6 +27,47 @@ pub fn json_object(
     map
 }
 
+/// Sorts `items` by `cmp`, stably, as `slice::sort_by` does (equal items keep their order).
+/// Every element type and comparator sorted with the standard library instantiates a whole sort
+/// of its own (about 3–4 KB of wasm each); here only a list of indices is ever sorted, with the
+/// comparator behind a `dyn`, so the bundle holds one sort, and each caller a few dozen bytes to
+/// move its items into the order found. For the engine's short lists (export senders, latencies
+/// of a compare run, a wildcard's prefix positions), not for hot paths.
+pub fn sort_by<T>(items: &mut [T], cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    let order = sorted_order(items.len(), &|a, b| cmp(&items[a], &items[b]));
+    permute(items, &order);
+}
+
+/// Sorts `items` in their natural order, stably (see [`sort_by`]).
+pub fn sort<T: Ord>(items: &mut [T]) {
+    sort_by(items, T::cmp);
+}
+
+/// The indices `0..len` in the order `cmp` gives, ties in index order (a stable sort's order).
+fn sorted_order(len: usize, cmp: &dyn Fn(usize, usize) -> std::cmp::Ordering) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..len).collect();
+    // The tie-break makes the order total, so the unstable sort (the smaller one) is stable here.
+    order.sort_unstable_by(|&a, &b| cmp(a, b).then(a.cmp(&b)));
+    order
+}
+
+/// Moves `items[order[k]]` to place `k`, for every `k`, following each cycle of the permutation.
+fn permute<T>(items: &mut [T], order: &[usize]) {
+    let mut placed = vec![false; order.len()];
+    for start in 0..order.len() {
+        let mut k = start;
+        while !placed[k] {
+            placed[k] = true;
+            let from = order[k];
+            if from == start {
+                break;
+            }
+            items.swap(k, from);
+            k = from;
+        }
+    }
+}
+
 #[derive(Clone, PartialEq, Eq)]
 pub struct VecMap<K, V> {
     entries: Vec<(K, V)>,
@@ -437,6 +478,28 @@ mod tests {
             assert_eq!(ours.first(), theirs.first());
         }
         assert!(ours.iter().eq(theirs.iter()));
+    }
+
+    /// The one sort must order exactly as the standard library's stable sort, ties included.
+    #[test]
+    fn sorts_as_the_standard_stable_sort() {
+        let mut x: u32 = 5;
+        for len in 0..200usize {
+            let items: Vec<(u32, usize)> = (0..len)
+                .map(|i| {
+                    x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    ((x >> 16) % (len as u32 / 3 + 1), i)
+                })
+                .collect();
+            let (mut ours, mut theirs) = (items.clone(), items.clone());
+            super::sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
+            theirs.sort_by_key(|a| a.0);
+            assert_eq!(ours, theirs, "by key, stable, {len} items");
+            let (mut ours, mut theirs) = (items.clone(), items);
+            super::sort(&mut ours);
+            theirs.sort();
+            assert_eq!(ours, theirs);
+        }
     }
 
     #[test]

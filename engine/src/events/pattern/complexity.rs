@@ -203,7 +203,7 @@ fn closure(glob: &[Token], mut positions: Vec<usize>) -> Vec<usize> {
         }
         k += 1;
     }
-    positions.sort_unstable();
+    crate::vecmap::sort(&mut positions);
     positions.dedup();
     positions
 }
