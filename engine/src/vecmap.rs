@@ -139,12 +139,28 @@ impl<K, V> VecMap<K, V> {
 #[cfg(not(target_arch = "wasm32"))]
 const LINEAR_LOOKUP_MAX: usize = 16;
 
+/// `slice::binary_search_by` over the places `0..len`, `cmp_at(i)` comparing the item at `i`
+/// with the one sought: one search in the bundle for every map and set, where the slice's own
+/// is instantiated for each entry type. Keys are distinct, so the place found is the same.
+fn search(len: usize, cmp_at: &dyn Fn(usize) -> std::cmp::Ordering) -> Result<usize, usize> {
+    let (mut low, mut high) = (0, len);
+    while low < high {
+        let mid = low + (high - low) / 2;
+        match cmp_at(mid) {
+            std::cmp::Ordering::Less => low = mid + 1,
+            std::cmp::Ordering::Greater => high = mid,
+            std::cmp::Ordering::Equal => return Ok(mid),
+        }
+    }
+    Err(low)
+}
+
 impl<K: Ord, V> VecMap<K, V> {
     fn find<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
     where
         K: Borrow<Q>,
     {
-        self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
+        search(self.entries.len(), &|i| self.entries[i].0.borrow().cmp(key))
     }
 
     /// Where `key` is, if present (for lookups; `find` also says where a new key would go).
@@ -350,7 +366,7 @@ impl<T: Ord> VecSet<T> {
     where
         T: Borrow<Q>,
     {
-        self.items.binary_search_by(|t| t.borrow().cmp(item))
+        search(self.items.len(), &|i| self.items[i].borrow().cmp(item))
     }
 
     pub fn contains<Q: Ord + ?Sized>(&self, item: &Q) -> bool
