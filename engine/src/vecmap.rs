@@ -43,11 +43,35 @@ pub fn sort<T: Ord>(items: &mut [T]) {
     sort_by(items, T::cmp);
 }
 
-/// The indices `0..len` in the order `cmp` gives, ties in index order (a stable sort's order).
+/// The indices `0..len` in the order `cmp` gives, ties in index order (a stable sort's order):
+/// a bottom-up merge sort, a few hundred bytes of wasm where the standard library's sort of
+/// even one type is about 3 KB.
 fn sorted_order(len: usize, cmp: &dyn Fn(usize, usize) -> std::cmp::Ordering) -> Vec<usize> {
     let mut order: Vec<usize> = (0..len).collect();
-    // The tie-break makes the order total, so the unstable sort (the smaller one) is stable here.
-    order.sort_unstable_by(|&a, &b| cmp(a, b).then(a.cmp(&b)));
+    let mut merged = vec![0; len];
+    let mut width = 1;
+    while width < len {
+        let mut start = 0;
+        while start < len {
+            let (mid, end) = ((start + width).min(len), (start + 2 * width).min(len));
+            let (mut left, mut right) = (start, mid);
+            for slot in &mut merged[start..end] {
+                // The left run's item goes first unless the right one is strictly less: stable.
+                let take_left =
+                    left < mid && (right == end || cmp(order[right], order[left]) != std::cmp::Ordering::Less);
+                if take_left {
+                    *slot = order[left];
+                    left += 1;
+                } else {
+                    *slot = order[right];
+                    right += 1;
+                }
+            }
+            start = end;
+        }
+        std::mem::swap(&mut order, &mut merged);
+        width *= 2;
+    }
     order
 }
 
