@@ -7,7 +7,12 @@
 //! few thousand entries — FIFO message groups, deduplication ids of the last five minutes, side
 //! effects by event id. The maps that grow with traffic and lose entries from the front or the
 //! middle at every step (a queue's messages and its visible and in-flight sets, the timers)
-//! stay `BTreeMap`.
+//! stay B-trees (the sets and the timers' order all one `BTreeSet<(u64, u64)>`, so its code is
+//! in the bundle once).
+//!
+//! The module also holds what keeps generic code from being copied per type in the bundle: the
+//! one binary search behind every map and set, the one sort (`sort_by`, `sort`) the engine
+//! uses, and `json_object`, which builds a JSON object without collecting into it.
 
 use std::borrow::Borrow;
 use std::fmt;
