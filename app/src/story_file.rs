@@ -23,7 +23,8 @@ pub fn story_file(pg: &Playground) -> Result<String, String> {
     if pg.now().ms() > t {
         steps.push(json!({"advance": format!("{}ms", pg.now().ms() - t)}));
     }
-    serde_json::to_string_pretty(&file).map_err(|e| e.to_string())
+    // `{:#}` writes what `to_string_pretty` does, through the `Value` printer the page has anyway.
+    Ok(format!("{file:#}"))
 }
 
 /// A scenario file read from disk, or what is wrong with it, naming the file and the step.

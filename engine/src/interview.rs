@@ -74,8 +74,10 @@ impl Interview {
         if raw.is_empty() || raw.len() > 12 {
             return Err("steps: must hold 1 to 12 steps".into());
         }
-        let steps =
-            raw.iter().enumerate().map(|(i, s)| step(s, &format!("step {}: ", i + 1))).collect::<Result<_, _>>()?;
+        let mut steps = Vec::with_capacity(raw.len());
+        for (i, s) in raw.iter().enumerate() {
+            steps.push(step(s, &format!("step {}: ", i + 1))?);
+        }
         Ok(Interview { id, title: text(&v, "title", "")?, summary: text(&v, "summary", "")?, steps })
     }
 

@@ -7,7 +7,12 @@
 //! few thousand entries — FIFO message groups, deduplication ids of the last five minutes, side
 //! effects by event id. The maps that grow with traffic and lose entries from the front or the
 //! middle at every step (a queue's messages and its visible and in-flight sets, the timers)
-//! stay `BTreeMap`.
+//! stay B-trees (the sets and the timers' order all one `BTreeSet<(u64, u64)>`, so its code is
+//! in the bundle once).
+//!
+//! The module also holds what keeps generic code from being copied per type in the bundle: the
+//! one binary search behind every map and set, the one sort (`sort_by`, `sort`) the engine
+//! uses, and `json_object`, which builds a JSON object without collecting into it.
 
 use std::borrow::Borrow;
 use std::fmt;
@@ -25,6 +30,71 @@ pub fn json_object(
         map.insert(k, v);
     }
     map
+}
+
+/// Sorts `items` by `cmp`, stably, as `slice::sort_by` does (equal items keep their order).
+/// Every element type and comparator sorted with the standard library instantiates a whole sort
+/// of its own (about 3–4 KB of wasm each); here only a list of indices is ever sorted, with the
+/// comparator behind a `dyn`, so the bundle holds one sort, and each caller a few dozen bytes to
+/// move its items into the order found. For the engine's short lists (export senders, latencies
+/// of a compare run, a wildcard's prefix positions), not for hot paths.
+pub fn sort_by<T>(items: &mut [T], cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    let order = sorted_order(items.len(), &|a, b| cmp(&items[a], &items[b]));
+    permute(items, &order);
+}
+
+/// Sorts `items` in their natural order, stably (see [`sort_by`]).
+pub fn sort<T: Ord>(items: &mut [T]) {
+    sort_by(items, T::cmp);
+}
+
+/// The indices `0..len` in the order `cmp` gives, ties in index order (a stable sort's order):
+/// a bottom-up merge sort, a few hundred bytes of wasm where the standard library's sort of
+/// even one type is about 3 KB.
+fn sorted_order(len: usize, cmp: &dyn Fn(usize, usize) -> std::cmp::Ordering) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..len).collect();
+    let mut merged = vec![0; len];
+    let mut width = 1;
+    while width < len {
+        let mut start = 0;
+        while start < len {
+            let (mid, end) = ((start + width).min(len), (start + 2 * width).min(len));
+            let (mut left, mut right) = (start, mid);
+            for slot in &mut merged[start..end] {
+                // The left run's item goes first unless the right one is strictly less: stable.
+                let take_left =
+                    left < mid && (right == end || cmp(order[right], order[left]) != std::cmp::Ordering::Less);
+                if take_left {
+                    *slot = order[left];
+                    left += 1;
+                } else {
+                    *slot = order[right];
+                    right += 1;
+                }
+            }
+            start = end;
+        }
+        std::mem::swap(&mut order, &mut merged);
+        width *= 2;
+    }
+    order
+}
+
+/// Moves `items[order[k]]` to place `k`, for every `k`, following each cycle of the permutation.
+fn permute<T>(items: &mut [T], order: &[usize]) {
+    let mut placed = vec![false; order.len()];
+    for start in 0..order.len() {
+        let mut k = start;
+        while !placed[k] {
+            placed[k] = true;
+            let from = order[k];
+            if from == start {
+                break;
+            }
+            items.swap(k, from);
+            k = from;
+        }
+    }
 }
 
 #[derive(Clone, PartialEq, Eq)]
@@ -98,12 +168,28 @@ impl<K, V> VecMap<K, V> {
 #[cfg(not(target_arch = "wasm32"))]
 const LINEAR_LOOKUP_MAX: usize = 16;
 
+/// `slice::binary_search_by` over the places `0..len`, `cmp_at(i)` comparing the item at `i`
+/// with the one sought: one search in the bundle for every map and set, where the slice's own
+/// is instantiated for each entry type. Keys are distinct, so the place found is the same.
+fn search(len: usize, cmp_at: &dyn Fn(usize) -> std::cmp::Ordering) -> Result<usize, usize> {
+    let (mut low, mut high) = (0, len);
+    while low < high {
+        let mid = low + (high - low) / 2;
+        match cmp_at(mid) {
+            std::cmp::Ordering::Less => low = mid + 1,
+            std::cmp::Ordering::Greater => high = mid,
+            std::cmp::Ordering::Equal => return Ok(mid),
+        }
+    }
+    Err(low)
+}
+
 impl<K: Ord, V> VecMap<K, V> {
     fn find<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
     where
         K: Borrow<Q>,
     {
-        self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
+        search(self.entries.len(), &|i| self.entries[i].0.borrow().cmp(key))
     }
 
     /// Where `key` is, if present (for lookups; `find` also says where a new key would go).
@@ -309,7 +395,7 @@ impl<T: Ord> VecSet<T> {
     where
         T: Borrow<Q>,
     {
-        self.items.binary_search_by(|t| t.borrow().cmp(item))
+        search(self.items.len(), &|i| self.items[i].borrow().cmp(item))
     }
 
     pub fn contains<Q: Ord + ?Sized>(&self, item: &Q) -> bool
@@ -437,6 +523,28 @@ mod tests {
             assert_eq!(ours.first(), theirs.first());
         }
         assert!(ours.iter().eq(theirs.iter()));
+    }
+
+    /// The one sort must order exactly as the standard library's stable sort, ties included.
+    #[test]
+    fn sorts_as_the_standard_stable_sort() {
+        let mut x: u32 = 5;
+        for len in 0..200usize {
+            let items: Vec<(u32, usize)> = (0..len)
+                .map(|i| {
+                    x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    ((x >> 16) % (len as u32 / 3 + 1), i)
+                })
+                .collect();
+            let (mut ours, mut theirs) = (items.clone(), items.clone());
+            super::sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
+            theirs.sort_by_key(|a| a.0);
+            assert_eq!(ours, theirs, "by key, stable, {len} items");
+            let (mut ours, mut theirs) = (items.clone(), items);
+            super::sort(&mut ours);
+            theirs.sort();
+            assert_eq!(ours, theirs);
+        }
     }
 
     #[test]

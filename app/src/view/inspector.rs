@@ -294,7 +294,8 @@ fn RuleDetail(id: String) -> impl IntoView {
 /// JSON laid out for reading. The attributes go through a `Value` too, so the page carries one
 /// pretty printer, not one per type.
 fn pretty(v: &Value) -> String {
-    serde_json::to_string_pretty(v).unwrap_or_default()
+    // `{:#}` is `to_string_pretty`, through the `Value` printer the page has anyway.
+    format!("{v:#}")
 }
 
 /// A message's facts (top), the receipt handle Delete would use while it is in flight, and its

@@ -113,7 +113,7 @@ pub fn measure(sim: &Sim) -> Measures {
         m.succeeded = pr.stats.accepted;
         vec![0; pr.stats.accepted as usize]
     };
-    latencies.sort_unstable();
+    crate::vecmap::sort(&mut latencies);
     m.latency_p50_ms = percentile(&latencies, 500);
     m.latency_p95_ms = percentile(&latencies, 950);
     let ledgers: Vec<_> = JOBS.iter().map(|j| sim.world.ledger.get(*j)).collect();

@@ -234,7 +234,9 @@ impl Sim {
             .cloned()
             .collect();
         // Stable: archive order within each minute of event time.
-        pending.sort_by_key(|e| e.time_ms.div_euclid(MINUTE as i64));
+        crate::vecmap::sort_by(&mut pending, |a, b| {
+            a.time_ms.div_euclid(MINUTE as i64).cmp(&b.time_ms.div_euclid(MINUTE as i64))
+        });
         let description = p.opt_str("Description")?.map(str::to_string);
         let key: Name = name.into();
         let arn = arn_of("replay", name);

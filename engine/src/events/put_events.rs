@@ -114,18 +114,20 @@ impl Sim {
                 raw.len()
             )));
         }
-        let entries: Vec<Params> = raw
-            .iter()
-            .map(|e| Params::new(Service::Events, "PutEvents entry", e, ENTRY_FIELDS))
-            .collect::<ApiResult<_>>()?;
+        let mut entries: Vec<Params> = Vec::with_capacity(raw.len());
+        for e in raw.iter() {
+            entries.push(Params::new(Service::Events, "PutEvents entry", e, ENTRY_FIELDS)?);
+        }
         let total: usize = entries.iter().map(entry_size).sum();
         if total > MAX_PUT_EVENTS_BYTES {
             return Err(validation(format!(
                 "Total size of the entries in the request is over the limit: {total} bytes; at most {MAX_PUT_EVENTS_BYTES} (256 KB)."
             )));
         }
-        let checked: Vec<Result<Entry, Value>> =
-            entries.iter().map(|e| self.check_entry(e)).collect::<ApiResult<_>>()?;
+        let mut checked: Vec<Result<Entry, Value>> = Vec::with_capacity(entries.len());
+        for e in &entries {
+            checked.push(self.check_entry(e)?);
+        }
         let missing_everywhere = checked.iter().all(|c| {
             c.as_ref().err().is_some_and(|e| {
                 e["ErrorCode"] == "InvalidArgument"

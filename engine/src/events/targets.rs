@@ -187,7 +187,10 @@ impl Sim {
                 entries.len()
             )));
         }
-        let targets = entries.into_iter().map(parse_target).collect::<ApiResult<Vec<Target>>>()?;
+        let mut targets = Vec::with_capacity(entries.len());
+        for entry in entries {
+            targets.push(parse_target(entry)?);
+        }
         for (i, t) in targets.iter().enumerate() {
             if targets[..i].iter().any(|o| o.id == t.id) {
                 return Err(validation(format!("Target id {} is given twice in one request.", t.id)));

@@ -75,7 +75,7 @@ fn message_call(c: &Command, topology: &Topology) -> Option<MessageCall> {
         format!("{} {target} does not exist at the end of the story", if kind.to_topic() { "topic" } else { "queue" })
     });
     let params = all.iter().filter(|(k, _)| !TARGET_KEYS.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone()));
-    Some(MessageCall { at: c.at, kind, target, params: params.collect(), skipped })
+    Some(MessageCall { at: c.at, kind, target, params: crate::vecmap::json_object(params), skipped })
 }
 
 /// Parameters the API types as integers, which the playground also takes as numeric strings.

@@ -166,7 +166,7 @@ fn rule_senders(rules: &[RuleSpec], name: &str, queue: bool) -> Vec<(String, Str
         .filter(|r| r.targets.iter().any(|t| is_it(&t.dest) || t.dead_letter.as_ref().is_some_and(is_it)))
         .map(|r| (r.bus.clone(), r.name.clone()))
         .collect();
-    out.sort();
+    crate::vecmap::sort(&mut out);
     out.dedup();
     out
 }
@@ -302,7 +302,7 @@ impl Sim {
                     .filter(|s| s.queue == *q.name || s.dead_letter.as_deref() == Some(&*q.name))
                     .map(|s| s.topic.clone())
                     .collect();
-                senders.sort();
+                crate::vecmap::sort(&mut senders);
                 senders.dedup();
                 QueueSpec { rule_senders: rule_senders(&rules, &q.name, true), ..queue_spec(q, senders) }
             })

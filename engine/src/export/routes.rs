@@ -121,7 +121,7 @@ impl TargetSpec {
         if let Some((paths, template)) = &self.transformer {
             let mut t = serde_json::Map::new();
             if !paths.is_empty() {
-                let map: serde_json::Map<String, Value> = paths.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+                let map = crate::vecmap::json_object(paths.iter().map(|(k, v)| (k.clone(), json!(v))));
                 t.insert("InputPathsMap".into(), Value::Object(map));
             }
             t.insert("InputTemplate".into(), json!(template));

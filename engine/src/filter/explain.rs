@@ -30,7 +30,7 @@ pub(crate) fn clip_json(value: &Value) -> String {
 /// One message value as it would be written in JSON (`"x"`, `12.5`, `true`, `null`).
 pub(crate) fn show_leaf(leaf: &Leaf<'_>) -> String {
     match leaf {
-        Leaf::Str(s) => clip(&serde_json::to_string(s).unwrap_or_default(), MAX_SHOWN_CHARS),
+        Leaf::Str(s) => clip(&Value::from(*s).to_string(), MAX_SHOWN_CHARS),
         Leaf::Num(n) => clip(&n.to_string(), MAX_SHOWN_CHARS),
         Leaf::Bool(b) => b.to_string(),
         Leaf::Null => "null".into(),

@@ -39,8 +39,10 @@ pub(crate) fn check(root: &Node, scope: FilterPolicyScope) -> Result<(), FilterP
     let combinations = combinations(root);
     if combinations > MAX_COMBINATIONS {
         return Err(policy_error(format_args!(
-            "Filter policy is too complex (the total combination of values is {combinations}; the limit is \
-             {MAX_COMBINATIONS}: the product of the number of values of each key, summed over $or branches)"
+            "Filter policy is too complex (the total combination of values is {}; the limit is \
+             {}: the product of the number of values of each key, summed over $or branches)",
+            crate::ids::decimal_u128(combinations),
+            crate::ids::decimal_u128(MAX_COMBINATIONS)
         )));
     }
     let wildcard = wildcard_complexity(root);

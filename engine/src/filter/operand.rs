@@ -54,7 +54,7 @@ pub(crate) fn compile_list(list: &[Value]) -> Result<Matcher, String> {
             Value::Array(_) => return Err("Match value must be String, number, true, false, or null".into()),
             Value::Object(expr) => compile_expression(expr, &mut m)?,
         }
-        m.conditions.push(serde_json::to_string(item).unwrap_or_default());
+        m.conditions.push(item.to_string());
     }
     Ok(m)
 }

@@ -139,10 +139,9 @@ fn parse_speed(v: &Value) -> Result<u64, String> {
 /// same steps as a scenario's, checked the same way. `saved` holds the names saved before the
 /// list (by the lesson's scenario and earlier steps); the list's own `save` names are added.
 pub(crate) fn parse_step_list(value: Value, saved: &mut Vec<String>) -> Result<Vec<Step>, ScenarioError> {
-    match serde_json::from_value::<RawSteps>(value) {
-        Ok(RawSteps::List(raw_steps)) => parse_steps(raw_steps, saved),
-        Ok(RawSteps::NotAList) => Err(err(None, "must be a list of scenario steps")),
-        Err(e) => Err(err(None, format!("not valid steps: {e}"))),
+    match RawSteps::from_value(value) {
+        RawSteps::List(raw_steps) => parse_steps(raw_steps, saved),
+        RawSteps::NotAList => Err(err(None, "must be a list of scenario steps")),
     }
 }
 

@@ -37,6 +37,47 @@ pub(super) struct RawStep {
     pub unknown: Option<String>,
 }
 
+impl RawSteps {
+    /// The steps held in a JSON value, read as the `Deserialize` impl below reads them from text:
+    /// a list of steps, or not a list. Read directly rather than through `serde_json::from_value`,
+    /// which would instantiate these visitors (and `Value`'s own deserializer) a second time for a
+    /// `Value` source, in the browser bundle too.
+    pub(super) fn from_value(value: Value) -> RawSteps {
+        match value {
+            Value::Array(items) => RawSteps::List(items.into_iter().map(RawStep::from_value).collect()),
+            _ => RawSteps::NotAList,
+        }
+    }
+}
+
+impl RawStep {
+    /// One step held in a JSON value, as `StepVisitor` reads it. A `Value`'s object has each key
+    /// once and lists them in order, so the first unknown key is the least, as there.
+    fn from_value(value: Value) -> RawStep {
+        let Value::Object(map) = value else { return RawStep::default() };
+        let mut f = RawStep { object: true, ..RawStep::default() };
+        for (key, value) in map {
+            let slot = match key.as_str() {
+                "advance" => &mut f.advance,
+                "action" => &mut f.action,
+                "params" => &mut f.params,
+                "expect" => &mut f.expect,
+                "expect_error" => &mut f.expect_error,
+                "save" => &mut f.save,
+                "note" => &mut f.note,
+                _ => {
+                    if f.unknown.as_deref().is_none_or(|u| key.as_str() < u) {
+                        f.unknown = Some(key);
+                    }
+                    continue;
+                }
+            };
+            *slot = Some(value);
+        }
+        f
+    }
+}
+
 /// Accepts any JSON value: `visit_map` for objects, `other` for everything else.
 macro_rules! any_other {
     ($other:expr) => {

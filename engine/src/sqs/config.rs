@@ -320,7 +320,12 @@ impl QueueConfig {
         m.insert("MaximumMessageSize".into(), self.maximum_message_size.to_string());
         m.insert("ReceiveMessageWaitTimeSeconds".into(), self.receive_wait_time.to_string());
         if let Some(p) = &self.redrive_policy {
-            m.insert("RedrivePolicy".into(), serde_json::to_string(p).unwrap_or_default());
+            // As its `Serialize` writes it, through the `Value` printer every other JSON here takes.
+            let policy = serde_json::json!({
+                "deadLetterTargetArn": p.dead_letter_target_arn,
+                "maxReceiveCount": p.max_receive_count,
+            });
+            m.insert("RedrivePolicy".into(), policy.to_string());
         }
         if let Some(a) = &self.redrive_allow {
             m.insert("RedriveAllowPolicy".into(), redrive_allow_json(a));

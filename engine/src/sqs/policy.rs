@@ -133,12 +133,11 @@ impl QueuePolicy {
             Some(s @ Value::Object(_)) => vec![s],
             _ => return Err("the policy needs a Statement: an object or a non-empty list of objects".into()),
         };
-        let statements = statements
-            .into_iter()
-            .enumerate()
-            .map(|(i, s)| statement(s).map_err(|e| format!("Statement {i}: {e}")))
-            .collect::<Result<_, _>>()?;
-        Ok(QueuePolicy { statements })
+        let mut parsed = Vec::with_capacity(statements.len());
+        for (i, s) in statements.into_iter().enumerate() {
+            parsed.push(statement(s).map_err(|e| format!("Statement {i}: {e}"))?);
+        }
+        Ok(QueuePolicy { statements: parsed })
     }
 
     /// IAM's evaluation: an explicit deny wins, then an allow, else the implicit deny.

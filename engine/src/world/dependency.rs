@@ -318,7 +318,10 @@ fn configured(mut dep: Dependency, p: &Params) -> ApiResult<Dependency> {
         if entries.len() > 50 {
             return Err(invalid("Schedule takes at most 50 entries"));
         }
-        dep.schedule = entries.into_iter().map(parse_window).collect::<ApiResult<_>>()?;
+        dep.schedule = Vec::with_capacity(entries.len());
+        for entry in entries {
+            dep.schedule.push(parse_window(entry)?);
+        }
     }
     Ok(dep)
 }

@@ -340,7 +340,10 @@ impl Behavior {
                     list.as_array().map_or(0, Vec::len)
                 )));
             }
-            b.jobs = items.into_iter().map(|v| JobSpec::parse(v, deps)).collect::<ApiResult<_>>()?;
+            b.jobs = Vec::with_capacity(items.len());
+            for v in items {
+                b.jobs.push(JobSpec::parse(v, deps)?);
+            }
         } else if single {
             if b.jobs.len() != 1 {
                 return Err(invalid("this consumer has several jobs; change them with Jobs"));

@@ -48,8 +48,10 @@ pub(crate) fn compile(text: &str) -> Result<PNode, String> {
     let combinations = combinations(&root);
     if combinations > MAX_COMBINATIONS {
         return Err(format!(
-            "The pattern has {combinations} rule combinations; the use of $or may result in at most \
-             {MAX_COMBINATIONS} (multiply the number of alternatives of each $or)"
+            "The pattern has {} rule combinations; the use of $or may result in at most \
+             {} (multiply the number of alternatives of each $or)",
+            crate::ids::decimal_u128(combinations),
+            crate::ids::decimal_u128(MAX_COMBINATIONS)
         ));
     }
     super::complexity::check(&root)?;

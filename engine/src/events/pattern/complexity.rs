@@ -40,6 +40,7 @@
 use super::compile::{PChild, PNode};
 use super::operand::{AnythingBut, Cond};
 use crate::filter::wildcard::Wildcard;
+use crate::vecmap::VecSet;
 use std::collections::BTreeSet;
 
 /// The most wildcard prefixes one value may be in at once, for one field.
@@ -83,12 +84,12 @@ pub(crate) fn check(root: &PNode) -> Result<(), String> {
 }
 
 /// Each leaf field that has wildcard patterns, with them as token strings (deduplicated).
-fn collect(node: &PNode, out: &mut Vec<(String, BTreeSet<Vec<Token>>)>) {
+fn collect(node: &PNode, out: &mut Vec<(String, VecSet<Vec<Token>>)>) {
     for key in &node.keys {
         match &key.child {
             PChild::Nested(sub) => collect(sub, out),
             PChild::Leaf(conds) => {
-                let mut globs = BTreeSet::new();
+                let mut globs = VecSet::new();
                 for cond in &conds.list {
                     match cond {
                         Cond::Wildcard(w) => {
@@ -147,7 +148,8 @@ fn measure(globs: &[Vec<Token>], limit: usize) -> Measure {
     let mut work = vec![start];
     let mut largest = 0;
     while let Some(active) = work.pop() {
-        let mut bytes: BTreeSet<Option<u8>> = BTreeSet::from([None]);
+        let mut bytes: VecSet<Option<u8>> = VecSet::new();
+        bytes.insert(None);
         for (glob, positions) in globs.iter().zip(&active) {
             for &i in positions {
                 if let Some(Token::Byte(b)) = glob.get(i) {
@@ -203,7 +205,7 @@ fn closure(glob: &[Token], mut positions: Vec<usize>) -> Vec<usize> {
         }
         k += 1;
     }
-    positions.sort_unstable();
+    crate::vecmap::sort(&mut positions);
     positions.dedup();
     positions
 }

@@ -105,7 +105,7 @@ fn leaf<'t>(tree: &'t Tree, place: &Place) -> Option<Leaf<'t>> {
 
 fn show(leaf: &Leaf<'_>) -> String {
     let text = match leaf {
-        Leaf::Str(s) => serde_json::to_string(s).unwrap_or_default(),
+        Leaf::Str(s) => serde_json::Value::from(*s).to_string(),
         Leaf::Num(n) => n.to_string(),
         Leaf::Bool(b) => b.to_string(),
         Leaf::Null => "null".into(),
