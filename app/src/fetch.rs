@@ -23,3 +23,25 @@ pub async fn scenario(id: &str) -> Result<crate::Playground, String> {
         .ok_or_else(|| format!("the scenario \"{id}\" could not be fetched (scenarios/{id}.json)"))?;
     crate::Playground::builtin_from(id, &text)
 }
+
+thread_local! {
+    /// The data files fetched so far (design and interview files): moving back to a view reads
+    /// them from here instead of the network. Few, small, and the same for the whole visit.
+    static DATA: std::cell::RefCell<Vec<(String, String)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The text of the data file at `path` (relative to the page), fetched once per visit; an error
+/// names the file.
+pub async fn data(path: &str) -> Result<String, String> {
+    if let Some(text) = DATA.with(|d| d.borrow().iter().find(|(p, _)| p == path).map(|(_, t)| t.clone())) {
+        return Ok(text);
+    }
+    let text = text(path).await.ok_or_else(|| format!("{path} could not be fetched"))?;
+    DATA.with(|d| d.borrow_mut().push((path.to_string(), text.clone())));
+    Ok(text)
+}
+
+/// A compare design's file, `designs/<name>.json`.
+pub async fn design(name: &str) -> Result<String, String> {
+    data(&format!("designs/{name}.json")).await
+}

@@ -11,7 +11,8 @@ use engine::interview::Interview;
 use leptos::prelude::*;
 
 /// The walkthroughs, as data: (id, file).
-const FILES: &[(&str, &str)] = &[("checkout", include_str!("../../../public/interview/checkout.json"))];
+/// The walkthroughs, by id: data files (`interview/<id>.json`), fetched when opened.
+const WALKTHROUGHS: &[&str] = &["checkout"];
 
 fn storage_key(id: &str) -> String {
     format!("fanout-interview-{id}")
@@ -125,21 +126,36 @@ pub fn InterviewView() -> impl IntoView {
             _ => String::new(),
         })
     });
-    move || view! { <InterviewPage id=id.get() /> }
+    move || view! { <InterviewLoader id=id.get() /> }
 }
 
-/// The page for `?interview=<id>`.
+/// The walkthrough `id`, fetched and checked by the engine, then the page.
 #[component]
-pub fn InterviewPage(id: String) -> impl IntoView {
-    let parsed = FILES
-        .iter()
-        .find(|(i, _)| *i == id)
-        .ok_or_else(|| format!("interview: there is no walkthrough \"{id}\" (there is: checkout)"))
-        .and_then(|(_, t)| Interview::parse(t).map_err(|e| format!("interview {id}: {e}")));
-    let iv = match parsed {
-        Ok(i) => StoredValue::new(i),
-        Err(e) => return view! { <super::ErrorPanel message=e /> }.into_any(),
-    };
+fn InterviewLoader(id: String) -> impl IntoView {
+    if !WALKTHROUGHS.contains(&id.as_str()) {
+        let e = format!("interview: there is no walkthrough \"{id}\" (there is: {})", WALKTHROUGHS.join(", "));
+        return view! { <super::ErrorPanel message=e /> }.into_any();
+    }
+    let ready = RwSignal::new(None::<Result<Interview, String>>);
+    let i = id.clone();
+    leptos::task::spawn_local(async move {
+        let parsed = crate::fetch::data(&format!("interview/{i}.json"))
+            .await
+            .and_then(|t| Interview::parse(&t).map_err(|e| format!("interview {i}: {e}")));
+        ready.try_set(Some(parsed));
+    });
+    (move || match super::stage::take_loaded(ready) {
+        None => view! { <div class="boot" role="status">"Loading the walkthrough…"</div> }.into_any(),
+        Some(Ok(iv)) => view! { <InterviewPage id=id.clone() iv=iv /> }.into_any(),
+        Some(Err(e)) => view! { <super::ErrorPanel message=e /> }.into_any(),
+    })
+    .into_any()
+}
+
+/// The page for `?interview=<id>`: the walkthrough `iv`.
+#[component]
+pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
+    let iv = StoredValue::new(iv);
     let total = iv.with_value(|i| i.steps.len());
     let (answers0, times0, note) = load_saved(&id, total);
     let first = super::query_param("step").and_then(|s| s.parse::<usize>().ok()).unwrap_or(1).clamp(1, total) - 1;
@@ -172,21 +188,32 @@ pub fn InterviewPage(id: String) -> impl IntoView {
         revealed.set(false);
         trying.set(None);
     };
+    // The step's design, fetched (a data file), with the step's run: the simulation to try.
+    let owner = StoredValue::new_local(Owner::current());
     let try_it = move || {
         let s = step.get_untracked();
-        let built = iv.with_value(|i| {
-            let design = &i.steps[s].design;
-            let file = super::compare::FILES.iter().find(|(n, _)| n == design).map(|(_, f)| *f).unwrap_or("");
-            i.try_scenario(s, file).and_then(|t| Playground::from_scenario(&t))
-        });
-        match built {
-            Ok(pg) => {
-                let ctx = Ctx::new(pg, None);
-                ctx.speed.set(2);
-                trying.set(Some(ctx));
+        let design = iv.with_value(|i| i.steps[s].design.clone());
+        leptos::task::spawn_local(async move {
+            let built = match crate::fetch::design(&design).await {
+                Ok(file) => iv.with_value(|i| i.try_scenario(s, &file)).and_then(|t| Playground::from_scenario(&t)),
+                Err(e) => Err(e),
+            };
+            match built {
+                // Still on that step: the learner may have moved on while it loaded.
+                Ok(pg) if step.try_get_untracked() == Some(s) => {
+                    // Made under the page's owner: it goes with the page.
+                    let make = || Ctx::new(pg, None);
+                    let ctx = match owner.try_get_value().flatten() {
+                        Some(o) => o.with(make),
+                        None => return,
+                    };
+                    ctx.speed.set(2);
+                    trying.set(Some(ctx));
+                }
+                Ok(_) => {}
+                Err(e) => leptos::logging::debug_warn!("try it: {e}"),
             }
-            Err(e) => leptos::logging::debug_warn!("try it: {e}"),
-        }
+        });
     };
     let back = move |_: leptos::ev::MouseEvent| go(step.get_untracked().saturating_sub(1));
     let next = move |_: leptos::ev::MouseEvent| {

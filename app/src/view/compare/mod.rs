@@ -14,14 +14,6 @@ use crate::route::Route;
 use engine::compare::{Command, DESIGNS};
 use leptos::prelude::*;
 
-/// The design files, small enough to ship in the bundle: (name, file).
-pub(super) const FILES: &[(&str, &str)] = &[
-    ("fanout", include_str!("../../../../public/designs/fanout.json")),
-    ("workqueue", include_str!("../../../../public/designs/workqueue.json")),
-    ("oneworker", include_str!("../../../../public/designs/oneworker.json")),
-    ("directcalls", include_str!("../../../../public/designs/directcalls.json")),
-];
-
 /// How long a fault button's degradation lasts, in virtual ms.
 const FAULT_MS: u64 = 60_000;
 
@@ -52,8 +44,7 @@ fn label(name: &str) -> &'static str {
 }
 
 /// One design's context: its own story, snapshot and selection; playback is shared.
-fn design_ctx(name: &str, playing: RwSignal<bool>, speed: RwSignal<usize>) -> Result<Ctx, String> {
-    let text = FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).ok_or("no such design")?;
+fn design_ctx(name: &str, text: &str, playing: RwSignal<bool>, speed: RwSignal<usize>) -> Result<Ctx, String> {
     let pg = RwSignal::new(Playground::from_scenario(text).map_err(|e| format!("{name}: {e}"))?);
     let (snapshot, now, clock, (paced, paced_late)) = super::story_views(pg, playing);
     Ok(Ctx {
@@ -91,17 +82,47 @@ pub fn CompareView() -> impl IntoView {
             _ => String::new(),
         })
     });
-    move || view! { <ComparePage value=designs.get() /> }
+    move || view! { <DesignsLoader value=designs.get() /> }
 }
 
-/// The compare page for `?compare=<value>`.
+/// The designs the address names, fetched (data files, as the scenarios are), then compared.
 #[component]
-pub fn ComparePage(value: String) -> impl IntoView {
+fn DesignsLoader(value: String) -> impl IntoView {
+    let names = match parse_designs(&value) {
+        Ok(n) => n,
+        Err(e) => return view! { <super::ErrorPanel message=e /> }.into_any(),
+    };
+    let ready = RwSignal::new(None::<Result<Vec<(&'static str, String)>, String>>);
+    leptos::task::spawn_local(async move {
+        let mut texts = Vec::with_capacity(names.len());
+        for name in names {
+            match crate::fetch::design(name).await {
+                Ok(text) => texts.push((name, text)),
+                Err(e) => {
+                    ready.try_set(Some(Err(e)));
+                    return;
+                }
+            }
+        }
+        ready.try_set(Some(Ok(texts)));
+    });
+    (move || match super::stage::take_loaded(ready) {
+        None => view! { <div class="boot" role="status">"Loading the designs…"</div> }.into_any(),
+        Some(Ok(texts)) => view! { <ComparePage texts=texts /> }.into_any(),
+        Some(Err(e)) => view! { <super::ErrorPanel message=e /> }.into_any(),
+    })
+    .into_any()
+}
+
+/// Compare mode for the designs `texts` holds: (name, file).
+#[component]
+pub fn ComparePage(texts: Vec<(&'static str, String)>) -> impl IntoView {
     let playing = RwSignal::new(false);
     let speed = RwSignal::new(4);
-    let built = parse_designs(&value).and_then(|names| {
-        names.iter().map(|n| design_ctx(n, playing, speed).map(|c| (*n, c))).collect::<Result<Vec<_>, _>>()
-    });
+    let built = texts
+        .iter()
+        .map(|(n, text)| design_ctx(n, text, playing, speed).map(|c| (*n, c)))
+        .collect::<Result<Vec<_>, _>>();
     let designs = match built {
         Ok(d) => d,
         Err(e) => return view! { <super::ErrorPanel message=e /> }.into_any(),
