@@ -255,9 +255,36 @@ fn fifo_topics_and_queue_redrive_are_linked_by_reference() {
     assert_eq!(redrive.get("maxReceiveCount").and_then(Node::str), Some("3"));
     let allow = prop(dlq, "RedriveAllowPolicy");
     assert_eq!(allow.get("redrivePermission").and_then(Node::str), Some("byQueue"));
+    // packing's RedrivePolicy already refers to dlq: a !GetAtt back would make the two a
+    // circular dependency (cfn-lint E3004), so the source is named by its ARN, which needs no order.
+    assert_ne!(packing_id, "");
     assert_eq!(
         allow.get("sourceQueueArns").unwrap().items(),
-        [Node::Tag("GetAtt".into(), format!("{packing_id}.Arn"))]
+        [Node::Tag("Sub".into(), "arn:${AWS::Partition}:sqs:${AWS::Region}:${AWS::AccountId}:packing.fifo".into())]
+    );
+}
+
+#[test]
+fn a_cycle_of_dead_letter_queues_leaves_one_policy_out_with_the_command_that_sets_it() {
+    // AWS accepts queues that are each other's dead-letter queue (set one after the other), but
+    // one stack cannot create them: a !GetAtt each way is a circular dependency, and SQS refuses
+    // a RedrivePolicy whose deadLetterTargetArn does not exist yet. So the last queue of the cycle
+    // is created without its policy, and the template says how to set it.
+    let run = scenario("tests/scenarios/dlq-cycle.json").run();
+    let text = export::cloudformation(run.sim());
+    let t = parse(&text).expect("the template reads");
+    let (a_id, a) = named(&t, "AWS::SQS::Queue", "QueueName", "a");
+    let (b_id, b) = named(&t, "AWS::SQS::Queue", "QueueName", "b");
+    assert_eq!(
+        prop(a, "RedrivePolicy").get("deadLetterTargetArn"),
+        Some(&Node::Tag("GetAtt".into(), format!("{b_id}.Arn")))
+    );
+    assert!(b.at(&["Properties", "RedrivePolicy"]).is_none(), "b keeps no RedrivePolicy: {b:?}");
+    assert!(!text.contains(&format!("GetAtt {a_id}.Arn")), "nothing refers back to a:\n{text}");
+    assert!(text.contains("dead-letter queues b -> a -> b form a cycle"), "{text}");
+    assert!(
+        text.contains(r#"--queue-url QUEUE_URL_OF_b --attributes '{"RedrivePolicy":"{\"deadLetterTargetArn\":\"ARN_OF_a\",\"maxReceiveCount\":1}"}'"#),
+        "{text}"
     );
 }
 

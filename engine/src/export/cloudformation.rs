@@ -163,22 +163,38 @@ impl Writer<'_> {
     }
 
     fn queues(&mut self) {
-        for q in &self.topology.queues {
+        let cycles = QueueCycles::of(&self.topology.queues);
+        for (i, q) in self.topology.queues.iter().enumerate() {
             let id = self.ids.assign(&format!("queue:{}", q.name), &[&q.name], "Queue");
-            let props = self.queue_properties(q);
-            self.add(q.notes.clone(), id, resource("AWS::SQS::Queue", props, None));
+            let mut notes = q.notes.clone();
+            let props = self.queue_properties(q, &cycles.dropped[i], &cycles.by_name[i]);
+            if let (Some((dlq, max)), true) = (&q.redrive, cycles.dropped[i]) {
+                let chain = cycles.chain(&self.topology.queues, i);
+                notes.push(format!(
+                    "Its RedrivePolicy (dead-letter queue {dlq}, maxReceiveCount {max}) is left out: the dead-letter queues {chain} form a cycle, and a stack cannot create one (each queue's RedrivePolicy needs its dead-letter queue to exist first)."
+                ));
+                notes.push(format!(
+                    "Set it once the stack exists: aws sqs set-queue-attributes --queue-url QUEUE_URL_OF_{} --attributes '{{\"RedrivePolicy\":\"{{\\\"deadLetterTargetArn\\\":\\\"ARN_OF_{}\\\",\\\"maxReceiveCount\\\":{max}}}\"}}'",
+                    q.name, dlq
+                ));
+            }
+            self.add(notes, id, resource("AWS::SQS::Queue", props, None));
             if q.has_policy() {
                 self.queue_policy(q);
             }
         }
     }
 
-    fn queue_properties(&self, q: &QueueSpec) -> MapBuilder {
+    /// `drop_redrive`: the redrive policy closes a dead-letter cycle and is left out;
+    /// `by_name`: the redrive allow policy's sources written as `!Sub` ARNs, not `!GetAtt`, where
+    /// a reference would close a cycle (a source queue's ARN is only a name there, so it may
+    /// come later).
+    fn queue_properties(&self, q: &QueueSpec, drop_redrive: &bool, by_name: &[usize]) -> MapBuilder {
         let mut props = MapBuilder::new().put("QueueName", Yaml::str(&q.name));
         for a in &q.attributes {
             props = props.put(a.name, attr_value(a));
         }
-        if let Some((dlq, max)) = &q.redrive {
+        if let (Some((dlq, max)), false) = (&q.redrive, *drop_redrive) {
             let policy = MapBuilder::new()
                 .put("deadLetterTargetArn", self.queue_arn(dlq))
                 .put("maxReceiveCount", Yaml::Int(u64::from(*max)));
@@ -187,7 +203,12 @@ impl Writer<'_> {
         if let Some((permission, sources)) = &q.redrive_allow {
             let mut policy = MapBuilder::new().put("redrivePermission", Yaml::str(*permission));
             if !sources.is_empty() {
-                policy = policy.put("sourceQueueArns", Yaml::List(sources.iter().map(|s| self.queue_arn(s)).collect()));
+                let arns = sources
+                    .iter()
+                    .enumerate()
+                    .map(|(k, s)| if by_name.contains(&k) { sub_arn("sqs", s) } else { self.queue_arn(s) })
+                    .collect();
+                policy = policy.put("sourceQueueArns", Yaml::List(arns));
             }
             props = props.put("RedriveAllowPolicy", policy.build());
         }
@@ -413,5 +434,96 @@ pub(crate) fn number_text(v: &Value) -> String {
     match v {
         Value::Number(n) => n.to_string(),
         _ => "0".to_string(),
+    }
+}
+
+/// Where the queues' references to each other would make CloudFormation's dependency graph a
+/// cycle (cfn-lint E3004), and how the template breaks it. AWS accepts a cycle of dead-letter
+/// queues (each set after the other exists), but one stack cannot create it: a `!GetAtt` each way
+/// is a circular dependency, and a `!Sub` ARN is refused because SQS checks that the
+/// dead-letter target exists. So a cycle of redrive policies leaves out the policy of its last
+/// queue in the template's order, with a note on how to set it; a redrive allow policy whose
+/// source would close a cycle names that source by ARN, which needs no order.
+struct QueueCycles {
+    /// Per queue: its redrive policy is left out.
+    dropped: Vec<bool>,
+    /// Per queue: the indexes, in its redrive allow policy's sources, written by name.
+    by_name: Vec<Vec<usize>>,
+}
+
+impl QueueCycles {
+    fn of(queues: &[QueueSpec]) -> QueueCycles {
+        let index = |name: &str| queues.iter().position(|q| q.name == name);
+        let target: Vec<Option<usize>> =
+            queues.iter().map(|q| q.redrive.as_ref().and_then(|(dlq, _)| index(dlq))).collect();
+        let mut dropped = vec![false; queues.len()];
+        // The redrive graph has at most one edge out of each queue: follow it from each queue;
+        // if it comes back, the cycle's last member (highest index) loses its policy.
+        for start in 0..queues.len() {
+            let mut seen = vec![start];
+            let mut at = start;
+            while let Some(next) = target[at].filter(|_| !dropped[at]) {
+                if next == start {
+                    let last = *seen.iter().max().unwrap_or(&start);
+                    dropped[last] = true;
+                    break;
+                }
+                if seen.contains(&next) {
+                    break;
+                }
+                seen.push(next);
+                at = next;
+            }
+        }
+        // Allow-policy edges (queue -> each source), each kept as a reference unless the source
+        // already reaches the queue through the references kept so far (then it is by name).
+        let mut by_name: Vec<Vec<usize>> = vec![Vec::new(); queues.len()];
+        let mut allow: Vec<Vec<(usize, usize)>> = queues
+            .iter()
+            .map(|q| match &q.redrive_allow {
+                Some((_, sources)) => sources.iter().enumerate().filter_map(|(k, s)| Some((k, index(s)?))).collect(),
+                None => Vec::new(),
+            })
+            .collect();
+        for q in 0..queues.len() {
+            for n in 0..allow[q].len() {
+                let (k, source) = allow[q][n];
+                let reaches = |from: usize, allow: &Vec<Vec<(usize, usize)>>| {
+                    let mut stack = vec![from];
+                    let mut seen = vec![false; queues.len()];
+                    while let Some(at) = stack.pop() {
+                        if at == q {
+                            return true;
+                        }
+                        if std::mem::replace(&mut seen[at], true) {
+                            continue;
+                        }
+                        stack.extend(target[at].filter(|_| !dropped[at]));
+                        stack.extend(allow[at].iter().map(|&(_, s)| s));
+                    }
+                    false
+                };
+                if reaches(source, &allow) {
+                    by_name[q].push(k);
+                    allow[q][n].1 = q; // a self-edge stands for "no reference"
+                }
+            }
+            allow[q].retain(|&(_, s)| s != q);
+        }
+        QueueCycles { dropped, by_name }
+    }
+
+    /// The cycle through queue `i` as `a -> b -> a`.
+    fn chain(&self, queues: &[QueueSpec], i: usize) -> String {
+        let mut names = vec![queues[i].name.as_str()];
+        let mut at = i;
+        while let Some((dlq, _)) = &queues[at].redrive {
+            names.push(dlq);
+            match queues.iter().position(|q| q.name == *dlq) {
+                Some(next) if next != i && names.len() <= queues.len() => at = next,
+                _ => break,
+            }
+        }
+        names.join(" -> ")
     }
 }
