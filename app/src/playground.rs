@@ -297,7 +297,9 @@ impl Playground {
     }
 
     /// The topic the `publish` section names, if it names one.
-    fn topic_wanted(&self) -> Option<&str> {
+    /// The topic the `publish` section names (by name or ARN), if it names one: where the
+    /// page's Publish sends.
+    pub(crate) fn topic_wanted(&self) -> Option<&str> {
         match self.publish.as_ref().map(|p| &p.target) {
             Some(PublishTarget::Topic(t)) => Some(t.as_str()),
             _ => None,

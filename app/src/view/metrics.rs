@@ -120,13 +120,14 @@ fn chart(name: &str, lines: &[Line], age: &[(SimTime, u64)], alarms: &[(f64, Str
         "\" role=\"img\" aria-label=\"Messages visible and in flight in ", name,
         " over time\"><line class=\"axis\" x1=\"0\" x2=\"", W, "\" y1=\"", H - 4, "\" y2=\"", H - 4, "\"/>"
     };
+    // Each alarm's threshold as a line; their names and states are listed under the chart, where
+    // two alarms on the same threshold cannot write over each other.
     for (threshold, alarm, state) in alarms {
         let ty = ((H - 4) as f64 * 10.0 - threshold / top as f64 * (H - 8) as f64 * 10.0).round() as i64;
         let y = tenths(ty);
         html!(into out;
-            "<g class=\"threshold ", state.as_str().to_ascii_lowercase(), "\"><line x1=\"0\" x2=\"", W, "\" y1=\"", &y,
-            "\" y2=\"", &y, "\"/><text x=\"", W - 2, "\" y=\"", tenths(ty - 30), "\" text-anchor=\"end\">", alarm, ": ",
-            state.as_str(), "</text></g>"
+            "<g class=\"threshold ", state.as_str().to_ascii_lowercase(), "\"><title>", alarm, ": ", state.as_str(),
+            "</title><line x1=\"0\" x2=\"", W, "\" y1=\"", &y, "\" y2=\"", &y, "\"/></g>"
         );
     }
     for Line { class, points: p, .. } in lines {
@@ -138,6 +139,16 @@ fn chart(name: &str, lines: &[Line], age: &[(SimTime, u64)], alarms: &[(f64, Str
         }
     }
     out.raw("</svg>");
+    if !alarms.is_empty() {
+        out.raw("<ul class=\"chart-alarms\">");
+        for (threshold, alarm, state) in alarms {
+            html!(into out;
+                "<li class=\"", state.as_str().to_ascii_lowercase(), "\" data-testid=\"chart-alarm-", alarm, "\"><span>",
+                alarm, "</span> ", state.as_str(),  " <small>threshold ", threshold.to_string(), "</small></li>"
+            );
+        }
+        out.raw("</ul>");
+    }
     if let Some((_, newest)) = age.last() {
         let oldest_top = age.iter().map(|p| p.1).max().unwrap_or(1).max(1);
         html!(into out;

@@ -54,6 +54,9 @@ fn trunk(from: i64, y: i64, end: i64) -> String {
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Layout {
     producer: String,
+    /// The queue the producer sends to itself (a work queue), when topics are drawn too: its
+    /// edge then comes from the producer, not from a topic.
+    producer_queue: Option<String>,
     /// The topics, in the order they were made, each with its centre line: level with the
     /// middle of the queues it feeds (a topic that feeds none sits on a row of its own under
     /// the queues). The producer publishes to the first. Without a topic the producer sends to
@@ -115,9 +118,23 @@ pub(super) struct Row {
     /// Why the subscription's filter dropped its latest message, when nothing has been
     /// delivered to it since.
     drop: Option<String>,
+    /// The alarms on the queue or on its dead-letter queues, with their states.
+    pub(super) alarms: Vec<AlarmBadge>,
     /// The queue's centre line.
     pub(super) y: i64,
 }
+
+/// An alarm drawn by the queue it watches: its name and state.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct AlarmBadge {
+    pub(super) name: String,
+    pub(super) state: engine::world::AlarmState,
+    pub(super) reason: String,
+}
+
+/// Alarm badges drawn per row before "+N alarms"; the height of one.
+const MAX_ALARMS: usize = 2;
+const ALARM_LINE: i64 = 24;
 
 impl Row {
     /// Where the queue's dead-letter queue sits (its centre, its width) and the x of its edge
@@ -143,12 +160,12 @@ impl Row {
 
     /// In the narrow diagram, the room under the queue for its consumers, one under the other.
     fn consumers_band(&self) -> i64 {
-        let shown = self.consumers.len().min(MAX_CONSUMERS) as i64;
-        let more = if self.consumers.len() > MAX_CONSUMERS { 14 } else { 0 };
-        if shown == 0 {
+        // "+N more" takes the last line of its own.
+        let lines = self.consumers.len().min(MAX_CONSUMERS) as i64;
+        if lines == 0 {
             0
         } else {
-            shown * 24 + 8 + more
+            lines * 24 + 8
         }
     }
 
@@ -156,16 +173,36 @@ impl Row {
     /// queues with their captions, and a gap.
     fn narrow_height(&self) -> i64 {
         let dlqs = if self.dlq.is_some() || self.sub_dlq.is_some() { 62 } else { 0 };
-        60 + self.consumers_band() + dlqs + 8
+        60 + self.consumers_band() + dlqs + self.alarms_band() + 8
     }
 
-    /// The room under the row: for its dead-letter queues, if it has any.
-    fn under(&self) -> i64 {
-        if self.dlq.is_some() || self.sub_dlq.is_some() {
-            DLQ_ROW
+    /// In the narrow diagram, the room under the dead-letter queues for the alarms' badges,
+    /// one under the other.
+    pub(super) fn alarms_band(&self) -> i64 {
+        self.alarms.len().min(MAX_ALARMS) as i64 * ALARM_LINE
+    }
+
+    /// Where the row's alarm badges start: (x, top) of the first, each next one `ALARM_LINE`
+    /// lower. Wide: right of the dead-letter queue, under the consumers; narrow: under the
+    /// dead-letter queues.
+    pub(super) fn alarms_at(&self, narrow: bool) -> (i64, i64, i64) {
+        if narrow {
+            let dlqs = if self.dlq.is_some() || self.sub_dlq.is_some() { 62 } else { 0 };
+            (24, self.y + 30 + self.consumers_band() + dlqs + 4, 330)
+        } else if self.sub_dlq.is_some() {
+            // Both dead-letter queues take the line under the queue: under their captions.
+            (410, self.y + 44 + DLQ_ROW, 300)
         } else {
-            0
+            (620, self.y + 44, 200)
         }
+    }
+
+    /// The room under the row: for its dead-letter queues and its alarms, if it has any.
+    fn under(&self) -> i64 {
+        let base = if self.dlq.is_some() || self.sub_dlq.is_some() || !self.alarms.is_empty() { DLQ_ROW } else { 0 };
+        // Under both dead-letter queues' captions, when a subscription's takes the left.
+        let below = if self.sub_dlq.is_some() && !self.alarms.is_empty() { self.alarms_band() + 8 } else { 0 };
+        base + below
     }
 }
 
@@ -228,12 +265,15 @@ impl Layout {
     /// The diagram of `s` at the moment it was taken.
     #[cfg(test)]
     fn of_now(s: &Snapshot) -> Layout {
-        Layout::of(s, s.now)
+        Layout::of(s, s.now, None)
     }
 
     /// The diagram of `s` at `now` (the clock moves on while a snapshot is kept: the
     /// countdowns on the dots read it).
-    fn of(s: &Snapshot, now: SimTime) -> Layout {
+    ///
+    /// `publish_to` is the topic (name or ARN) the page's Publish sends to: drawn first, with
+    /// the producer's edge, when no simulated producer says where it publishes.
+    pub(super) fn of(s: &Snapshot, now: SimTime, publish_to: Option<&str>) -> Layout {
         let find = |name: &str| s.queues.iter().find(|q| q.name == name);
         let held = |name: &str| find(name).map_or(0, |q| q.visible + q.in_flight + q.delayed);
         let is_dlq = |name: &str| {
@@ -241,7 +281,19 @@ impl Layout {
                 || s.topics.iter().flat_map(|t| &t.subscriptions).any(|x| x.dead_letter_queue.as_deref() == Some(name))
                 || target_dlqs(s).any(|d| d == name)
         };
-        let subscribed = s.topics.iter().enumerate().flat_map(|(i, t)| {
+        // The topics in the order drawn: the one the producer publishes to first (level with it,
+        // its edge from the producer), then the others in the order they were made.
+        let sends_to = match s.world.producers.first() {
+            Some(p) => p.sends_to.clone(),
+            None => publish_to.map(str::to_string),
+        };
+        let mut order: Vec<usize> = (0..s.topics.len()).collect();
+        let first = sends_to.as_ref().and_then(|w| s.topics.iter().position(|t| t.name == *w || t.arn == *w));
+        if let Some(first) = first {
+            order.retain(|&i| i != first);
+            order.insert(0, first);
+        }
+        let subscribed = order.iter().map(|&k| &s.topics[k]).enumerate().flat_map(|(i, t)| {
             t.subscriptions.iter().map(move |sub| {
                 let name = sub.queue.clone().unwrap_or_else(|| sub.endpoint.clone());
                 (Some(i), Some(sub.clone()), None, name, None)
@@ -307,7 +359,22 @@ impl Layout {
                     held = q.visible + q.in_flight + q.delayed;
                 }
                 let more = held.saturating_sub(dots.len());
+                let watched = |a: &&engine::world::AlarmView| {
+                    a.dimension_value.as_deref().is_some_and(|d| {
+                        d == name
+                            || dlq.as_ref().is_some_and(|(q, _)| q == d)
+                            || sub_dlq.as_ref().is_some_and(|(q, _)| q == d)
+                    })
+                };
+                let alarms = s
+                    .world
+                    .alarms
+                    .iter()
+                    .filter(watched)
+                    .map(|a| AlarmBadge { name: a.name.clone(), state: a.state, reason: a.reason.clone() })
+                    .collect();
                 let row = Row {
+                    alarms,
                     dots,
                     more,
                     sub,
@@ -328,6 +395,7 @@ impl Layout {
             })
             .collect();
         let producer = s.world.producers.first().map_or_else(|| "checkout".to_string(), |p| p.name.clone());
+        let producer_queue = sends_to.filter(|q| rows.iter().any(|r| r.topic.is_none() && r.queue == *q));
         let calls = if rows.is_empty() {
             s.world
                 .dependencies
@@ -343,9 +411,9 @@ impl Layout {
         } else {
             Vec::new()
         };
-        let topics = s
-            .topics
+        let topics = order
             .iter()
+            .map(|&k| &s.topics[k])
             .enumerate()
             .map(|(i, t)| {
                 let y = match middle_of(rows.iter().filter(|r| r.topic == Some(i))) {
@@ -363,6 +431,7 @@ impl Layout {
         let services = s.world.order_services.iter().map(ServiceNode::of).collect();
         let mut layout = Layout {
             producer,
+            producer_queue,
             topics,
             buses_from: s.topics.len(),
             notes: Vec::new(),
@@ -435,7 +504,9 @@ impl Layout {
         let y = row.y;
         let topic = row.topic.and_then(|i| self.topics.get(i));
         match (topic, self.narrow) {
-            (None, _) if self.topics.is_empty() => Some(self.producer_path(y)),
+            (None, _) if self.topics.is_empty() || self.producer_queue.as_ref() == Some(&row.queue) => {
+                Some(self.producer_path(y))
+            }
             (None, _) => None,
             (Some((_, ty)), true) => Some(trunk(ty + 30, y, if to_filter { 88 } else { 410 + N_SHIFT })),
             (Some(_), false) => {
@@ -651,7 +722,7 @@ pub fn Topology() -> impl IntoView {
         // The clock is followed only while a message's timer runs: then its dot counts down.
         let timed = ctx.snapshot.with(timers_shown);
         let now = if timed { ctx.now.get() } else { ctx.now.get_untracked() };
-        let layout = ctx.snapshot.with(|s| Layout::of(s, now));
+        let layout = ctx.pg.with_untracked(|p| ctx.snapshot.with(|s| Layout::of(s, now, p.topic_wanted())));
         let layout = if narrow.get() { layout.narrow() } else { layout };
         let filtered = layout.filtered();
         let drops = ctx.pg.with_untracked(|p| last_drops(p.events(), &filtered));

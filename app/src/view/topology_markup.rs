@@ -379,8 +379,23 @@ pub(super) fn diagram(layout: &Layout) -> Diagram {
 /// The subscription's dead-letter queue goes into `over`, drawn after every row.
 fn queue_row(b: &mut Builder, over: &mut Builder, layout: &Layout, row: &Row) {
     let narrow = layout.narrow;
-    let Row { sub, rule, endpoint, queue, visible, inflight, dlq, sub_dlq, consumers, dots, more, y, drop, topic: _ } =
-        row;
+    let Row {
+        sub,
+        rule,
+        endpoint,
+        queue,
+        visible,
+        inflight,
+        dlq,
+        sub_dlq,
+        consumers,
+        dots,
+        more,
+        y,
+        drop,
+        alarms,
+        topic: _,
+    } = row;
     let y = *y;
     if let Some(path) = layout.feed_path(row, false) {
         html!(into *b.m(); "<g class=\"edge\"><path d=\"", path, "\"/></g>");
@@ -447,6 +462,7 @@ fn queue_row(b: &mut Builder, over: &mut Builder, layout: &Layout, row: &Row) {
         };
         node.draw(b, label, &title, "processing failures");
     }
+    alarm_badges(b, row, alarms, narrow);
     // Under the subscription's badge, right of the topic's edges; drawn after every row.
     if let Some((d, n)) = sub_dlq {
         let (label, title) = match rule {
@@ -482,14 +498,49 @@ fn queue_row(b: &mut Builder, over: &mut Builder, layout: &Layout, row: &Row) {
     }
 }
 
+/// The alarms on a row's queues, each a badge with its name and state (live: the state
+/// changes), one under the other; "+N alarms" past the first few.
+fn alarm_badges(b: &mut Builder, row: &Row, alarms: &[AlarmBadge], narrow: bool) {
+    use engine::world::AlarmState;
+    let (x, top, width) = row.alarms_at(narrow);
+    let over = alarms.len() > MAX_ALARMS;
+    let shown = if over { MAX_ALARMS - 1 } else { alarms.len() };
+    for (i, a) in alarms.iter().take(shown).enumerate() {
+        let y = top + i as i64 * ALARM_LINE;
+        let (class, state) = match a.state {
+            AlarmState::Ok => ("ok", "OK"),
+            AlarmState::Alarm => ("alarm", "ALARM"),
+            AlarmState::InsufficientData => ("insufficient", "no data"),
+        };
+        // About 6.3 px a character at 11 px, after the lamp and before the state.
+        let fits = ((width - 34) * 10 / 63) as usize - state.len() - 2;
+        let inner = html! {
+            "<title>Alarm ", &a.name, ": ", a.state.as_str(), ". ", &a.reason, "</title><rect x=\"", x, "\" y=\"", y,
+            "\" width=\"", width, "\" height=\"20\" rx=\"10\"/><circle class=\"lamp\" cx=\"", x + 12, "\" cy=\"", y + 10, "\" r=\"4\"/><text x=\"", x + 26, "\" y=\"", y + 14, "\">", cut(&a.name, fits), ": ", state, "</text>"
+        };
+        let frame = Frame::default().testid(format!("diagram-alarm-{}", a.name));
+        let label = Some(format!("Alarm {}: {}", a.name, a.state.as_str()));
+        b.live(frame, Look { class: format!("node alarm {class}"), label, inner });
+    }
+    if over {
+        html!(into *b.m();
+            "<text class=\"more\" x=\"", x + 26, "\" y=\"", top + shown as i64 * ALARM_LINE + 14, "\">+",
+            alarms.len() - shown, " alarms</text>"
+        );
+    }
+}
+
 /// A queue's consumers beside it, or in the narrow diagram under it, one under the other; "+N
-/// more" past the first few.
+/// more" on the last line past the first few.
 fn consumers_of(b: &mut Builder, layout: &Layout, queue: &str, consumers: &[Consumer], y: i64) {
     let narrow = layout.narrow;
-    let shown = consumers.len().min(MAX_CONSUMERS);
-    let first_y = if narrow { y + 46 } else { y - (shown.max(1) as i64 - 1) * 12 };
+    // Past MAX_CONSUMERS, "+N more" takes the last line, inside the row.
+    let over = consumers.len() > MAX_CONSUMERS;
+    let shown = if over { MAX_CONSUMERS - 1 } else { consumers.len() };
+    let lines = consumers.len().min(MAX_CONSUMERS);
+    let first_y = if narrow { y + 46 } else { y - (lines.max(1) as i64 - 1) * 12 };
     let (cx, cw) = if narrow { (200, 140) } else { (650, 170) };
-    for (i, c) in consumers.iter().take(MAX_CONSUMERS).enumerate() {
+    for (i, c) in consumers.iter().take(shown).enumerate() {
         let cy = first_y + i as i64 * 24;
         if narrow {
             html!(into *b.m(); "<g class=\"edge consume\"><path d=\"M 188 ", y + 30, " L 188 ", cy, " L 200 ", cy, "\"/></g>");
@@ -518,10 +569,10 @@ fn consumers_of(b: &mut Builder, layout: &Layout, queue: &str, consumers: &[Cons
         };
         b.live(frame, look);
     }
-    if consumers.len() > MAX_CONSUMERS {
+    if over {
         html!(into *b.m();
-            "<text class=\"more\" x=\"", cx + 26, "\" y=\"", first_y + shown as i64 * 24 + 2, "\">+",
-            consumers.len() - MAX_CONSUMERS, " more</text>"
+            "<text class=\"more\" x=\"", cx + 26, "\" y=\"", first_y + shown as i64 * 24 + 4, "\">+",
+            consumers.len() - shown, " more</text>"
         );
     }
 }

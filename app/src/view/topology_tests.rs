@@ -353,3 +353,114 @@ fn a_learners_text_enters_the_diagram_only_as_text() {
     // An accessible name is an attribute the page sets as it is (the browser takes it as text).
     assert!(d.looks.iter().any(|l| l.label.as_deref().is_some_and(|l| l.contains("<img"))));
 }
+
+/// A world with two topics, the alarm's made first: `on-call` feeds `pager`, `order-events`
+/// feeds `sms` (its dead-letter queue `sms-dlq`), and two alarms watch `sms-dlq`, one of them
+/// on the same threshold as the other.
+fn two_topics(producer: bool) -> Playground {
+    let producer = if producer {
+        r#"{"action": "CreateProducer", "params": {"ProducerName": "shop", "Design": "FanOut", "TopicArn": "order-events", "Manual": true}},"#
+    } else {
+        ""
+    };
+    let alarm = |name: &str, metric: &str| {
+        format!(
+            r#"{{"action": "PutMetricAlarm", "params": {{"AlarmName": "{name}", "Namespace": "AWS/SQS", "MetricName": "{metric}",
+            "Dimensions": [{{"Name": "QueueName", "Value": "sms-dlq"}}], "Statistic": "Maximum", "Period": 60, "EvaluationPeriods": 1,
+            "Threshold": 0, "ComparisonOperator": "GreaterThanThreshold", "AlarmActions": ["arn:aws:sns:us-east-1:000000000000:on-call"]}}}}"#
+        )
+    };
+    let text = format!(
+        r#"{{"name": "t", "seed": 1, "steps": [
+        {{"action": "CreateTopic", "params": {{"Name": "on-call"}}}},
+        {{"action": "CreateTopic", "params": {{"Name": "order-events"}}}},
+        {{"action": "CreateQueue", "params": {{"QueueName": "pager"}}}},
+        {{"action": "Subscribe", "params": {{"TopicArn": "on-call", "Protocol": "sqs", "Endpoint": "arn:aws:sqs:us-east-1:000000000000:pager"}}}},
+        {{"action": "CreateQueue", "params": {{"QueueName": "sms-dlq"}}}},
+        {{"action": "CreateQueue", "params": {{"QueueName": "sms", "Attributes": {{"RedrivePolicy": "{{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:000000000000:sms-dlq\",\"maxReceiveCount\":5}}"}}}}}},
+        {{"action": "Subscribe", "params": {{"TopicArn": "order-events", "Protocol": "sqs", "Endpoint": "arn:aws:sqs:us-east-1:000000000000:sms"}}}},
+        {producer}
+        {}, {}
+        ], "publish": {{"topic": "order-events", "presets": [{{"name": "OrderPlaced", "body": {{"id": "${{n}}"}}}}]}}}}"#,
+        alarm("sms-dlq-visible", "ApproximateNumberOfMessagesVisible"),
+        alarm("sms-dlq-sent", "NumberOfMessagesSent"),
+    );
+    Playground::from_scenario(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+#[test]
+fn the_producer_is_drawn_beside_the_topic_it_publishes_to() {
+    // A simulated producer says where it publishes; without one, the page's Publish does (the
+    // scenario's `publish.topic`). Either way that topic is drawn first, level with the producer
+    // and fed by its edge, although the alarm's topic was made before it.
+    for (with_producer, producer) in [(true, "shop"), (false, "checkout")] {
+        let pg = two_topics(with_producer);
+        let publish_to = if with_producer { None } else { pg.topic_wanted() };
+        let layout = Layout::of(&pg.snapshot(), pg.snapshot().now, publish_to);
+        let topics: Vec<&str> = layout.topics.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(topics, ["order-events", "on-call"], "with a producer: {with_producer}");
+        assert_eq!(layout.producer, producer);
+        assert_eq!(layout.topic_y(), layout.topics[0].1);
+        assert_eq!(layout.row_of("sms").map(|r| r.y), Some(layout.topics[0].1), "order-events faces sms");
+        let pager = layout.row_of("pager").expect("the pager row");
+        assert_eq!(layout.topic_y_of(pager), layout.topics[1].1, "pager's edge comes from on-call");
+    }
+    // With neither, the topics keep the order they were made in.
+    let pg = two_topics(false);
+    let layout = Layout::of_now(&pg.snapshot());
+    assert_eq!(layout.topics[0].0, "on-call");
+}
+
+#[test]
+fn alarms_are_drawn_by_the_queue_they_watch_with_their_state_and_never_overlap() {
+    let pg = two_topics(true);
+    let layout = Layout::of_now(&pg.snapshot());
+    let sms = layout.row_of("sms").expect("the sms row");
+    let alarms: Vec<&str> = sms.alarms.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(alarms, ["sms-dlq-sent", "sms-dlq-visible"], "both watch sms's dead-letter queue, by name");
+    assert!(layout.row_of("pager").unwrap().alarms.is_empty());
+    for narrow in [false, true] {
+        let layout = if narrow { Layout::of_now(&pg.snapshot()).narrow() } else { Layout::of_now(&pg.snapshot()) };
+        let markup = diagram_markup(&layout);
+        for name in alarms.iter() {
+            assert!(markup.contains(&format!("data-testid=\"diagram-alarm-{name}\"")), "{name} drawn, narrow {narrow}");
+        }
+        // Two badges, one under the other, inside the row's room and beside its dead-letter
+        // queue (wide) or under it (narrow).
+        let sms = layout.row_of("sms").unwrap();
+        let (x, top, width) = sms.alarms_at(narrow);
+        let dlq = sms.dlq_place(narrow);
+        let dlq_right = dlq.0 + dlq.1 / 2;
+        let next_row = layout.rows.iter().map(|r| r.y - super::ROW_CENTRE).filter(|t| *t > sms.y).min();
+        let bottom = top + 2 * super::ALARM_LINE;
+        if narrow {
+            assert!(top >= sms.dlq_top(true) + 44, "under the dead-letter queue's caption");
+        } else {
+            assert!(x >= dlq_right + 20, "right of the dead-letter queue: {x} vs {dlq_right}");
+        }
+        assert!(x + width <= layout.width(), "inside the diagram");
+        assert!(next_row.is_none_or(|t| bottom <= t), "inside the row: {bottom} vs {next_row:?}");
+        assert!(bottom <= layout.height(), "inside the diagram: {bottom} vs {}", layout.height());
+    }
+}
+
+#[test]
+fn more_consumers_than_drawn_say_so_inside_their_row() {
+    // Five workers on billing, the quilt store's first row: two drawn, then "+3 more" on the
+    // third line, all above the next row's top.
+    let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
+    for _ in 0..5 {
+        pg.add_worker("billing").expect("worker");
+    }
+    for narrow in [false, true] {
+        let layout = if narrow { Layout::of_now(&pg.snapshot()).narrow() } else { Layout::of_now(&pg.snapshot()) };
+        let markup = diagram_markup(&layout);
+        let billing = layout.row_of("billing").unwrap();
+        let packing = layout.row_of("packing").unwrap();
+        assert_eq!(markup.matches("diagram-consumer-").count(), 2, "narrow {narrow}");
+        let at = markup.find(">+3 more</text>").expect("+3 more is written");
+        let y: i64 = markup[..at].rsplit("y=\"").next().unwrap().split('"').next().unwrap().parse().unwrap();
+        let next_top = if narrow { packing.y - 30 } else { packing.y - super::ROW_CENTRE };
+        assert!(y > billing.y - 30 && y + 4 <= next_top, "+3 more at {y}, next row at {next_top}, narrow {narrow}");
+    }
+}

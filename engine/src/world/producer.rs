@@ -35,6 +35,15 @@ impl Design {
             Design::Chain { .. } => "Chain",
         }
     }
+
+    /// The topic or queue it publishes or sends to, by name.
+    pub fn sends_to(&self) -> Option<&str> {
+        match self {
+            Design::FanOut { topic } => Some(topic),
+            Design::SingleQueue { queue } => Some(queue),
+            Design::Chain { .. } => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]

@@ -178,6 +178,9 @@ pub struct DependencyView {
 pub struct ProducerView {
     pub name: String,
     pub design: &'static str,
+    /// Where it publishes or sends: its topic (`FanOut`) or its queue (`SingleQueue`); `None`
+    /// for a producer that calls its services in turn (`Chain`).
+    pub sends_to: Option<String>,
     pub produced: u64,
     pub count: u64,
     pub requests_in_flight: usize,
@@ -290,6 +293,7 @@ impl Sim {
                 .map(|p| ProducerView {
                     name: p.name.to_string(),
                     design: p.design.name(),
+                    sends_to: p.design.sends_to().map(str::to_string),
                     produced: p.stats.produced,
                     count: p.count,
                     requests_in_flight: p.requests.len(),
