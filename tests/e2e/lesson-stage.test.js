@@ -1,0 +1,90 @@
+// The lesson's stage shows what its text talks about (issue 34): the producer's edge goes to
+// the topic it publishes to, the alarms a step speaks of are on the diagram with their states,
+// and no two pieces of text on the diagram or a chart are drawn over each other or cut off,
+// at a phone's width and a laptop's.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openPlayground, finish } from './harness.js';
+
+let server;
+let browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const PHONE = { width: 375, height: 812 };
+const LAPTOP = { width: 1280, height: 860 };
+
+const atStep = (page, text) => page.waitForFunction(
+  (t) => document.querySelector('[data-testid="lesson-step"]')?.textContent.trim() === t, text, { timeout: 20_000 });
+
+/**
+ * Pairs of text boxes under `selector` that overlap by more than a pixel each way, and texts
+ * that stick out of their SVG: [] when every label can be read.
+ */
+const textClashes = (page, selector) => page.evaluate((selector) => {
+  const out = [];
+  for (const svg of document.querySelectorAll(selector)) {
+    const frame = svg.getBoundingClientRect();
+    const boxes = [...svg.querySelectorAll('text')]
+      .filter((t) => t.textContent.trim() !== '' && t.getClientRects().length > 0)
+      .map((t) => ({ text: t.textContent.trim(), r: t.getBoundingClientRect() }));
+    for (const { text, r } of boxes) {
+      if (r.left < frame.left - 1 || r.right > frame.right + 1 || r.top < frame.top - 1 || r.bottom > frame.bottom + 1) {
+        out.push(`"${text}" is cut off by its drawing`);
+      }
+    }
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i].r;
+        const b = boxes[j].r;
+        const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (w > 1 && h > 1) out.push(`"${boxes[i].text}" and "${boxes[j].text}" overlap`);
+      }
+    }
+  }
+  return out;
+}, selector);
+
+/** The vertical centre of a diagram node, in page pixels. */
+const middle = (page, testid) => page.evaluate((id) => {
+  const r = document.querySelector(`[data-testid="${id}"]`).getBoundingClientRect();
+  return r.top + r.height / 2;
+}, testid);
+
+for (const [size, viewport] of [['phone', PHONE], ['laptop', LAPTOP]]) {
+  test(`the alarms step draws both alarms by sms-dlq, the producer beside order-events, no label over another (${size})`, async () => {
+    const { page, problems } = await openPlayground(browser, `${server.url}?lesson=poison-messages&step=6`, viewport, 'lesson-panel');
+    await atStep(page, '6 / 8');
+    for (const alarm of ['sms-dlq-visible', 'sms-dlq-sent']) {
+      await page.getByTestId(`diagram-alarm-${alarm}`).waitFor({ timeout: 10_000 });
+      const label = await page.getByTestId(`diagram-alarm-${alarm}`).getAttribute('aria-label');
+      assert.match(label, new RegExp(`^Alarm ${alarm}: (OK|ALARM|INSUFFICIENT_DATA)$`));
+    }
+    // The page's Publish sends to order-events: it is the topic drawn level with the producer.
+    if (size === 'laptop') {
+      const producer = await page.evaluate(() => {
+        const r = document.querySelector('#diagram .node.producer').getBoundingClientRect();
+        return r.top + r.height / 2;
+      });
+      assert.ok(Math.abs(producer - await middle(page, 'diagram-topic-order-events')) < 2, 'checkout faces order-events');
+      assert.ok(Math.abs(producer - await middle(page, 'diagram-topic-on-call')) > 20, 'not the alarm topic');
+    }
+    assert.deepEqual(await textClashes(page, '#diagram'), []);
+    // The metrics charts name each alarm in a list of their own.
+    await page.getByTestId('metrics-sms-dlq').waitFor({ timeout: 10_000 });
+    assert.deepEqual(await textClashes(page, '.chart svg'), []);
+    for (const alarm of ['sms-dlq-visible', 'sms-dlq-sent']) {
+      assert.equal(await page.getByTestId(`chart-alarm-${alarm}`).isVisible(), true, `${alarm} listed under its chart`);
+    }
+    assert.deepEqual(await finish(page, problems, `lesson-stage-alarms-${size}`), []);
+  });
+
+  test(`five workers on a queue: two drawn and "+3 more" inside the diagram (${size})`, async () => {
+    const { page, problems } = await openPlayground(browser, server.url, viewport);
+    for (let i = 0; i < 5; i++) await page.getByTestId('queue-billing-add-worker').click();
+    await page.waitForFunction(() => [...document.querySelectorAll('#diagram text.more')].some((t) => t.textContent === '+3 more'));
+    assert.deepEqual(await textClashes(page, '#diagram'), []);
+    assert.deepEqual(await finish(page, problems, `lesson-stage-workers-${size}`), []);
+  });
+}
