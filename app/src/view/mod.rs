@@ -63,6 +63,9 @@ pub struct Ctx {
     pub selected: RwSignal<Option<Selection>>,
     pub error: RwSignal<Option<String>>,
     pub announce: RwSignal<String>,
+    /// In a lesson, the producer whose design the diagram draws for the step shown (its
+    /// `stage`); `None`: the whole world.
+    pub stage: RwSignal<Option<String>>,
 }
 
 impl Ctx {
@@ -84,6 +87,7 @@ impl Ctx {
             selected: RwSignal::new(selected),
             error: RwSignal::new(None),
             announce: RwSignal::new(String::new()),
+            stage: RwSignal::new(None),
         }
     }
 

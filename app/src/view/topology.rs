@@ -265,7 +265,7 @@ impl Layout {
     /// The diagram of `s` at the moment it was taken.
     #[cfg(test)]
     fn of_now(s: &Snapshot) -> Layout {
-        Layout::of(s, s.now, None)
+        Layout::of(s, s.now, None, None)
     }
 
     /// The diagram of `s` at `now` (the clock moves on while a snapshot is kept: the
@@ -273,7 +273,12 @@ impl Layout {
     ///
     /// `publish_to` is the topic (name or ARN) the page's Publish sends to: drawn first, with
     /// the producer's edge, when no simulated producer says where it publishes.
-    pub(super) fn of(s: &Snapshot, now: SimTime, publish_to: Option<&str>) -> Layout {
+    ///
+    /// `stage` names a producer (a lesson step's `stage`): then only its design is drawn (see
+    /// [`staged`]).
+    pub(super) fn of(s: &Snapshot, now: SimTime, publish_to: Option<&str>, stage: Option<&str>) -> Layout {
+        let owned = stage.and_then(|p| staged(s, p));
+        let s = owned.as_ref().unwrap_or(s);
         let find = |name: &str| s.queues.iter().find(|q| q.name == name);
         let held = |name: &str| find(name).map_or(0, |q| q.visible + q.in_flight + q.delayed);
         let is_dlq = |name: &str| {
@@ -592,6 +597,46 @@ impl Layout {
     }
 }
 
+/// The part of `s` that producer `name`'s design uses, for a lesson step that draws one
+/// design of several the world holds: a `Chain` producer's services called in turn; a
+/// `SingleQueue` producer's queue with its consumers and dead-letter queue; a `FanOut`
+/// producer's topic with what it feeds. `None` when there is no such producer (then the whole
+/// world is drawn).
+pub(super) fn staged(s: &Snapshot, name: &str) -> Option<Snapshot> {
+    let p = s.world.producers.iter().find(|p| p.name == name)?;
+    let mut out = s.clone();
+    out.world.producers = vec![p.clone()];
+    out.world.order_services.clear();
+    out.eventbridge = Default::default();
+    let keep_queues: Vec<String> = match (p.design, p.sends_to.as_deref()) {
+        ("SingleQueue", Some(q)) => {
+            out.topics.clear();
+            vec![q.to_string()]
+        }
+        ("FanOut", Some(t)) => {
+            out.topics.retain(|x| x.name == t);
+            let subs = out.topics.iter().flat_map(|x| &x.subscriptions);
+            subs.flat_map(|x| x.queue.iter().chain(x.dead_letter_queue.iter())).cloned().collect()
+        }
+        _ => {
+            out.topics.clear();
+            out.world.dependencies.retain(|d| p.calls.contains(&d.name));
+            out.world.dependencies.sort_by_key(|d| p.calls.iter().position(|c| *c == d.name));
+            Vec::new()
+        }
+    };
+    // A kept queue's dead-letter queue stays with it.
+    let dlqs: Vec<String> =
+        s.queues.iter().filter(|q| keep_queues.contains(&q.name)).filter_map(|q| q.dead_letter_queue.clone()).collect();
+    out.queues.retain(|q| keep_queues.contains(&q.name) || dlqs.contains(&q.name));
+    let kept = |queue: &str| out.queues.iter().any(|q| q.name == queue);
+    let workers = out.world.workers.iter().filter(|w| kept(&w.queue)).cloned().collect();
+    let mappings = out.world.event_source_mappings.iter().filter(|m| kept(&m.queue)).cloned().collect();
+    out.world.workers = workers;
+    out.world.event_source_mappings = mappings;
+    Some(out)
+}
+
 /// The line midway between the first and the last of `rows` (what a topic or a bus feeds, or a
 /// producer sends to), if there is any.
 fn middle_of<'a>(mut rows: impl DoubleEndedIterator<Item = &'a Row>) -> Option<i64> {
@@ -722,7 +767,9 @@ pub fn Topology() -> impl IntoView {
         // The clock is followed only while a message's timer runs: then its dot counts down.
         let timed = ctx.snapshot.with(timers_shown);
         let now = if timed { ctx.now.get() } else { ctx.now.get_untracked() };
-        let layout = ctx.pg.with_untracked(|p| ctx.snapshot.with(|s| Layout::of(s, now, p.topic_wanted())));
+        let layout = ctx.stage.with(|stage| {
+            ctx.pg.with_untracked(|p| ctx.snapshot.with(|s| Layout::of(s, now, p.topic_wanted(), stage.as_deref())))
+        });
         let layout = if narrow.get() { layout.narrow() } else { layout };
         let filtered = layout.filtered();
         let drops = ctx.pg.with_untracked(|p| last_drops(p.events(), &filtered));

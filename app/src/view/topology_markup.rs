@@ -508,9 +508,9 @@ fn alarm_badges(b: &mut Builder, row: &Row, alarms: &[AlarmBadge], narrow: bool)
     for (i, a) in alarms.iter().take(shown).enumerate() {
         let y = top + i as i64 * ALARM_LINE;
         let (class, state) = match a.state {
-            AlarmState::Ok => ("ok", "OK"),
-            AlarmState::Alarm => ("alarm", "ALARM"),
-            AlarmState::InsufficientData => ("insufficient", "no data"),
+            AlarmState::Ok => ("state-ok", "OK"),
+            AlarmState::Alarm => ("state-alarm", "ALARM"),
+            AlarmState::InsufficientData => ("state-insufficient", "no data"),
         };
         // About 6.3 px a character at 11 px, after the lamp and before the state.
         let fits = ((width - 34) * 10 / 63) as usize - state.len() - 2;

@@ -396,7 +396,7 @@ fn the_producer_is_drawn_beside_the_topic_it_publishes_to() {
     for (with_producer, producer) in [(true, "shop"), (false, "checkout")] {
         let pg = two_topics(with_producer);
         let publish_to = if with_producer { None } else { pg.topic_wanted() };
-        let layout = Layout::of(&pg.snapshot(), pg.snapshot().now, publish_to);
+        let layout = Layout::of(&pg.snapshot(), pg.snapshot().now, publish_to, None);
         let topics: Vec<&str> = layout.topics.iter().map(|(t, _)| t.as_str()).collect();
         assert_eq!(topics, ["order-events", "on-call"], "with a producer: {with_producer}");
         assert_eq!(layout.producer, producer);
@@ -462,5 +462,53 @@ fn more_consumers_than_drawn_say_so_inside_their_row() {
         let y: i64 = markup[..at].rsplit("y=\"").next().unwrap().split('"').next().unwrap().parse().unwrap();
         let next_top = if narrow { packing.y - 30 } else { packing.y - super::ROW_CENTRE };
         assert!(y > billing.y - 30 && y + 4 <= next_top, "+3 more at {y}, next row at {next_top}, narrow {narrow}");
+    }
+}
+
+#[test]
+fn a_lesson_stage_draws_one_design_of_the_three_the_world_holds() {
+    // Lesson 1's world holds all three designs' parts; each of its steps draws the one it runs.
+    let lesson: serde_json::Value =
+        serde_json::from_str(include_str!("../../../public/lessons/three-designs.json")).unwrap();
+    let mut pg = Playground::from_scenario(&lesson["scenario"].to_string()).unwrap();
+    let producers =
+        [("chain", "Chain", ""), ("one-queue", "SingleQueue", "all-jobs"), ("fan-out", "FanOut", "order-events")];
+    for (name, design, to) in producers {
+        let mut params = json!({"ProducerName": name, "Design": design, "Manual": true});
+        match design {
+            "Chain" => {
+                params["Jobs"] = json!([
+                    {"Job": "c-billing", "Effect": "invoice written", "Dependency": "billing-api"},
+                    {"Job": "c-sms", "Effect": "SMS sent", "Dependency": "sms-api"}
+                ])
+            }
+            "SingleQueue" => params["QueueUrl"] = json!(to),
+            _ => params["TopicArn"] = json!(to),
+        }
+        pg.apply("CreateProducer", &params).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    }
+    let s = pg.snapshot();
+    let staged = |name: &str| Layout::of(&s, s.now, None, Some(name));
+    // Design 1: checkout calls its services in turn; no topic, no queue.
+    let chain = staged("chain");
+    assert_eq!(chain.producer, "chain");
+    assert!(chain.topics.is_empty() && chain.rows.is_empty());
+    let calls: Vec<&str> = chain.calls.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(calls, ["billing-api", "sms-api"], "the services it calls, in its order");
+    // Design 2: one queue and its one worker.
+    let one = staged("one-queue");
+    assert!(one.topics.is_empty());
+    let rows: Vec<&str> = one.rows.iter().map(|r| r.queue.as_str()).collect();
+    assert_eq!(rows, ["all-jobs"]);
+    assert_eq!(one.rows[0].consumers.len(), 1);
+    assert_eq!(diagram_markup(&one).matches("M 130 ").count(), 1, "one edge, from the producer to its queue");
+    // Design 3: the topic and the three queues it feeds; not the work queue.
+    let fan = staged("fan-out");
+    let rows: Vec<&str> = fan.rows.iter().map(|r| r.queue.as_str()).collect();
+    assert_eq!(rows, ["billing", "packing", "sms"]);
+    assert_eq!(fan.topics.len(), 1);
+    // No stage, or one naming no producer: the whole world.
+    for whole in [Layout::of(&s, s.now, None, None), staged("nobody")] {
+        assert_eq!(whole.rows.len(), 4, "the three fan-out queues and all-jobs");
     }
 }

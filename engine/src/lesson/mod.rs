@@ -72,6 +72,10 @@ pub struct LessonStep {
     pub text: String,
     /// This step's playback speed, when it differs from the lesson's.
     pub speed: Option<u32>,
+    /// The producer whose design the diagram draws while the step is shown (`"stage"`): its
+    /// calls (Chain), its queue (SingleQueue) or its topic and what that feeds (FanOut), and
+    /// nothing else the world holds. `None`: the whole world.
+    pub stage: Option<String>,
     pub kind: StepKind,
 }
 

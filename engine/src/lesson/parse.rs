@@ -128,6 +128,16 @@ fn step(raw: Value, saved: &mut Vec<String>) -> Result<LessonStep, StepError> {
             _ => return Err(fail(("speed".into(), "must be one of 1, 2, 4, 8, 16, 32, 64".into()))),
         },
     };
+    let stage = match m.remove("stage") {
+        None => None,
+        Some(Value::String(p)) if crate::ids::valid_resource_name(&p, 80) => Some(p),
+        Some(_) => {
+            return Err(fail((
+                "stage".into(),
+                "must be the name of a producer (CreateProducer's ProducerName) whose design the diagram draws".into(),
+            )))
+        }
+    };
     let text = if kind == "remember" && !m.contains_key("text") {
         String::new()
     } else {
@@ -144,7 +154,7 @@ fn step(raw: Value, saved: &mut Vec<String>) -> Result<LessonStep, StepError> {
     if let Some(k) = f.map.keys().next() {
         return Err(fail((k.clone(), format!("unknown key for a {kind} step"))));
     }
-    Ok(LessonStep { text, speed, kind: kind_value })
+    Ok(LessonStep { text, speed, stage, kind: kind_value })
 }
 
 /// A field error: the field's path and the message.

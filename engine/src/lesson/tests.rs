@@ -199,3 +199,25 @@ fn an_after_that_names_no_other_check_or_loops_is_refused() {
         {"label": "B", "probe": {"queue": "q", "field": "visible"}, "is": 0, "after": "A"}]);
     assert!(error(&v).contains("go round in a loop"), "{}", error(&v));
 }
+
+#[test]
+fn a_stage_names_a_producer_that_exists_once_its_step_has_run() {
+    // The step's `stage` is a producer's name; `fanout test` checks the producer exists when
+    // the step has run (the diagram then draws only its design).
+    let mut v = lesson();
+    v["steps"][0]["run"] = json!([
+        {"action": "CreateProducer", "params": {"ProducerName": "shop", "Design": "SingleQueue", "QueueUrl": "q", "Manual": true}},
+        {"action": "SendMessage", "params": {"QueueUrl": "${url}", "MessageBody": "hi"}}
+    ]);
+    v["steps"][0]["stage"] = json!("shop");
+    let parsed = parse(&v).expect("the lesson parses");
+    assert_eq!(parsed.steps[0].stage.as_deref(), Some("shop"));
+    assert_eq!(parsed.verify().failed(), 0, "{:?}", parsed.verify().checks);
+    v["steps"][1]["stage"] = json!("nobody");
+    let report = parse(&v).expect("the lesson parses").verify();
+    assert_eq!(report.failed(), 1);
+    let problems: Vec<String> = report.checks.iter().flat_map(|c| c.problems.clone()).collect();
+    assert_eq!(problems, ["the stage names producer \"nobody\", which does not exist when the step has run"]);
+    v["steps"][1]["stage"] = json!(7);
+    assert!(error(&v).contains("stage"), "{}", error(&v));
+}

@@ -154,6 +154,16 @@ impl Lesson {
                     report.add(n, "checkpoint", problems);
                 }
             }
+            // The stage draws a producer's design: the producer exists once the step has run.
+            if let Some(stage) = session.step().stage.clone() {
+                let exists = story.sim().world_view().producers.iter().any(|p| p.name == stage);
+                let problems = if exists {
+                    Vec::new()
+                } else {
+                    vec![format!("the stage names producer \"{stage}\", which does not exist when the step has run")]
+                };
+                report.add(n, format!("stage \"{stage}\""), problems);
+            }
             if !session.next(story.sim()) {
                 break;
             }

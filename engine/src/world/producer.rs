@@ -36,6 +36,19 @@ impl Design {
         }
     }
 
+    /// The dependencies a `Chain` calls, in its jobs' order, each once.
+    pub fn calls(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        if let Design::Chain { behavior, .. } = self {
+            for d in behavior.jobs.iter().filter_map(|j| j.dependency.as_deref()) {
+                if !out.iter().any(|o| o == d) {
+                    out.push(d.to_string());
+                }
+            }
+        }
+        out
+    }
+
     /// The topic or queue it publishes or sends to, by name.
     pub fn sends_to(&self) -> Option<&str> {
         match self {

@@ -181,6 +181,8 @@ pub struct ProducerView {
     /// Where it publishes or sends: its topic (`FanOut`) or its queue (`SingleQueue`); `None`
     /// for a producer that calls its services in turn (`Chain`).
     pub sends_to: Option<String>,
+    /// The dependencies a `Chain` producer calls in turn, in order (none for the other designs).
+    pub calls: Vec<String>,
     pub produced: u64,
     pub count: u64,
     pub requests_in_flight: usize,
@@ -294,6 +296,7 @@ impl Sim {
                     name: p.name.to_string(),
                     design: p.design.name(),
                     sends_to: p.design.sends_to().map(str::to_string),
+                    calls: p.design.calls(),
                     produced: p.stats.produced,
                     count: p.count,
                     requests_in_flight: p.requests.len(),

@@ -59,6 +59,7 @@ fn design_ctx(name: &str, text: &str, playing: RwSignal<bool>, speed: RwSignal<u
         selected: RwSignal::new(None),
         error: RwSignal::new(None),
         announce: RwSignal::new(String::new()),
+        stage: RwSignal::new(None),
     })
 }
 

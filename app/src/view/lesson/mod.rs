@@ -252,6 +252,11 @@ impl Lessons {
         self.picked.set(None);
         self.typed.set(String::new());
         self.screen.update(|n| *n = n.wrapping_add(1));
+        // The diagram draws the design the step names, or the whole world.
+        let stage = self.play.with_untracked(|p| p.as_ref().and_then(|p| p.session.step().stage.clone()));
+        if self.ctx.stage.get_untracked() != stage {
+            self.ctx.stage.set(stage);
+        }
     }
 
     /// Whether a lesson is being played.
@@ -639,6 +644,9 @@ impl Lessons {
     /// Closes the lesson being played (its progress stays saved).
     pub fn leave(&self) {
         self.ctx.pause();
+        if self.ctx.stage.get_untracked().is_some() {
+            self.ctx.stage.set(None);
+        }
         self.play.set(None);
         self.trail.set_value(Vec::new());
     }
