@@ -111,7 +111,7 @@ pub fn measure(sim: &Sim) -> Measures {
             .collect()
     } else {
         // The publish or send is the whole checkout: accepted at once, in the same instant (the
-        // playground gives it no time; AWS documents no figure for it).
+        // playground gives it no time, having no documented figure for it).
         m.answered = pr.stats.accepted + pr.stats.rejected;
         m.succeeded = pr.stats.accepted;
         vec![0; pr.stats.accepted as usize]

@@ -8,7 +8,7 @@
 //! `FanOut` and `SingleQueue` may also take `Jobs`: the calls whose answer the customer must see
 //! (taking the payment), made in turn while the customer waits, before the event is published or
 //! sent. The event goes out only when every call succeeded; checkout's latency is then the calls'
-//! sum. The publish or send itself takes no virtual time: AWS documents no figure for it.
+//! sum. The publish or send itself takes no virtual time: the playground has no documented figure.
 
 use super::commands::Command;
 use super::effects::Histogram;
