@@ -2,7 +2,7 @@
 //! orders a second apart, the SMS provider at 25 s instead of 0.5 s for 40 s), measured alike.
 //! The differences are the seeds': fan-out gives every job one copy and leaves checkout alone;
 //! a work queue gives each order to one of its competing workers (an SQS message goes to one
-//! receiver); one worker doing every job retries them all and charges again; direct calls make
+//! receiver); one worker doing every job retries them all and writes the invoice again; direct calls make
 //! checkout as slow as the calls' sum and as available as their product.
 
 use engine::compare::measure::{measure, Measures};
@@ -60,11 +60,11 @@ fn one_log_one_slow_sms_window_four_designs_four_outcomes() {
 
     let one = get(&all, "oneworker");
     assert!(one.duplicates > 0, "one worker: a timed-out SMS sends the whole message back");
-    let charged_again: Vec<_> = one.orders.iter().filter(|o| o.jobs[0] > 1).collect();
-    assert!(!charged_again.is_empty(), "duplicate charges");
+    let invoiced_again: Vec<_> = one.orders.iter().filter(|o| o.jobs[0] > 1).collect();
+    assert!(!invoiced_again.is_empty(), "duplicate invoices");
     assert!(
-        charged_again.iter().all(|o| o.jobs[1] == o.jobs[0]),
-        "jobs retried together: every repeated charge came with a repeated slip"
+        invoiced_again.iter().all(|o| o.jobs[1] == o.jobs[0]),
+        "jobs retried together: every repeated invoice came with a repeated slip"
     );
     assert_eq!(one.availability_ppm(), Some(1_000_000), "checkout still answers at once");
 
@@ -73,7 +73,7 @@ fn one_log_one_slow_sms_window_four_designs_four_outcomes() {
     assert!(calm.iter().all(|o| o.jobs == [1, 1, 1]));
     assert_eq!(direct.latency_p50_ms, 100 + 100 + 500, "latency the sum of the three calls");
     assert_eq!(direct.latency_p95_ms, 10_000, "the slow window's checkouts wait for the 10 s timeout");
-    assert!(direct.half_done > 0, "charged and packed, then the SMS call failed");
+    assert!(direct.half_done > 0, "invoiced and packed, then the SMS call failed");
 }
 
 #[test]

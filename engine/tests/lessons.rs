@@ -6,7 +6,7 @@
 //! `UPDATE_GOLDEN=1 cargo test -p fanout-engine --test lessons`.
 
 use engine::history::History;
-use engine::lesson::{markup, Lesson, LessonIndex, Session, StepKind};
+use engine::lesson::{markup, test::number_of, Lesson, LessonIndex, Session, StepKind, Test};
 use engine::scenario::Step;
 use engine::{event_log_jsonl, Sim};
 use std::path::{Path, PathBuf};
@@ -168,6 +168,110 @@ fn lesson_texts_keep_one_idea_per_sentence_and_three_sentences_per_screen() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// Every lesson file: the ten in `public/lessons/` and the e2e fixtures.
+fn every_lesson_file() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in [format!("{PUBLIC}/lessons"), format!("{}/../tests/e2e/fixtures/lessons", env!("CARGO_MANIFEST_DIR"))] {
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{dir}: {e}")) {
+            let path = entry.expect("a directory entry").path();
+            if path.extension().is_some_and(|x| x == "json") && path.file_name().is_some_and(|n| n != "index.json") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The number a choice's label gives as its answer, and how it bounds the value: `"2"`,
+/// `"4: the 5th receive moves it"`, `"About 300: …"`, `"Exactly 200"`, `"2 or more"`,
+/// `"Over 400"`, `"Fewer than 3"`. A number followed by anything else (`"2 minutes after the
+/// move"`, `"4417 OrderShipped"`) is not an answer the label states, and neither is one later in
+/// the label (`"It keeps failing until its 4-day retention ends"`).
+fn stated_number(label: &str) -> Option<(i64, std::cmp::Ordering)> {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let quantifiers = [
+        ("About ", Equal),
+        ("Exactly ", Equal),
+        ("At least ", Equal),
+        ("At most ", Equal),
+        ("Over ", Greater),
+        ("More than ", Greater),
+        ("Under ", Less),
+        ("Fewer than ", Less),
+    ];
+    let (rest, bound) =
+        quantifiers.iter().find_map(|(q, b)| label.strip_prefix(q).map(|r| (r, *b))).unwrap_or((label, Equal));
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == ',').collect();
+    let n: i64 = digits.replace(',', "").parse().ok()?;
+    let after = &rest[digits.len()..];
+    let states = after.is_empty() || after.starts_with(':') || after == " or more" || after == " or fewer";
+    states.then_some((n, bound))
+}
+
+#[test]
+fn every_choice_whose_label_states_a_number_holds_that_number_in_its_own_band() {
+    // Issue 38: lambda-batches labelled a choice "About 220" and checked it against 233 to 399,
+    // while 220 fell in the "About 200" band. A label's number must pass its own choice's test:
+    // "About N", "Exactly N" and "N or more" contain N; "Over N" starts at N + 1; "Under N" ends
+    // at N - 1.
+    let builtins = builtins();
+    let pairs: Vec<(&str, &str)> = builtins.iter().map(|(i, t)| (i.as_str(), t.as_str())).collect();
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for path in every_lesson_file() {
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let lesson = Lesson::parse(&text, &pairs).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for (i, step) in lesson.steps.iter().enumerate() {
+            let StepKind::Predict(p) = &step.kind else { continue };
+            for c in &p.choices {
+                let Some((n, bound)) = stated_number(&c.label) else { continue };
+                if matches!(c.test, Test::IsNot(_)) {
+                    continue;
+                }
+                let inside = |v: i64| c.test.passes(&serde_json::json!(v));
+                let holds = match bound {
+                    std::cmp::Ordering::Equal => inside(n),
+                    std::cmp::Ordering::Greater => !inside(n) && inside(n + 1),
+                    std::cmp::Ordering::Less => !inside(n) && inside(n - 1),
+                };
+                checked += 1;
+                if !holds {
+                    let value = match &c.test {
+                        Test::Is(v) => number_of(v).map_or_else(|| v.to_string(), |n| n.to_string()),
+                        other => other.describe(),
+                    };
+                    problems.push(format!(
+                        "{} step {} choice {}: the label \"{}\" states {n}, but its test {}",
+                        lesson.id,
+                        i + 1,
+                        c.id,
+                        c.label,
+                        if matches!(c.test, Test::Is(_)) { format!("is {value}") } else { value }
+                    ));
+                }
+            }
+        }
+    }
+    assert!(checked >= 40, "only {checked} labels state a number: is the reading of labels broken?");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn a_label_states_its_leading_number_only() {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    assert_eq!(stated_number("About 220: the failed 10% again"), Some((220, Equal)));
+    assert_eq!(stated_number("4: the 5th receive moves it"), Some((4, Equal)));
+    assert_eq!(stated_number("2 or more"), Some((2, Equal)));
+    assert_eq!(stated_number("Over 400"), Some((400, Greater)));
+    assert_eq!(stated_number("Fewer than 3"), Some((3, Less)));
+    assert_eq!(stated_number("10,000"), Some((10_000, Equal)));
+    assert_eq!(stated_number("2 minutes after the move"), None);
+    assert_eq!(stated_number("4417 OrderShipped: it is next in line"), None);
+    assert_eq!(stated_number("It keeps failing until its 4-day retention ends"), None);
+    assert_eq!(stated_number("Fewer than half"), None);
+}
+
 /// Virtual milliseconds a list of scenario steps advances.
 fn advanced(steps: &[Step]) -> u64 {
     steps.iter().map(|s| if let Step::Advance { ms, .. } = s { *ms } else { 0 }).sum()
@@ -291,9 +395,9 @@ fn fanout_test_plays_lesson_files_and_names_the_lesson_step_and_difference_when_
     let (code, out) =
         fanout_test(&[&lesson_path("filter-policies"), Path::new(&format!("{PUBLIC}/lessons/index.json"))]);
     assert_eq!(code, Some(0), "{out}");
-    assert!(out.contains("ok   ") && out.contains("filter-policies.json: 9 expectations (Filter policies"), "{out}");
+    assert!(out.contains("ok   ") && out.contains("filter-policies.json: 11 expectations (Filter policies"), "{out}");
     assert!(out.contains("index.json: 10 expectations (lesson index)"), "{out}");
-    assert!(out.trim_end().ends_with("19 passed, 0 failed"), "{out}");
+    assert!(out.trim_end().ends_with("21 passed, 0 failed"), "{out}");
     // A copy whose author marks the tempting answer right, beside a scenarios folder.
     let dir = std::env::temp_dir().join(format!("fanout-lessons-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("lessons")).expect("a temporary folder");
@@ -313,7 +417,7 @@ fn fanout_test_plays_lesson_files_and_names_the_lesson_step_and_difference_when_
         "{out}"
     );
     assert!(out.contains("makes \"two\" right, but the lesson marks \"three\" right"), "{out}");
-    assert!(out.trim_end().ends_with("8 passed, 1 failed"), "{out}");
+    assert!(out.trim_end().ends_with("10 passed, 1 failed"), "{out}");
     // Without the scenarios folder, the built-in id is unknown: a clear error, not a panic.
     std::fs::remove_dir_all(dir.join("scenarios")).expect("removed");
     let (code, out) = fanout_test(&[&copy]);

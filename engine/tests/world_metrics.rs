@@ -95,40 +95,44 @@ fn an_alarm_on_number_of_messages_sent_stays_silent_for_a_dlq() {
     assert_eq!(state(&mut sim, "sms-dlq-visible"), "ALARM");
 }
 
+/// One queue metric's values, one per datapoint, from `GetMetricStatistics` over `0s..end`.
+fn stat(
+    sim: &mut Sim,
+    namespace: &str,
+    metric: &str,
+    queue_name: &str,
+    period: u64,
+    stat: &str,
+    end: &str,
+) -> Vec<u64> {
+    let r = ok(
+        sim,
+        "GetMetricStatistics",
+        json!({"Namespace": namespace, "MetricName": metric,
+        "Dimensions": [{"Name": "QueueName", "Value": queue_name}], "StartTime": "0s", "EndTime": end,
+        "Period": period, "Statistics": [stat]}),
+    );
+    r["Datapoints"].as_array().unwrap().iter().map(|d| n(&d[stat])).collect()
+}
+
 #[test]
 fn queue_metrics_are_series_in_virtual_time() {
     // CloudWatch: SQS publishes ApproximateNumberOfMessagesVisible, …NotVisible,
     // ApproximateAgeOfOldestMessage (seconds) and the per-period NumberOfMessagesSent/Received/Deleted.
     let mut sim = Sim::new(2);
-    ok(&mut sim, "ConfigureMetrics", json!({"Resolution": "10s"}));
     queue(&mut sim, "q", json!({}));
+    ok(&mut sim, "CreateDependency", json!({"DependencyName": "d"}));
     for i in 0..5 {
         send(&mut sim, "q", &order(i, 1, "x"));
     }
-    sim.advance_to(SimTime(25_000));
+    sim.advance_to(SimTime(70_000));
     ok(&mut sim, "CreateWorker", json!({"WorkerName": "w", "QueueUrl": "q", "ProcessingTime": "2s", "Job": "j"}));
-    sim.advance_to(SimTime(60_000));
-    let get = |sim: &mut Sim, metric: &str, stat: &str| -> Vec<u64> {
-        let r = ok(
-            sim,
-            "GetMetricStatistics",
-            json!({"Namespace": "AWS/SQS", "MetricName": metric,
-            "Dimensions": [{"Name": "QueueName", "Value": "q"}], "StartTime": "0s", "EndTime": "60s",
-            "Period": 10, "Statistics": [stat]}),
-        );
-        r["Datapoints"].as_array().unwrap().iter().map(|d| n(&d[stat])).collect()
-    };
-    assert_eq!(get(&mut sim, "ApproximateNumberOfMessagesVisible", "Maximum"), vec![5, 5, 2, 0, 0, 0]);
-    assert_eq!(get(&mut sim, "ApproximateAgeOfOldestMessage", "Maximum"), vec![10, 20, 30, 0, 0, 0]);
-    assert_eq!(get(&mut sim, "NumberOfMessagesDeleted", "Sum"), vec![0, 0, 2, 3, 0, 0]);
-    let lag = ok(
-        &mut sim,
-        "GetMetricStatistics",
-        json!({"Namespace": "Playground/SQS", "MetricName": "ConsumerLag",
-        "Dimensions": [{"Name": "QueueName", "Value": "q"}], "StartTime": "0s", "EndTime": "60s", "Period": 10, "Statistics": ["Maximum"]}),
-    );
-    let lag: Vec<u64> = lag["Datapoints"].as_array().unwrap().iter().map(|d| n(&d["Maximum"])).collect();
-    assert_eq!(lag, vec![5, 5, 3, 0, 0, 0], "messages not yet deleted, visible or in flight");
+    sim.advance_to(SimTime(120_000));
+    let get = |sim: &mut Sim, metric: &str, s: &str| stat(sim, "AWS/SQS", metric, "q", 60, s, "120s");
+    assert_eq!(get(&mut sim, "ApproximateNumberOfMessagesVisible", "Maximum"), vec![5, 0]);
+    assert_eq!(get(&mut sim, "ApproximateAgeOfOldestMessage", "Maximum"), vec![60, 0]);
+    assert_eq!(get(&mut sim, "NumberOfMessagesSent", "Sum"), vec![5, 0]);
+    assert_eq!(get(&mut sim, "NumberOfMessagesDeleted", "Sum"), vec![0, 5]);
     let r = ok(
         &mut sim,
         "GetMetricStatistics",
@@ -138,9 +142,72 @@ fn queue_metrics_are_series_in_virtual_time() {
     let d = &r["Datapoints"][0];
     assert_eq!(
         (d["SampleCount"].clone(), d["Maximum"].clone(), d["Unit"].clone()),
-        (json!(5), json!(35_000), json!("Milliseconds"))
+        (json!(5), json!(80_000), json!("Milliseconds"))
     );
-    assert_eq!(d["Timestamp"], "2026-01-01T00:00:00.000Z");
+    assert_eq!(d["Timestamp"], "2026-01-01T00:01:00.000Z");
+}
+
+#[test]
+fn sqs_sends_its_metrics_once_a_minute_whatever_the_resolution() {
+    // Documented fact this checks: "CloudWatch metrics for your Amazon SQS queues are automatically
+    // collected and pushed to CloudWatch at one-minute intervals"
+    // (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/monitoring-using-cloudwatch.html).
+    // A finer ConfigureMetrics resolution is the playground's own series' (ConsumerLag here), not SQS's.
+    let mut sim = Sim::new(2);
+    ok(&mut sim, "ConfigureMetrics", json!({"Resolution": "10s"}));
+    queue(&mut sim, "q", json!({}));
+    for i in 0..5 {
+        send(&mut sim, "q", &order(i, 1, "x"));
+    }
+    sim.advance_to(SimTime(25_000));
+    ok(&mut sim, "CreateWorker", json!({"WorkerName": "w", "QueueUrl": "q", "ProcessingTime": "2s", "Job": "j"}));
+    sim.advance_to(SimTime(120_000));
+    let visible =
+        |sim: &mut Sim| stat(sim, "AWS/SQS", "ApproximateNumberOfMessagesVisible", "q", 10, "Maximum", "120s");
+    assert_eq!(visible(&mut sim), vec![0, 0], "one datapoint a minute, read at its end, in the bucket of its start");
+    let deleted = stat(&mut sim, "AWS/SQS", "NumberOfMessagesDeleted", "q", 10, "Sum", "120s");
+    assert_eq!(deleted, vec![5, 0], "the minute's count, all five deleted in the first minute");
+    let points = sim.queue_metric_points("ApproximateNumberOfMessagesVisible", "q");
+    assert_eq!(points.iter().map(|(t, _)| t.0).collect::<Vec<_>>(), vec![60_000, 120_000], "the chart's points");
+    let lag = stat(&mut sim, "Playground/SQS", "ConsumerLag", "q", 10, "Maximum", "60s");
+    assert_eq!(lag, vec![5, 5, 3, 0, 0, 0], "the playground's own series: every 10 s");
+}
+
+#[test]
+fn a_ten_second_alarm_on_a_queue_metric_mostly_sees_missing_data() {
+    // Documented fact this checks (PutMetricAlarm, Period): "If you specify a period of 10, 20, or
+    // 30 for a metric that does not have sub-minute resolution, the alarm still attempts to gather
+    // data at the period rate that you specify. In this case, it does not receive data for the
+    // attempts that do not correspond to a one-minute data resolution, and the alarm might often
+    // lapse into INSUFFICENT_DATA status."
+    // (https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_PutMetricAlarm.html)
+    // SQS's metrics have one datapoint a minute, so a 10-second alarm finds one in six periods.
+    let mut sim = poison_world();
+    ok(
+        &mut sim,
+        "PutMetricAlarm",
+        json!({"AlarmName": "fast", "Namespace": "AWS/SQS", "MetricName": "ApproximateNumberOfMessagesVisible",
+        "Dimensions": [{"Name": "QueueName", "Value": "sms-dlq"}], "Statistic": "Maximum", "Period": 10,
+        "EvaluationPeriods": 1, "Threshold": 0, "ComparisonOperator": "GreaterThanThreshold"}),
+    );
+    sim.advance_to(SimTime(180_000));
+    assert_eq!(counts(&mut sim, "sms-dlq"), (1, 0), "the poison message is in the DLQ");
+    let mut states = Vec::new();
+    for t in (190_000..=420_000).step_by(10_000) {
+        sim.advance_to(SimTime(t));
+        states.push(state(&mut sim, "fast"));
+    }
+    let alarm = states.iter().filter(|s| *s == "ALARM").count();
+    let insufficient = states.iter().filter(|s| *s == "INSUFFICIENT_DATA").count();
+    assert_eq!((alarm, insufficient, states.len()), (4, 20, 24), "{states:?}");
+    assert!(
+        states.iter().enumerate().all(|(i, s)| (s == "ALARM") == ((190 + 10 * i as u64) % 60 == 0)),
+        "in ALARM only at the end of each minute, when SQS's datapoint arrives: {states:?}"
+    );
+    assert_eq!(state(&mut sim, "sms-dlq-visible"), "ALARM", "the 60-second alarm on the same metric stays in ALARM");
+    let sixty: Vec<Value> =
+        events_named(&sim, "AlarmStateChanged").into_iter().filter(|e| e["alarm"] == "sms-dlq-visible").collect();
+    assert_eq!(sixty.len(), 2, "OK, then ALARM once: {sixty:?}");
 }
 
 #[test]
@@ -156,8 +223,9 @@ fn the_world_schedules_nothing_until_it_has_something_to_measure() {
 
 #[test]
 fn alarms_and_metric_queries_are_validated_like_cloudwatch() {
-    // CloudWatch: alarm Period is 10, 20, 30 or a multiple of 60; Period x EvaluationPeriods is at
-    // most one day below an hour's period; GetMetricStatistics returns at most 1,440 datapoints.
+    // CloudWatch: alarm Period is 10, 20, 30 or a multiple of 60, whatever the metric's resolution;
+    // Period x EvaluationPeriods is at most one day below an hour's period; GetMetricStatistics
+    // returns at most 1,440 datapoints.
     let mut sim = Sim::new(4);
     let base = json!({"AlarmName": "a", "Namespace": "AWS/SQS", "MetricName": "NumberOfMessagesSent",
         "Dimensions": [{"Name": "QueueName", "Value": "q"}], "Statistic": "Sum", "Period": 60,
@@ -169,7 +237,7 @@ fn alarms_and_metric_queries_are_validated_like_cloudwatch() {
     };
     for p in [
         with("Period", json!(45)),
-        with("Period", json!(10)),
+        with("Period", json!(15)),
         with("EvaluationPeriods", json!(1441)),
         with("Statistic", json!("Median")),
         with("ComparisonOperator", json!("Bigger")),
@@ -187,6 +255,8 @@ fn alarms_and_metric_queries_are_validated_like_cloudwatch() {
     ok(&mut sim, "PutMetricAlarm", with("Threshold", json!(" 2.5 ")));
     let described = ok(&mut sim, "DescribeAlarms", json!({"AlarmNames": ["a"]}));
     assert_eq!(described["MetricAlarms"][0]["Threshold"], json!(2.5), "{described}");
+    ok(&mut sim, "PutMetricAlarm", with("Period", json!(10)));
+    assert_eq!(sim.next_event_at(), Some(SimTime(10_000)), "a 10-second alarm is evaluated every 10 s");
     ok(&mut sim, "PutMetricAlarm", base.clone());
     assert_eq!(state(&mut sim, "a"), "INSUFFICIENT_DATA");
     fails_with(&mut sim, "DeleteAlarms", json!({"AlarmNames": ["b"]}), "ResourceNotFound");

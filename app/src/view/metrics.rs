@@ -65,7 +65,7 @@ pub fn Metrics() -> impl IntoView {
     view! {
         <section class="metrics" aria-label="Metrics">
             <h2>"Metrics"</h2>
-            <p class="hint" hidden=move || charts.with(|c| !c.is_empty())>"Datapoints appear once the world has a worker, a function or an alarm: one per period (60 s unless the scenario sets ConfigureMetrics)."</p>
+            <p class="hint" hidden=move || charts.with(|c| !c.is_empty())>"Datapoints appear once the world has a worker, a function or an alarm: one a minute, as SQS sends them to CloudWatch."</p>
             // Read-only pictures, redrawn whole when the data changes: written as markup.
             <div class="charts" hidden=move || charts.with(Vec::is_empty) inner_html=move || charts.with(|c| {
                 c.iter().map(|(name, lines, age, alarms)| chart(name, lines, age, alarms)).collect::<Markup>().into_string()

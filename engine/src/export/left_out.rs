@@ -84,7 +84,7 @@ impl Sim {
         self.settings_left_out(&mut out);
         if view.metric_resolution_ms != 60 * SECOND && (!view.alarms.is_empty() || !view.workers.is_empty()) {
             out.push(format!(
-                "metric resolution {} s (ConfigureMetrics): AWS/SQS publishes one datapoint a minute",
+                "metric resolution {} s (ConfigureMetrics): the playground's own series; AWS/SQS sends one datapoint a minute, on AWS as here",
                 view.metric_resolution_ms / SECOND
             ));
         }

@@ -1,5 +1,6 @@
 //! CloudWatch-style metric alarms in the AWS shapes: `PutMetricAlarm`, `DescribeAlarms`,
-//! `DeleteAlarms`. Each alarm is evaluated at the end of each of its periods; a change of state is
+//! `DeleteAlarms`. Each alarm is evaluated at the end of each of its periods, whatever the
+//! resolution of its metric (a period without a datapoint is missing data); a change of state is
 //! logged as `AlarmStateChanged` and runs its actions: an SNS topic ARN gets the notification
 //! published to it, which is how a dead-letter-queue alarm "pages the owner".
 use super::commands::Command;
@@ -187,11 +188,11 @@ impl Sim {
         let (namespace, metric, dimension) = metric_target(p)?;
         let statistic = Stat::parse(p.str("Statistic")?)?;
         let period_s = p.opt_int("Period", 1, 604_800)?.ok_or_else(|| Service::Sim.missing("Period"))? as u64;
-        let res_s = self.world.metrics.resolution_ms / SECOND;
-        if !(matches!(period_s, 10 | 20 | 30) || period_s % 60 == 0) || period_s % res_s != 0 {
-            return Err(invalid(format!(
-                "Period {period_s} must be 10, 20, 30 or a multiple of 60, and a multiple of the metric resolution ({res_s} s)"
-            )));
+        // CloudWatch takes 10, 20 or 30 for any metric: "If you specify a period of 10, 20, or 30
+        // for a metric that does not have sub-minute resolution, the alarm still attempts to
+        // gather data at the period rate that you specify", and often finds none (PutMetricAlarm).
+        if !(matches!(period_s, 10 | 20 | 30) || period_s % 60 == 0) {
+            return Err(invalid(format!("Period {period_s} must be 10, 20, 30 or a multiple of 60")));
         }
         let evaluation_periods = p
             .opt_int("EvaluationPeriods", 1, 100_000)?

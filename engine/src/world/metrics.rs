@@ -1,7 +1,12 @@
-//! CloudWatch-style metrics in virtual time. Once the world has an actor or an alarm, a tick at
-//! every multiple of the resolution (60 s by default) samples every queue (the SQS gauges and the
-//! per-period counts) and closes the period for what actors counted meanwhile (dependency calls,
-//! side effects, Lambda invocations). `GetMetricStatistics` reads the series in the AWS shape.
+//! CloudWatch-style metrics in virtual time. Once the world has an actor or an alarm, a tick
+//! samples and closes periods. SQS sends its metrics (`AWS/SQS`) to CloudWatch at one-minute
+//! intervals, so every minute the tick samples every queue (the SQS gauges and the per-minute
+//! counts), whatever the resolution. At every multiple of the resolution (60 s by default) it
+//! closes the period of the playground's own series and of what actors counted meanwhile
+//! (dependency calls, side effects, Lambda invocations, a queue's `ConsumerLag`). The tick also
+//! comes at every end of an alarm's period, so a 10-second alarm on a queue metric is evaluated
+//! every 10 s and finds a datapoint only once a minute, as on AWS. `GetMetricStatistics` reads
+//! the series in the AWS shape.
 
 use super::series::Series;
 use super::spec::{invalid, MAX_DURATION_MS};
@@ -24,7 +29,22 @@ pub(crate) struct MetricKey {
     pub value: Name,
 }
 
+/// How often SQS sends a queue's metrics to CloudWatch: "CloudWatch metrics for your Amazon SQS
+/// queues are automatically collected and pushed to CloudWatch at one-minute intervals"
+/// (<https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/monitoring-using-cloudwatch.html>).
+pub const SQS_METRICS_PERIOD_MS: u64 = 60 * SECOND;
+
 impl MetricKey {
+    /// The length of this series' periods: one minute for SQS's own metrics, the resolution for
+    /// every other series.
+    pub(crate) fn period_ms(&self, resolution_ms: u64) -> u64 {
+        if self.namespace == "AWS/SQS" {
+            SQS_METRICS_PERIOD_MS
+        } else {
+            resolution_ms
+        }
+    }
+
     pub fn queue(metric: &'static str, queue: &Name) -> MetricKey {
         MetricKey { namespace: "AWS/SQS", metric, dimension: "QueueName", value: queue.clone() }
     }
@@ -167,7 +187,9 @@ const QUEUE_SERIES: [(&str, &str, Kind); 9] = [
 #[derive(Clone, Debug)]
 pub(crate) struct Metrics {
     pub resolution_ms: u64,
-    pub timer: Option<TimerKey>,
+    /// The tick's timer and when it is due.
+    pub timer: Option<(TimerKey, SimTime)>,
+    /// Periods closed so far (a tick that only evaluates alarms closes none).
     pub ticks: u64,
     /// Every series, in the order it was first written (a place never changes).
     series: Vec<(MetricKey, Series)>,
@@ -239,10 +261,15 @@ impl Metrics {
         (slots, QueueStats::default())
     }
 
-    /// Closes the period ending at `end`: every series written in it gets its datapoint, and
-    /// every counter gets one (0 when nothing was counted).
+    /// Closes the periods ending at `end`: every series whose period ends then and that was
+    /// written in it gets its datapoint, and every such counter gets one (0 when nothing was
+    /// counted).
     fn flush(&mut self, end: SimTime) {
-        for (_, series) in &mut self.series {
+        let res = self.resolution_ms;
+        for (key, series) in &mut self.series {
+            if end.0 % key.period_ms(res) != 0 {
+                continue;
+            }
             match (series.pending.take(), series.kind) {
                 (Some(d), Kind::Counter) => series.push((end, Datapoint::one(d.sum))),
                 (Some(d), _) => series.push((end, d)),
@@ -252,6 +279,19 @@ impl Metrics {
         }
     }
 
+    /// The series of a metric named by text with its key, as an alarm or a query names it.
+    pub fn find_keyed(
+        &self,
+        namespace: &str,
+        metric: &str,
+        dimension: &str,
+        value: &str,
+    ) -> Option<(&MetricKey, &Series)> {
+        self.all().find(|(k, _)| {
+            k.namespace == namespace && k.metric == metric && k.dimension == dimension && &*k.value == value
+        })
+    }
+
     /// Every series with its key, in key order.
     pub fn all(&self) -> impl Iterator<Item = (&MetricKey, &Series)> {
         self.places.iter().map(|(k, &i)| (k, &self.series[i].1))
@@ -259,11 +299,15 @@ impl Metrics {
 
     /// The series of a metric named by text, as an alarm or a query names it.
     pub fn find(&self, namespace: &str, metric: &str, dimension: &str, value: &str) -> Option<&Series> {
-        self.all()
-            .find(|(k, _)| {
-                k.namespace == namespace && k.metric == metric && k.dimension == dimension && &*k.value == value
-            })
-            .map(|(_, s)| s)
+        self.find_keyed(namespace, metric, dimension, value).map(|(_, s)| s)
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 
@@ -318,25 +362,51 @@ impl Sim {
             .unwrap_or_default()
     }
 
-    /// Starts the metrics tick if it is not running: the world has something to measure.
+    /// How often the tick comes: at every end of a period of a series (the resolution, and SQS's
+    /// minute) and of an alarm.
+    fn metrics_tick_ms(&self) -> u64 {
+        let m = &self.world.metrics;
+        self.world.alarms.values().fold(gcd(m.resolution_ms, SQS_METRICS_PERIOD_MS), |t, a| gcd(t, a.period_s * SECOND))
+    }
+
+    /// Starts the metrics tick if it is not running: the world has something to measure. Brings
+    /// it forward when an alarm's period ends before it is due.
     pub(crate) fn ensure_ticking(&mut self) {
-        if self.world.metrics.timer.is_none() {
-            let res = self.world.metrics.resolution_ms;
-            let next = SimTime((self.now.0 / res + 1).saturating_mul(res));
-            self.world.metrics.timer = Some(self.timers.schedule(next, Timer::World(super::WorldTimer::MetricsTick)));
+        let tick = self.metrics_tick_ms();
+        let next = SimTime((self.now.0 / tick + 1).saturating_mul(tick));
+        match self.world.metrics.timer {
+            Some((_, due)) if due <= next => {}
+            Some((key, _)) => {
+                self.timers.cancel(key);
+                self.world.metrics.timer = None;
+                self.schedule_metrics_tick(next);
+            }
+            None => self.schedule_metrics_tick(next),
         }
+    }
+
+    fn schedule_metrics_tick(&mut self, at: SimTime) {
+        let key = self.timers.schedule(at, Timer::World(super::WorldTimer::MetricsTick));
+        self.world.metrics.timer = Some((key, at));
     }
 
     pub(crate) fn on_metrics_tick(&mut self) {
         let now = self.now;
+        let res = self.world.metrics.resolution_ms;
+        let (sqs_due, res_due) = (now.0 % SQS_METRICS_PERIOD_MS == 0, now.0 % res == 0);
         for q in self.queues.values() {
             let m = &mut self.world.metrics;
             let (s, last) = m.queue_slots(&q.name);
+            if res_due {
+                m.gauge(s[4], (q.visible_count() + q.inflight + q.delayed) as u64);
+            }
+            if !sqs_due {
+                continue;
+            }
             m.gauge(s[0], q.visible_count() as u64);
             m.gauge(s[1], q.inflight as u64);
             m.gauge(s[2], q.delayed as u64);
             m.gauge(s[3], q.oldest_age_ms(now) / SECOND);
-            m.gauge(s[4], (q.visible_count() + q.inflight + q.delayed) as u64);
             let delta = |now: u64, before: u64| if now >= before { now - before } else { now };
             m.add(s[5], delta(q.stats.sent, last.sent));
             m.add(s[6], delta(q.stats.received, last.received));
@@ -346,33 +416,28 @@ impl Sim {
                 entry.1 = q.stats.clone();
             }
         }
-        self.world.metrics.flush(now);
-        self.world.metrics.ticks += 1;
-        let next = now.plus_ms(self.world.metrics.resolution_ms);
-        self.world.metrics.timer = Some(self.timers.schedule(next, Timer::World(super::WorldTimer::MetricsTick)));
+        if sqs_due || res_due {
+            self.world.metrics.flush(now);
+            self.world.metrics.ticks += 1;
+        }
+        let tick = self.metrics_tick_ms();
+        self.schedule_metrics_tick(SimTime((now.0 / tick + 1).saturating_mul(tick)));
         self.evaluate_alarms();
     }
 
-    /// `ConfigureMetrics`: the resolution of every series (default 60 s), before the first datapoint.
+    /// `ConfigureMetrics`: the resolution of the playground's own series (default 60 s), before
+    /// the first datapoint. SQS's series keep one datapoint a minute, as on AWS.
     pub(crate) fn configure_metrics(&mut self, p: &Params) -> ApiResult<Value> {
         let ms = super::spec::opt_duration(p, "Resolution")?.ok_or_else(|| Service::Sim.missing("Resolution"))?;
         if ms % SECOND != 0 || !valid_period(ms / SECOND) {
             return Err(invalid("Resolution must be 1s, 5s, 10s, 30s or a multiple of 60s"));
-        }
-        if let Some(a) = self.world.alarms.values().find(|a| (a.period_s * SECOND) % ms != 0) {
-            return Err(invalid(format!(
-                "alarm {} has a Period of {} s, which is not a multiple of {} s",
-                a.name,
-                a.period_s,
-                ms / SECOND
-            )));
         }
         if self.world.metrics.ticks > 0 {
             return Err(invalid(
                 "the metrics already have datapoints; set Resolution first, before the first period ends",
             ));
         }
-        if let Some(t) = self.world.metrics.timer.take() {
+        if let Some((t, _)) = self.world.metrics.timer.take() {
             self.timers.cancel(t);
         }
         self.world.metrics.resolution_ms = ms;
@@ -414,12 +479,11 @@ impl Sim {
         let mut buckets: VecMap<u64, Datapoint> = VecMap::new();
         let mut unit = "Count";
         if let Some((dn, dv)) = &dim {
-            if let Some((key, series)) = self.world.metrics.all().find(|(k, _)| {
-                k.namespace == namespace && k.metric == metric && k.dimension == dn && &*k.value == dv.as_str()
-            }) {
+            if let Some((key, series)) = self.world.metrics.find_keyed(&namespace, &metric, dn, dv) {
                 unit = key.unit();
+                let length = key.period_ms(res);
                 for (e, d) in series.iter() {
-                    let begins = e.0.saturating_sub(res);
+                    let begins = e.0.saturating_sub(length);
                     if begins >= start.0 && e.0 <= end.0 {
                         buckets.entry(begins / period * period).or_default().merge(&d);
                     }

@@ -4,6 +4,11 @@
 //! - `SingleQueue`: send to one queue, where one worker does every job (one failure retries all).
 //! - `Chain`: the coupled design: call every service in turn on the request path. Latency is the
 //!   sum of the calls; the request succeeds only if every call does (availability is the product).
+//!
+//! `FanOut` and `SingleQueue` may also take `Jobs`: the calls whose answer the customer must see
+//! (taking the payment), made in turn while the customer waits, before the event is published or
+//! sent. The event goes out only when every call succeeded; checkout's latency is then the calls'
+//! sum. The publish or send itself takes no virtual time: the playground has no documented figure.
 
 use super::commands::Command;
 use super::effects::Histogram;
@@ -85,6 +90,11 @@ pub(crate) struct Producer {
     pub event_type: String,
     /// `Manual`: no timer; each `Produce` emits the next event (compare mode's checkout).
     pub manual: bool,
+    /// `FanOut` or `SingleQueue` with `Jobs`: the calls made while the customer waits, before
+    /// the event goes out, and the request's timeout.
+    pub calls: Option<(Arc<Behavior>, Option<u64>)>,
+    /// The event each request in flight hands over once its calls succeed.
+    awaiting: VecMap<u64, Value>,
     timer: Option<TimerKey>,
     pub requests: VecMap<u64, Option<Run>>,
     next_request: u64,
@@ -140,6 +150,12 @@ impl Sim {
         if self.world.producers.contains_key(name) {
             return Err(spec::conflict("Producer", name));
         }
+        let deps = |d: &str| self.world.dependencies.contains_key(d);
+        let request_path = |p: &Params| -> ApiResult<Arc<Behavior>> {
+            let mut behavior = Behavior::new(name)?.updated(p, &deps)?;
+            behavior.processing = Span::fixed(0);
+            Ok(Arc::new(behavior))
+        };
         let design = match p.str("Design")? {
             "FanOut" => Design::FanOut { topic: self.topic_ref(p.str("TopicArn")?)? },
             "SingleQueue" => Design::SingleQueue { queue: self.queue_ref(p.str("QueueUrl")?)? },
@@ -147,17 +163,22 @@ impl Sim {
                 if !has(p, "Jobs") {
                     return Err(Service::Sim.missing("Jobs"));
                 }
-                let deps = |d: &str| self.world.dependencies.contains_key(d);
-                let mut behavior = Behavior::new(name)?.updated(p, &deps)?;
-                behavior.processing = Span::fixed(0);
-                Design::Chain { behavior: Arc::new(behavior), timeout_ms: spec::opt_duration(p, "RequestTimeout")? }
+                Design::Chain { behavior: request_path(p)?, timeout_ms: spec::opt_duration(p, "RequestTimeout")? }
             }
             other => return Err(invalid(format!("Design \"{other}\" is not one of FanOut, SingleQueue, Chain"))),
         };
-        let chain_only = ["Jobs", "RequestTimeout", "Poison"];
-        if let (false, Some(k)) = (matches!(design, Design::Chain { .. }), chain_only.iter().find(|k| has(p, k))) {
-            return Err(invalid(format!("{k} is for the Chain design only")));
+        let chained = matches!(design, Design::Chain { .. });
+        if let (false, true) = (chained, has(p, "Poison")) {
+            return Err(invalid("Poison is for the Chain design only"));
         }
+        if !chained && has(p, "RequestTimeout") && !has(p, "Jobs") {
+            return Err(invalid("RequestTimeout is for a request that makes calls: give Jobs too"));
+        }
+        let calls = if !chained && has(p, "Jobs") {
+            Some((request_path(p)?, spec::opt_duration(p, "RequestTimeout")?))
+        } else {
+            None
+        };
         let interval_ms = spec::opt_duration(p, "Interval")?.unwrap_or(1_000).max(1);
         let start_after = spec::opt_duration(p, "StartAfter")?.unwrap_or(0);
         let mut producer = Producer {
@@ -170,6 +191,8 @@ impl Sim {
             duplicate_every: p.opt_int("DuplicateEvery", 0, 1_000_000)?.unwrap_or(0) as u64,
             event_type: p.opt_str("EventType")?.unwrap_or("OrderPlaced").to_string(),
             manual: p.opt_bool("Manual")?.unwrap_or(false),
+            calls,
+            awaiting: VecMap::new(),
             timer: None,
             requests: VecMap::new(),
             next_request: 0,
@@ -177,6 +200,9 @@ impl Sim {
             stats: ProducerStats::default(),
         };
         if let Design::Chain { behavior, .. } = &producer.design {
+            self.declare_jobs(&behavior.jobs.clone());
+        }
+        if let Some((behavior, _)) = &producer.calls {
             self.declare_jobs(&behavior.jobs.clone());
         }
         if producer.manual && (has(p, "Count") || has(p, "Interval") || has(p, "StartAfter")) {
@@ -215,6 +241,7 @@ impl Sim {
         let s = &pr.stats;
         let (ok, all) = match pr.design {
             Design::Chain { .. } => (s.succeeded, s.requests),
+            // With calls first, a request whose calls failed is not handed over: not accepted.
             _ => (s.accepted, s.produced),
         };
         let ppm = (ok * 1_000_000).checked_div(all).unwrap_or(0);
@@ -280,7 +307,20 @@ impl Sim {
     }
 
     fn produce(&mut self, name: &Name, design: &Design, event_id: &str, body: &Value, event_type: &str) {
-        let text = body.to_string();
+        let calls = self.world.producers.get(name).and_then(|p| p.calls.clone());
+        if let (false, Some((behavior, timeout_ms))) = (matches!(design, Design::Chain { .. }), calls) {
+            return self.start_request(name, behavior, timeout_ms, event_id, body, true);
+        }
+        if let Design::Chain { behavior, timeout_ms } = design {
+            return self.start_request(name, behavior.clone(), *timeout_ms, event_id, body, false);
+        }
+        self.hand_over(name, design, &body.to_string(), event_type);
+    }
+
+    /// Publishes or sends the event (not for `Chain`); a refusal stops the producer. Whether it
+    /// was accepted.
+    fn hand_over(&mut self, name: &Name, design: &Design, text: &str, event_type: &str) -> bool {
+        let text = text.to_string();
         let command = match design {
             Design::FanOut { topic } => {
                 let mut attributes = MessageAttributes::new();
@@ -288,14 +328,15 @@ impl Sim {
                 Command::Publish { topic: topic.to_string(), message: text, attributes }
             }
             Design::SingleQueue { queue } => Command::Send { queue: queue.clone(), body: text },
-            Design::Chain { behavior, timeout_ms } => {
-                return self.start_request(name, behavior.clone(), *timeout_ms, event_id, body);
-            }
+            Design::Chain { .. } => return false,
         };
         let result = self.perform("Producer", vec![command]).pop().expect("one command, one result");
         let pr = self.world.producers.get_mut(name).expect("invariant: a producing producer exists");
         match result {
-            Ok(_) => pr.stats.accepted += 1,
+            Ok(_) => {
+                pr.stats.accepted += 1;
+                true
+            }
             Err(e) => {
                 pr.stats.rejected += 1;
                 let reason = format!("{}: {}", e.code, e.message);
@@ -305,10 +346,12 @@ impl Sim {
                 pr.manual = false;
                 pr.stopped = Some(reason.clone());
                 self.emit(EventKind::World(WorldEvent::ProducerStopped { producer: name.clone(), reason }));
+                false
             }
         }
     }
 
+    /// Starts a request's calls; with `then_hand_over`, the event goes out once they succeed.
     fn start_request(
         &mut self,
         name: &Name,
@@ -316,6 +359,7 @@ impl Sim {
         timeout_ms: Option<u64>,
         event_id: &str,
         body: &Value,
+        then_hand_over: bool,
     ) {
         let now = self.now;
         let pr = self.world.producers.get_mut(name).expect("invariant: a producing producer exists");
@@ -323,6 +367,9 @@ impl Sim {
         pr.stats.requests += 1;
         let r = pr.next_request;
         pr.requests.insert(r, None);
+        if then_hand_over {
+            pr.awaiting.insert(r, body.clone());
+        }
         let info = EventInfo {
             event_id: event_id.into(),
             entity: body.get("order_id").map(|o| o.to_string().into()),
@@ -345,7 +392,22 @@ impl Sim {
         let Some(run) = pr.requests.remove(&r).flatten() else { return };
         let latency = now.0 - run.started_at.0;
         pr.stats.latency.record(latency);
-        let ok = run.aborted.is_none() && run.failures.is_empty();
+        let mut ok = run.aborted.is_none() && run.failures.is_empty();
+        let mut failed_at = match &run.aborted {
+            Some(reason) if *reason == run.timeout_message => Some("(timeout)".into()),
+            _ => run.failed_job.clone(),
+        };
+        if let Some(body) = pr.awaiting.remove(&r) {
+            // The calls are done: only now does the event go out, and only if they succeeded.
+            if ok {
+                let (design, event_type) = (pr.design.clone(), pr.event_type.clone());
+                if !self.hand_over(name, &design, &body.to_string(), &event_type) {
+                    ok = false;
+                    failed_at = Some("(publish)".into());
+                }
+            }
+        }
+        let Some(pr) = self.world.producers.get_mut(name) else { return };
         let outcome = match (ok, run.effects) {
             (true, _) => "succeeded",
             (false, 0) => "failed",
@@ -359,10 +421,6 @@ impl Sim {
             self.world.metrics.count(super::metrics::MetricKey::producer("FailedRequests", name), 1);
         }
         self.world.metrics.sample(super::metrics::MetricKey::producer("RequestLatency", name), latency);
-        let failed_at = match &run.aborted {
-            Some(reason) if *reason == run.timeout_message => Some("(timeout)".into()),
-            _ => run.failed_job.clone(),
-        };
         let event_id = run.records[0].info.event_id.clone();
         self.emit(EventKind::World(WorldEvent::RequestCompleted {
             producer: name.clone(),
