@@ -301,7 +301,7 @@ fn debrief(value: Option<Value>, saved: &mut Vec<String>, allowed: &[Allowed]) -
 /// `{"label", "why", "fix"}` (`why` required for a wrong fix).
 fn labelled_fix(
     item: Value,
-    saved: &mut Vec<String>,
+    saved: &[String],
     allowed: &[Allowed],
     path: &str,
     why_required: bool,
@@ -321,8 +321,8 @@ fn labelled_fix(
 }
 
 /// A fix's steps: scenario action steps with no `advance`, `expect` or `save`, each allowed.
-fn fix_steps(value: Value, saved: &mut Vec<String>, allowed: &[Allowed], path: &str) -> Result<Vec<Step>, DrillError> {
-    let mut names = saved.clone();
+fn fix_steps(value: Value, saved: &[String], allowed: &[Allowed], path: &str) -> Result<Vec<Step>, DrillError> {
+    let mut names = saved.to_vec();
     let steps = crate::scenario::parse_step_list(value, &mut names).map_err(|e| match e.step {
         Some(n) => at(format!("{path}[{}]", n - 1), e.message),
         None => at(path, e.message),
