@@ -37,7 +37,7 @@ const USAGE: &str = "usage:
   fanout actions                every action a scenario step can name: service, action, parameters
   fanout export FORMAT FILE     the scenario's topology for AWS: cloudformation (YAML), boto3 (Python), awscli (bash),
                                 or counts (the engine's \"<queue> <ApproximateNumberOfMessages>\" lines at the end);
-                                a lesson FILE exports the scenario it starts from";
+                                a lesson FILE exports the scenario it starts from, a drill FILE its broken world";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -564,7 +564,7 @@ fn test_filter_jsonl() -> Result<ExitCode, String> {
 }
 
 /// `fanout export FORMAT FILE`: the scenario's final topology (and, for the scripts, its messages)
-/// on stdout; for a lesson, its starting scenario's. A scenario whose run stops (a `save` that
+/// on stdout; for a lesson, its starting scenario's; for a drill, its broken world's. A scenario whose run stops (a `save` that
 /// does not resolve) is an error.
 fn export(args: &[String]) -> Result<ExitCode, String> {
     let [format, path] = args else { return Err(format!("export takes FORMAT and one FILE\n{USAGE}")) };
@@ -572,6 +572,8 @@ fn export(args: &[String]) -> Result<ExitCode, String> {
     // A lesson exports the topology it starts from: its scenario.
     let scenario = if lesson::is_lesson(&text) {
         parse_lesson(path, &text)?.scenario
+    } else if drill::is_drill(&text) {
+        parse_drill(path, &text)?.world
     } else {
         Scenario::parse(&text).map_err(|e| format!("{path}: {e}"))?
     };
