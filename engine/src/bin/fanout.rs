@@ -564,8 +564,8 @@ fn test_filter_jsonl() -> Result<ExitCode, String> {
 }
 
 /// `fanout export FORMAT FILE`: the scenario's final topology (and, for the scripts, its messages)
-/// on stdout; for a lesson, its starting scenario's; for a drill, its broken world's. A scenario whose run stops (a `save` that
-/// does not resolve) is an error.
+/// on stdout; for a lesson, its starting scenario's; for a drill, its broken world's. A scenario
+/// whose run stops (a `save` that does not resolve) is an error.
 fn export(args: &[String]) -> Result<ExitCode, String> {
     let [format, path] = args else { return Err(format!("export takes FORMAT and one FILE\n{USAGE}")) };
     let text = read_text(path)?;
