@@ -249,6 +249,16 @@ fn the_page_starts_the_world_on_its_history_and_give_up_fills_in_the_saved_value
     let mut story = History::new(drill.world.seed);
     drill.start(&mut story).expect("the world builds");
     assert_eq!(story.sim().now(), drill.page.at);
+    // The page's world (event log on, a History) is the judge's (event log off, a bare Sim).
+    let options = engine::scenario::RunOptions { event_log: false, responses: false };
+    let mut judged = drill.world.run_on(engine::Sim::new(drill.world.seed), options).story;
+    judged.advance_to(drill.page.at);
+    let picture = |sim: &engine::Sim| {
+        let mut v = serde_json::to_value(sim.snapshot()).expect("a snapshot");
+        v.as_object_mut().expect("an object").remove("events"); // the length of the event log
+        v
+    };
+    assert!(picture(story.sim()) == picture(&judged), "the learner sees the world the judge plays");
     let fix = drill.recorded_fix().expect("the recorded fix");
     assert_eq!(fix.len(), 1);
     let (action, params) = &fix[0];
