@@ -102,8 +102,7 @@ pub fn advance_within_horizon(now: SimTime, ms: u64) -> Result<SimTime, String> 
 /// A duration as a learner writes one: `29d 23h 59m 59.5s`, `20s`, `0ms`.
 struct Remaining(u64);
 
-/// `ms` as a learner writes a duration: `2m`, `1d 6h`, `1.5s`, `0ms` (what [`parse_duration`]
-/// reads back, one unit at a time).
+/// `ms` as a learner reads a duration: `2m`, `1d 6h`, `1.5s`, `0ms`.
 pub fn format_duration(ms: u64) -> String {
     Remaining(ms).to_string()
 }

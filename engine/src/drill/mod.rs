@@ -199,9 +199,4 @@ impl Drill {
     pub fn parse(text: &str, builtins: &[(&str, &str)]) -> Result<Drill, DrillError> {
         parse::drill(text, builtins)
     }
-
-    /// When the window starts for changes made up to `last`: not before the page.
-    pub fn window_start(&self, last: Option<SimTime>) -> SimTime {
-        last.map_or(self.page.at, |t| t.max(self.page.at))
-    }
 }
