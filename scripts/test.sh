@@ -15,7 +15,7 @@ step() {
 
 # Every data file the pages load (scenarios, lessons, compare designs, interview walkthroughs), and
 # the e2e tests' fixture lessons.
-scenarios() { cargo run --quiet --release --bin fanout -- test public/scenarios/*.json engine/tests/scenarios/*.json public/lessons/*.json public/designs/*.json public/interview/*.json tests/e2e/fixtures/lessons/*.json; }
+scenarios() { cargo run --quiet --release --bin fanout -- test public/scenarios/*.json engine/tests/scenarios/*.json public/lessons/*.json public/designs/*.json public/interview/*.json public/drills/*.json tests/e2e/fixtures/lessons/*.json; }
 no_feature_cfg_in_views() {
   # What differs between the app and the embed is decided where each is assembled.
   if grep -rn 'cfg(feature\|cfg!(feature\|cfg_attr(feature' app/src --include=*.rs | grep -v '^app/src/bin/\|^app/src/lib.rs:'; then

@@ -25,6 +25,8 @@
 //!   checkpoint and replay.
 //! - [`lesson`]: guided lessons as data — steps, predictions the engine answers, checkpoints it
 //!   checks, and the player the page and `fanout test` drive.
+//! - [`drill`]: incident drills as data — a broken world, what the learner may change, a goal
+//!   watched over a window after the fix, and the judge the page and `fanout test` call.
 //! - [`world`]: the playground's own actors — workers, Lambda (event source mappings and
 //!   asynchronous invocation with its destinations), dependencies, HTTP/S endpoints, order
 //!   services with a dual write or an outbox, metrics, alarms.
@@ -41,6 +43,7 @@
 pub mod actions;
 pub mod attributes;
 pub mod compare;
+pub mod drill;
 pub mod error;
 pub mod event;
 pub mod events;

@@ -102,6 +102,11 @@ pub fn advance_within_horizon(now: SimTime, ms: u64) -> Result<SimTime, String> 
 /// A duration as a learner writes one: `29d 23h 59m 59.5s`, `20s`, `0ms`.
 struct Remaining(u64);
 
+/// `ms` as a learner reads a duration: `2m`, `1d 6h`, `1.5s`, `0ms`.
+pub fn format_duration(ms: u64) -> String {
+    Remaining(ms).to_string()
+}
+
 impl fmt::Display for Remaining {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let ms = self.0;

@@ -11,6 +11,7 @@
 //! fanout export cloudformation|boto3|awscli|counts FILE
 //! ```
 
+use engine::drill::{self, Drill, DrillIndex};
 use engine::filter::{FilterPolicy, FilterPolicyScope, Verdict};
 use engine::lesson::{self, Lesson, LessonIndex};
 use engine::scenario::{Run, RunOptions, Scenario};
@@ -26,16 +27,17 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const USAGE: &str = "usage:
   fanout run FILE [--json]      print a scenario's timeline (--json: event log and final snapshot),
-                                or a lesson's headless play with each check's value
+                                or a lesson's headless play with each check's value, or a drill's plays
   fanout test FILE...           check every expectation; ends with \"N passed, M failed\"
-                                (a lesson file is played headlessly: predictions, checkpoints, facts)
+                                (a lesson file is played headlessly: predictions, checkpoints, facts;
+                                a drill: left alone it fails its goal, its fix holds, its wrong fixes do not)
   fanout test-filter --policy P --scope MessageAttributes|MessageBody --message M
                                 P and M are JSON or @file; M is {\"MessageAttributes\": {...}} or {\"Message\": \"...\"}
   fanout test-filter --jsonl    one {\"scope\", \"policy\", \"message\"} per line on stdin, one result per line out
   fanout actions                every action a scenario step can name: service, action, parameters
   fanout export FORMAT FILE     the scenario's topology for AWS: cloudformation (YAML), boto3 (Python), awscli (bash),
                                 or counts (the engine's \"<queue> <ApproximateNumberOfMessages>\" lines at the end);
-                                a lesson FILE exports the scenario it starts from";
+                                a lesson FILE exports the scenario it starts from, a drill FILE its broken world";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -94,6 +96,9 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
     let text = read_text(path)?;
     if lesson::is_lesson(&text) && !json_out {
         return run_lesson(path, &text);
+    }
+    if drill::is_drill(&text) && !json_out {
+        return run_drill(path, &text);
     }
     let scenario = Scenario::parse(&text).map_err(|e| format!("{path}: {e}"))?;
     let run = scenario.run();
@@ -196,6 +201,8 @@ fn test(files: &[String]) -> Result<ExitCode, String> {
                     lesson::FileKind::Lesson => test_lesson(path, &text),
                     lesson::FileKind::Index => test_index(path, &text),
                     lesson::FileKind::Interview => test_interview(path, &text),
+                    lesson::FileKind::Drill => test_drill(path, &text),
+                    lesson::FileKind::DrillIndex => test_drill_index(path, &text),
                     lesson::FileKind::Scenario => {
                         println!("FAIL {path}: {e}");
                         (0, 1)
@@ -302,36 +309,128 @@ fn test_index(path: &str, text: &str) -> (usize, usize) {
             return (0, 1);
         }
     };
+    test_listings(path, "lessons", "lesson index", &index.lessons, |file, text| {
+        parse_lesson(file, text).map(|l| (l.title, l.summary, l.minutes))
+    })
+}
+
+/// Checks an index's listings (the lessons', the drills'): each entry's file exists beside the
+/// index, parses, and agrees with its listing (title, summary, minutes).
+fn test_listings(
+    path: &str,
+    key: &str,
+    name: &str,
+    listings: &[lesson::LessonListing],
+    read: impl Fn(&str, &str) -> Result<(String, String, u32), String>,
+) -> (usize, usize) {
     let dir = std::path::Path::new(path).parent().unwrap_or(std::path::Path::new("."));
     let (mut passed, mut failed) = (0, 0);
-    for (i, entry) in index.lessons.iter().enumerate() {
+    for (i, entry) in listings.iter().enumerate() {
         let file = dir.join(format!("{}.json", entry.id));
         let file = file.to_string_lossy();
         let problem = match read_text(&file) {
             Err(e) => Some(e),
-            Ok(text) => match parse_lesson(&file, &text) {
+            Ok(text) => match read(&file, &text) {
                 Err(e) => Some(e),
-                Ok(l) if (&l.title, &l.summary, l.minutes) != (&entry.title, &entry.summary, entry.minutes) => {
-                    Some(format!(
-                        "title, summary or minutes differ from {file}'s ({:?}, {:?}, {})",
-                        l.title, l.summary, l.minutes
-                    ))
+                Ok((title, summary, minutes))
+                    if (&title, &summary, minutes) != (&entry.title, &entry.summary, entry.minutes) =>
+                {
+                    Some(format!("title, summary or minutes differ from {file}'s ({title:?}, {summary:?}, {minutes})"))
                 }
                 Ok(_) => None,
             },
         };
         match problem {
             Some(p) => {
-                println!("FAIL {path}: lessons[{i}] ({}): {p}", entry.id);
+                println!("FAIL {path}: {key}[{i}] ({}): {p}", entry.id);
                 failed += 1;
             }
             None => passed += 1,
         }
     }
     if failed == 0 {
-        println!("ok   {path}: {passed} expectations (lesson index)");
+        println!("ok   {path}: {passed} expectations ({name})");
     }
     (passed, failed)
+}
+
+fn parse_drill(path: &str, text: &str) -> Result<Drill, String> {
+    let builtins = builtin_scenarios(path);
+    let pairs: Vec<(&str, &str)> = builtins.iter().map(|(id, t)| (id.as_str(), t.as_str())).collect();
+    let drill = Drill::parse(text, &pairs).map_err(|e| format!("{path}: {e}"))?;
+    let stem = std::path::Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    if drill.id != stem {
+        return Err(format!("{path}: drill: the id \"{}\" is not the file's name \"{stem}\"", drill.id));
+    }
+    Ok(drill)
+}
+
+/// Plays a drill every way `Drill::verify` asks: `ok   FILE: N expectations (title)`, or a `FAIL`
+/// line per check that did not hold (left alone the goal holds, the recorded fix does not make it
+/// hold, a wrong fix does), naming the drill and the play. Returns (passed, failed).
+fn test_drill(path: &str, text: &str) -> (usize, usize) {
+    let drill = match parse_drill(path, text) {
+        Ok(d) => d,
+        Err(message) => {
+            println!("FAIL {message}");
+            return (0, 1);
+        }
+    };
+    let report = drill.verify();
+    for check in report.checks.iter().filter(|c| !c.passed()) {
+        println!("FAIL {path}: drill {}, {}:", drill.id, check.what);
+        for p in &check.problems {
+            println!("     {p}");
+        }
+    }
+    if report.failed() == 0 {
+        println!("ok   {path}: {} expectations ({})", report.passed(), drill.title);
+    }
+    (report.passed(), report.failed())
+}
+
+/// Checks the drill index: each entry's file exists beside it and agrees with its listing.
+fn test_drill_index(path: &str, text: &str) -> (usize, usize) {
+    let index = match DrillIndex::parse(text) {
+        Ok(i) => i,
+        Err(e) => {
+            println!("FAIL {path}: {e}");
+            return (0, 1);
+        }
+    };
+    test_listings(path, "drills", "drill index", &index.drills, |file, text| {
+        parse_drill(file, text).map(|d| (d.title, d.summary, d.minutes))
+    })
+}
+
+/// A drill's plays, each with every goal's deciding reading: left alone, the recorded fix, the
+/// fixes also right, the wrong fixes.
+fn run_drill(path: &str, text: &str) -> Result<ExitCode, String> {
+    let drill = parse_drill(path, text)?;
+    println!("# drill {}: {} (seed {})", drill.id, drill.title, drill.world.seed);
+    println!(
+        "# paged at {} by {}; window {}",
+        drill.page.at,
+        drill.page.from,
+        engine::time::format_duration(drill.window_ms)
+    );
+    let report = drill.verify();
+    for check in &report.checks {
+        match &check.verdict {
+            Some(v) => {
+                let verdict = if v.passed { "holds" } else { "not yet" };
+                println!("-- {}: {verdict} (window {} to {})", check.what, v.start, v.end);
+                for g in &v.goals {
+                    println!("   {:<4} {}: {} at {}", if g.holds { "ok" } else { "no" }, g.label, g.shown, g.at);
+                }
+            }
+            None => println!("-- {}", check.what),
+        }
+        for p in &check.problems {
+            println!("failed {}: {p}", check.what);
+        }
+    }
+    Ok(if report.failed() == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 /// Runs a scenario through the page's pipeline, keeping only what `test` reads: the verdicts,
@@ -465,14 +564,16 @@ fn test_filter_jsonl() -> Result<ExitCode, String> {
 }
 
 /// `fanout export FORMAT FILE`: the scenario's final topology (and, for the scripts, its messages)
-/// on stdout; for a lesson, its starting scenario's. A scenario whose run stops (a `save` that
-/// does not resolve) is an error.
+/// on stdout; for a lesson, its starting scenario's; for a drill, its broken world's. A scenario
+/// whose run stops (a `save` that does not resolve) is an error.
 fn export(args: &[String]) -> Result<ExitCode, String> {
     let [format, path] = args else { return Err(format!("export takes FORMAT and one FILE\n{USAGE}")) };
     let text = read_text(path)?;
     // A lesson exports the topology it starts from: its scenario.
     let scenario = if lesson::is_lesson(&text) {
         parse_lesson(path, &text)?.scenario
+    } else if drill::is_drill(&text) {
+        parse_drill(path, &text)?.world
     } else {
         Scenario::parse(&text).map_err(|e| format!("{path}: {e}"))?
     };

@@ -27,23 +27,29 @@ pub struct LessonIndex {
 impl LessonIndex {
     /// Parses and checks the index: every entry complete, every id once.
     pub fn parse(text: &str) -> Result<LessonIndex, String> {
-        let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
-        let Some(Value::Array(items)) = value.get("lessons") else {
-            return Err("the index must be {\"lessons\": [...]}".into());
-        };
-        if let Some(k) = value.as_object().and_then(|m| m.keys().find(|k| *k != "lessons")) {
-            return Err(format!("unknown key \"{k}\" (the index has only \"lessons\")"));
-        }
-        let mut lessons: Vec<LessonListing> = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            let listing = entry(item).map_err(|e| format!("lessons[{i}]: {e}"))?;
-            if lessons.iter().any(|l| l.id == listing.id) {
-                return Err(format!("lessons[{i}]: the id \"{}\" is listed twice", listing.id));
-            }
-            lessons.push(listing);
-        }
-        Ok(LessonIndex { lessons })
+        listings(text, "lessons").map(|lessons| LessonIndex { lessons })
     }
+}
+
+/// The listings of an index `{"<key>": [{"id", "title", "summary", "minutes"}, …]}` (the lessons',
+/// the drills'), checked: every entry complete, every id once.
+pub(crate) fn listings(text: &str, key: &str) -> Result<Vec<LessonListing>, String> {
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let Some(Value::Array(items)) = value.get(key) else {
+        return Err(format!("the index must be {{\"{key}\": [...]}}"));
+    };
+    if let Some(k) = value.as_object().and_then(|m| m.keys().find(|k| *k != key)) {
+        return Err(format!("unknown key \"{k}\" (the index has only \"{key}\")"));
+    }
+    let mut out: Vec<LessonListing> = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let listing = entry(item).map_err(|e| format!("{key}[{i}]: {e}"))?;
+        if out.iter().any(|l| l.id == listing.id) {
+            return Err(format!("{key}[{i}]: the id \"{}\" is listed twice", listing.id));
+        }
+        out.push(listing);
+    }
+    Ok(out)
 }
 
 fn entry(item: &Value) -> Result<LessonListing, String> {

@@ -29,7 +29,7 @@
 
 pub mod index;
 pub mod markup;
-mod parse;
+pub(crate) mod parse;
 pub mod probe;
 mod session;
 pub mod test;
@@ -263,12 +263,17 @@ pub enum FileKind {
     Lesson,
     Index,
     Interview,
+    /// An incident drill (`"drill"`, [`crate::drill`]).
+    Drill,
+    /// The drill index (`"drills"`).
+    DrillIndex,
     /// Anything else: read as a scenario (which says what is wrong with it).
     Scenario,
 }
 
 /// The kind of file `text` is: a lesson (`"lesson"`), the lesson index (`"lessons"`), an
-/// interview walkthrough (`"interview"` holding a text), else a scenario.
+/// interview walkthrough (`"interview"` holding a text), a drill (`"drill"`), the drill index
+/// (`"drills"`), else a scenario.
 pub fn kind_of(text: &str) -> FileKind {
     let keys = parse::top_level_keys(text).unwrap_or_default();
     let has = |key: &str| keys.iter().any(|k| k == key);
@@ -278,6 +283,10 @@ pub fn kind_of(text: &str) -> FileKind {
         FileKind::Index
     } else if has("interview") && crate::interview::is_interview(text) {
         FileKind::Interview
+    } else if has("drill") {
+        FileKind::Drill
+    } else if has("drills") {
+        FileKind::DrillIndex
     } else {
         FileKind::Scenario
     }

@@ -64,12 +64,15 @@ pub(super) fn lesson(text: &str, builtins: &[(&str, &str)]) -> Result<Lesson, Le
     Ok(Lesson { id, title, summary, minutes, speed, scenario_id, scenario, steps })
 }
 
-fn valid_id(s: &str) -> bool {
+pub(crate) fn valid_id(s: &str) -> bool {
     (1..=60).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
 /// The starting scenario: a built-in id, or an inline scenario object.
-fn start(value: Option<Value>, builtins: &[(&str, &str)]) -> Result<(Option<String>, Scenario), LessonError> {
+pub(crate) fn start(
+    value: Option<Value>,
+    builtins: &[(&str, &str)],
+) -> Result<(Option<String>, Scenario), LessonError> {
     match value {
         Some(Value::String(id)) => {
             let Some((_, text)) = builtins.iter().find(|(b, _)| *b == id) else {
@@ -91,7 +94,7 @@ fn start(value: Option<Value>, builtins: &[(&str, &str)]) -> Result<(Option<Stri
 }
 
 /// The names a list of scenario steps saves.
-fn saved_names(steps: &[Step]) -> Vec<String> {
+pub(crate) fn saved_names(steps: &[Step]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for s in steps {
         if let Step::Action { save, .. } = s {
@@ -158,20 +161,20 @@ fn step(raw: Value, saved: &mut Vec<String>) -> Result<LessonStep, StepError> {
 }
 
 /// A field error: the field's path and the message.
-type FieldError = (String, String);
+pub(crate) type FieldError = (String, String);
 
 /// A step's remaining keys, and the names saved so far.
-struct Fields<'a> {
-    map: Map<String, Value>,
-    saved: &'a mut Vec<String>,
+pub(crate) struct Fields<'a> {
+    pub(crate) map: Map<String, Value>,
+    pub(crate) saved: &'a mut Vec<String>,
 }
 
 impl Fields<'_> {
-    fn text(&mut self, key: &str) -> Result<String, FieldError> {
+    pub(crate) fn text(&mut self, key: &str) -> Result<String, FieldError> {
         text_field(&mut self.map, key).map_err(|m| (key.to_string(), m))
     }
 
-    fn list(&mut self, key: &str) -> Result<Vec<Value>, FieldError> {
+    pub(crate) fn list(&mut self, key: &str) -> Result<Vec<Value>, FieldError> {
         match self.map.remove(key) {
             Some(Value::Array(items)) => Ok(items),
             Some(_) => Err((key.into(), "must be a list".into())),
@@ -180,7 +183,7 @@ impl Fields<'_> {
     }
 
     /// Scenario steps; `keep` says whether their `save` names count for later steps.
-    fn steps(&mut self, key: &str, keep: bool) -> Result<Vec<Step>, FieldError> {
+    pub(crate) fn steps(&mut self, key: &str, keep: bool) -> Result<Vec<Step>, FieldError> {
         let value = self.map.remove(key).ok_or_else(|| (key.to_string(), "is missing".to_string()))?;
         let mut names = self.saved.clone();
         let steps = parse_step_list(value, &mut names).map_err(|e| match e.step {
@@ -199,7 +202,7 @@ impl Fields<'_> {
     }
 
     /// A list of checks: `{"label", "probe", <test>}` each; `labels` says whether a label is required.
-    fn checks(&mut self, key: &str, labels: bool) -> Result<Vec<Check>, FieldError> {
+    pub(crate) fn checks(&mut self, key: &str, labels: bool) -> Result<Vec<Check>, FieldError> {
         let items = self.list(key)?;
         let mut out: Vec<(Check, Option<String>)> = Vec::with_capacity(items.len());
         for (i, item) in items.into_iter().enumerate() {
@@ -374,13 +377,19 @@ fn remember(f: &mut Fields) -> Result<StepKind, FieldError> {
         markup::check(&s).map_err(|e| (format!("lines[{i}]"), e))?;
         lines.push(s);
     }
-    let raw_links = f.list("read")?;
+    let read = doc_links(f, "read")?;
+    Ok(StepKind::Remember { lines, read })
+}
+
+/// A list of AWS documentation pages, `[{"title", "url"}]`: at least one, each under [`DOCS`].
+pub(crate) fn doc_links(f: &mut Fields, key: &str) -> Result<Vec<DocLink>, FieldError> {
+    let raw_links = f.list(key)?;
     if raw_links.is_empty() {
-        return Err(("read".into(), "must list at least one AWS documentation page".into()));
+        return Err((key.into(), "must list at least one AWS documentation page".into()));
     }
     let mut read = Vec::with_capacity(raw_links.len());
     for (i, link) in raw_links.into_iter().enumerate() {
-        let at = format!("read[{i}]");
+        let at = format!("{key}[{i}]");
         let Value::Object(mut m) = link else { return Err((at, "must be {\"title\", \"url\"}".into())) };
         let title = text_field(&mut m, "title").map_err(|e| (format!("{at}.title"), e))?;
         let url = match m.remove("url") {
@@ -392,11 +401,11 @@ fn remember(f: &mut Fields) -> Result<StepKind, FieldError> {
         }
         read.push(DocLink { title, url });
     }
-    Ok(StepKind::Remember { lines, read })
+    Ok(read)
 }
 
 /// A required, checked text.
-fn text_field(map: &mut Map<String, Value>, key: &str) -> Result<String, String> {
+pub(crate) fn text_field(map: &mut Map<String, Value>, key: &str) -> Result<String, String> {
     match map.remove(key) {
         Some(Value::String(s)) => markup::check(&s).map(|_| s),
         Some(_) => Err("must be text".into()),
@@ -422,7 +431,7 @@ fn check_shape(steps: &[LessonStep]) -> Result<(), LessonError> {
 }
 
 /// The top-level keys of a JSON object, without building its values; `None` when it is not one.
-pub(super) fn top_level_keys(text: &str) -> Option<Vec<String>> {
+pub(crate) fn top_level_keys(text: &str) -> Option<Vec<String>> {
     struct Keys;
     impl<'de> Visitor<'de> for Keys {
         type Value = Option<Vec<String>>;
