@@ -11,6 +11,20 @@ use leptos::prelude::*;
 
 /// How far back (virtual ms) a delivery still shows a travelling token.
 const TOKEN_WINDOW_MS: u64 = 1_200;
+/// How long (real ms) a move into or out of a dead-letter queue stays on the diagram, whatever
+/// the speed: the token slides for 1.2 s and rests in the queue it reached, so a move that took
+/// one receive is there to notice.
+const DLQ_SHOWN_REAL_MS: u64 = 3_000;
+
+/// How far back (virtual ms) an event's token is shown at `per_4ms` virtual ms per 4 real ms.
+fn window_ms(kind: &EventKind, per_4ms: u64) -> u64 {
+    match kind {
+        EventKind::MovedToDeadLetterQueue { .. } | EventKind::MessageMoved { .. } => {
+            (DLQ_SHOWN_REAL_MS * per_4ms / 4).max(TOKEN_WINDOW_MS)
+        }
+        _ => TOKEN_WINDOW_MS,
+    }
+}
 
 /// A message token's trip on the diagram.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -60,13 +74,19 @@ pub fn Tokens(layout: Memo<Layout>) -> impl IntoView {
     let tokens = Memo::new(move |_| {
         ctx.snapshot.with(|_| ());
         let now = ctx.now.get_untracked().ms();
+        let per_4ms = crate::playground::SPEEDS.get(ctx.speed.get()).map_or(4, |s| s.1);
+        let longest = (DLQ_SHOWN_REAL_MS * per_4ms / 4).max(TOKEN_WINDOW_MS);
         let found = layout.with(|layout| {
             ctx.pg.with_untracked(|p| {
                 let events = p.events();
                 events
                     .iter()
                     .rev()
-                    .take_while(|e| e.at.ms() + TOKEN_WINDOW_MS >= now)
+                    // A busy story at 64× logs thousands of events in a DLQ move's window: look
+                    // at the latest few hundred only.
+                    .take(400)
+                    .take_while(|e| e.at.ms() + longest >= now)
+                    .filter(|e| e.at.ms() + window_ms(&e.kind, per_4ms) >= now)
                     .take(24)
                     .filter_map(|e| token(layout, e))
                     .collect::<Vec<_>>()
@@ -120,4 +140,29 @@ fn token(layout: &Layout, e: &engine::Event) -> Option<Token> {
         }
     };
     Some(Token { seq: e.seq, path, trip })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{window_ms, DLQ_SHOWN_REAL_MS, TOKEN_WINDOW_MS};
+    use crate::playground::SPEEDS;
+
+    #[test]
+    fn a_dead_letter_move_stays_three_real_seconds_at_every_speed() {
+        let moved = engine::EventKind::MovedToDeadLetterQueue {
+            queue: "sms".into(),
+            dead_letter_queue: "sms-dlq".into(),
+            message_id: engine::ids::MsgId(3),
+            receive_count: 5,
+        };
+        for (label, per_4ms) in SPEEDS {
+            // Virtual ms shown, turned back into real ms at that speed.
+            let real = window_ms(&moved, *per_4ms) * 4 / per_4ms;
+            assert!(real >= DLQ_SHOWN_REAL_MS, "{label}: {real} ms");
+        }
+        // At 1× a delivery's token shows 1.2 s of virtual time, as before.
+        let published =
+            engine::EventKind::Published { topic: "t".into(), sns_message_id: engine::ids::SnsId(1), subscriptions: 1 };
+        assert_eq!(window_ms(&published, 4), TOKEN_WINDOW_MS);
+    }
 }

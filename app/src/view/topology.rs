@@ -259,6 +259,9 @@ struct Consumer {
     state: ConsumerState,
     /// The worker to inspect on click (functions have no inspector page).
     worker: Option<String>,
+    /// The message a worker holds now (received, not yet finished), with its receive count:
+    /// "msg-3 2/5" against the queue's maxReceiveCount, "msg-3 ×2" without one.
+    holding: Option<String>,
 }
 
 impl Layout {
@@ -330,15 +333,25 @@ impl Layout {
                     let n = held(&d);
                     (d, n)
                 });
+                let holding = |id: &engine::ids::MsgId| {
+                    let q = queue?;
+                    let m = q.messages.iter().find(|m| m.message_id == *id)?;
+                    Some(match q.max_receive_count {
+                        Some(max) => format!("{id} {}/{max}", m.receive_count),
+                        None => format!("{id} ×{}", m.receive_count),
+                    })
+                };
                 let workers = s.world.workers.iter().filter(|w| w.queue == name).map(|w| Consumer {
                     label: w.name.clone(),
                     state: ConsumerState::Worker(w.state),
                     worker: Some(w.name.clone()),
+                    holding: w.held.first().and_then(holding),
                 });
                 let functions = s.world.event_source_mappings.iter().filter(|m| m.queue == name).map(|m| Consumer {
                     label: m.function.clone(),
                     state: ConsumerState::Mapping(m.state),
                     worker: None,
+                    holding: None,
                 });
                 // Waiting messages first, then delayed ones, then those a consumer holds: a message
                 // whose timeout runs out moves back to the front.

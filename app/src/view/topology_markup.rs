@@ -557,14 +557,23 @@ fn consumers_of(b: &mut Builder, layout: &Layout, queue: &str, consumers: &[Cons
         };
         let state = c.state.name();
         let frame = Frame::button(c.worker.clone().map(Selection::Worker)).testid(format!("diagram-consumer-{testid}"));
+        // A worker holding a message shows which, with its receive count, after its name.
+        let (name, held, holding) = match &c.holding {
+            Some(h) => (
+                cut(&c.label, if narrow { 7 } else { 9 }),
+                html!("<tspan class=\"holding\"> · ", h, "</tspan>"),
+                format!(", holding {h}"),
+            ),
+            None => (c.label.clone(), Markup::new(), String::new()),
+        };
         let inner = html! {
-            "<title>", who, &c.label, ": ", state, "</title><rect x=\"", cx, "\" y=\"", cy - 10, "\" width=\"", cw,
+            "<title>", who, &c.label, ": ", state, &holding, "</title><rect x=\"", cx, "\" y=\"", cy - 10, "\" width=\"", cw,
             "\" height=\"20\" rx=\"10\"/><text class=\"glyph\" x=\"", cx + 12, "\" y=\"", cy + 4, "\">",
-            state_glyph(c.state), "</text><text x=\"", cx + 26, "\" y=\"", cy + 4, "\">", &c.label, "</text>"
+            state_glyph(c.state), "</text><text x=\"", cx + 26, "\" y=\"", cy + 4, "\">", name, held, "</text>"
         };
         let look = Look {
             class: format!("node consumer {}", state.to_ascii_lowercase()),
-            label: Some(format!("{who}{} on {queue}: {state}", c.label)),
+            label: Some(format!("{who}{} on {queue}: {state}{holding}", c.label)),
             inner,
         };
         b.live(frame, look);

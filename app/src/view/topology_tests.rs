@@ -512,3 +512,27 @@ fn a_lesson_stage_draws_one_design_of_the_three_the_world_holds() {
         assert_eq!(whole.rows.len(), 4, "the three fan-out queues and all-jobs");
     }
 }
+
+#[test]
+fn a_worker_shows_the_message_it_holds_with_its_receive_count() {
+    // The poison lesson's sms queue: maxReceiveCount 5, a 1 s job. While the worker works on
+    // the message it shows which, and the receive count against the maximum; once it fails,
+    // it holds nothing and the message waits out its timeout in the queue, its count on its title.
+    let lesson: serde_json::Value =
+        serde_json::from_str(include_str!("../../../public/lessons/poison-messages.json")).unwrap();
+    let mut pg = Playground::from_scenario(&lesson["scenario"].to_string()).unwrap();
+    pg.apply("SendMessage", &json!({"QueueUrl": "sms", "MessageBody": "{\"data\": {\"phone\": \"+4412\"}}"})).unwrap();
+    pg.play_for(500);
+    let layout = Layout::of_now(&pg.snapshot());
+    let worker = &layout.row_of("sms").unwrap().consumers[0];
+    assert_eq!(worker.state, ConsumerState::Worker(WorkerStatus::Processing));
+    assert_eq!(worker.holding.as_deref(), Some("msg-1 1/5"));
+    let markup = diagram_markup(&layout);
+    assert!(markup.contains("<tspan class=\"holding\"> · msg-1 1/5</tspan>"), "{markup}");
+    assert!(markup.contains("sms-w1 on sms: Processing, holding msg-1 1/5"));
+    pg.play_for(1_000);
+    let layout = Layout::of_now(&pg.snapshot());
+    let sms = layout.row_of("sms").unwrap();
+    assert_eq!(sms.consumers[0].holding, None, "the failed job lets go of it");
+    assert!(sms.dots[0].title.contains("in flight, received 1 of 5 times before the DLQ"), "{}", sms.dots[0].title);
+}
