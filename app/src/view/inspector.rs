@@ -134,6 +134,7 @@ pub fn Inspector() -> impl IntoView {
         Some(Selection::Message { queue, copy }) => view! { <MessageDetail queue=queue copy=copy /> }.into_any(),
         Some(Selection::Queue(name)) => view! { <QueueDetail name=name /> }.into_any(),
         Some(Selection::Rule(id)) => view! { <RuleDetail id=id /> }.into_any(),
+        Some(Selection::Worker(name)) => view! { <WorkerDetail name=name /> }.into_any(),
         Some(other) => {
             let text = move || {
                 ctx.snapshot.with(|s| match &other {
@@ -143,10 +144,6 @@ pub fn Inspector() -> impl IntoView {
                             None => hint("That subscription no longer exists."),
                         }
                     }
-                    Selection::Worker(name) => match s.world.workers.iter().find(|w| w.name == *name) {
-                        Some(w) => worker(w, s.world.jobs.iter().filter(|j| w.jobs.contains(&j.job))),
-                        None => hint("That worker has been removed."),
-                    },
                     Selection::Event(seq) => event(*seq),
                     Selection::Service(name) => order_service(s, name),
                     _ => Markup::new(),
@@ -169,6 +166,32 @@ pub fn Inspector() -> impl IntoView {
                 hidden=move || ctx.selected.with(Option::is_none) on:click=move |_| ctx.selected.set(None)>"Close"</button>
             {detail}
         </section>
+    }
+}
+
+/// A worker: its facts and its controls (Crash, Pause, Slow), as on its queue's card, so the
+/// worker opened from the diagram can be paused where it is looked at.
+#[component]
+fn WorkerDetail(name: String) -> impl IntoView {
+    let ctx = use_ctx();
+    let n = name.clone();
+    let exists = Memo::new(move |_| ctx.snapshot.with(|s| s.world.workers.iter().any(|w| w.name == n)));
+    let n = name.clone();
+    let text = move || {
+        ctx.snapshot
+            .with(|s| match s.world.workers.iter().find(|w| w.name == n) {
+                Some(w) => worker(w, s.world.jobs.iter().filter(|j| w.jobs.contains(&j.job))),
+                None => hint("That worker has been removed."),
+            })
+            .into_string()
+    };
+    view! {
+        <div class="part" inner_html=text></div>
+        <Show when=move || exists.get()>
+            <p class="buttons worker-controls">
+                <super::queues::WorkerButtons name=name.clone() id="inspector-worker".to_string() />
+            </p>
+        </Show>
     }
 }
 

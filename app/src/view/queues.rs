@@ -160,10 +160,53 @@ fn age(q: &QueueView, now: engine::SimTime) -> String {
     }
 }
 
-/// One worker with its controls. A control whose action turns it into its opposite (Crash and
-/// Restart, Pause and Resume, Slow and Speed up) is one button that changes its label, so the
-/// keyboard stays on it; after ×, the focus goes to the next worker's × (or the queue's
-/// "+ Worker").
+/// A worker's controls, each test id `{id}-crash`/`-restart`, `-pause`/`-resume` and `-slow`.
+/// A control whose action turns it into its opposite (Crash and Restart, Pause and Resume, Slow
+/// and Speed up) is one button that changes its label, so the keyboard stays on it. Used by the
+/// worker's row on its queue's card and by the inspector.
+#[component]
+pub(crate) fn WorkerButtons(name: String, id: String) -> impl IntoView {
+    let ctx = use_ctx();
+    let n = name.clone();
+    let w = Memo::new(move |_| {
+        ctx.shown(|s| s.world.workers.iter().find(|w| w.name == n).map(|w| (w.state, w.processing_time)))
+    });
+    let state = move || w.with(|w| w.map_or(WorkerStatus::Stopped, |w| w.0));
+    let crashed = move || state() == WorkerStatus::Crashed;
+    let paused = move || state() == WorkerStatus::Paused;
+    let slow = move || w.with(|w| w.is_some_and(|w| w.1 == DurationMs::fixed(20_000)));
+    let me = StoredValue::new(name);
+    let run = move |action: &'static str| me.with_value(|n| ctx.act(|p| p.worker(action, n)).is_some());
+    let life = move |_| {
+        run(if crashed() { "RestartWorker" } else { "CrashWorker" });
+    };
+    let pause = move |_| {
+        run(if paused() { "ResumeWorker" } else { "PauseWorker" });
+    };
+    let speed = move |_| {
+        let to = !slow();
+        me.with_value(|n| ctx.act(|p| p.set_worker_slow(n, to)));
+    };
+    let (i1, i2) = (id.clone(), id.clone());
+    view! {
+        <button class:danger=move || !crashed() on:click=life
+            data-testid=move || format!("{i1}-{}", if crashed() { "restart" } else { "crash" })
+            title=move || if crashed() { "" } else { "The worker dies holding its messages" }>
+            {move || if crashed() { "Restart" } else { "Crash" }}
+        </button>
+        <button on:click=pause disabled=move || crashed() && !paused()
+            data-testid=move || format!("{i2}-{}", if paused() { "resume" } else { "pause" })>
+            {move || if paused() { "Resume" } else { "Pause" }}
+        </button>
+        <button data-testid=format!("{id}-slow") on:click=speed aria-pressed=move || slow().to_string()
+            disabled=crashed title="Slow down: 20 s a message instead of 2 s">
+            {move || if slow() { "Speed up" } else { "Slow" }}
+        </button>
+    }
+}
+
+/// One worker with its controls; after ×, the focus goes to the next worker's × (or the
+/// queue's "+ Worker").
 #[component]
 fn WorkerRow(name: String, add_worker: NodeRef<leptos::html::Button>) -> impl IntoView {
     let ctx = use_ctx();
@@ -172,7 +215,6 @@ fn WorkerRow(name: String, add_worker: NodeRef<leptos::html::Button>) -> impl In
     let state = move || w.with(|w| w.as_ref().map_or(WorkerStatus::Stopped, |w| w.state));
     let crashed = move || state() == WorkerStatus::Crashed;
     let paused = move || state() == WorkerStatus::Paused;
-    let slow = move || w.with(|w| w.as_ref().is_some_and(|w| w.processing_time == DurationMs::fixed(20_000)));
     let what = move || {
         w.with(|w| {
             let Some(w) = w else { return String::new() };
@@ -185,17 +227,6 @@ fn WorkerRow(name: String, add_worker: NodeRef<leptos::html::Button>) -> impl In
         })
     };
     let me = StoredValue::new(name.clone());
-    let run = move |action: &'static str| me.with_value(|n| ctx.act(|p| p.worker(action, n)).is_some());
-    let life = move |_| {
-        run(if crashed() { "RestartWorker" } else { "CrashWorker" });
-    };
-    let pause = move |_| {
-        run(if paused() { "ResumeWorker" } else { "PauseWorker" });
-    };
-    let speed = move |_| {
-        let to = !slow();
-        me.with_value(|n| ctx.act(|p| p.set_worker_slow(n, to)));
-    };
     let row = NodeRef::<leptos::html::Li>::new();
     let remove = move |_| {
         // The × of the worker after this one (or before it), else the queue's "+ Worker".
@@ -203,7 +234,7 @@ fn WorkerRow(name: String, add_worker: NodeRef<leptos::html::Button>) -> impl In
             let sibling = li.next_element_sibling().or_else(|| li.previous_element_sibling())?;
             sibling.query_selector("button.remove").ok().flatten()
         });
-        if run("DeleteWorker") {
+        if me.with_value(|n| ctx.act(|p| p.worker("DeleteWorker", n)).is_some()) {
             request_animation_frame(move || {
                 let target = next.and_then(|b| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(b).ok());
                 match target.filter(|t| t.is_connected()) {
@@ -218,7 +249,6 @@ fn WorkerRow(name: String, add_worker: NodeRef<leptos::html::Button>) -> impl In
         }
     };
     let id = format!("worker-{name}");
-    let (i1, i2) = (id.clone(), id.clone());
     let who = name.clone();
     view! {
         <li class="worker" class:crashed=crashed class:paused=paused data-testid=id.clone() node_ref=row>
@@ -227,19 +257,7 @@ fn WorkerRow(name: String, add_worker: NodeRef<leptos::html::Button>) -> impl In
                 on:click=move |_| ctx.selected.set(Some(Selection::Worker(who.clone())))>{name.clone()}</button>
             <span class="what" dir="auto">{what}</span>
             <span class="buttons">
-                <button class:danger=move || !crashed() on:click=life
-                    data-testid=move || format!("{i1}-{}", if crashed() { "restart" } else { "crash" })
-                    title=move || if crashed() { "" } else { "The worker dies holding its messages" }>
-                    {move || if crashed() { "Restart" } else { "Crash" }}
-                </button>
-                <button on:click=pause disabled=move || crashed() && !paused()
-                    data-testid=move || format!("{i2}-{}", if paused() { "resume" } else { "pause" })>
-                    {move || if paused() { "Resume" } else { "Pause" }}
-                </button>
-                <button data-testid=format!("{id}-slow") on:click=speed aria-pressed=move || slow().to_string()
-                    disabled=crashed title="Slow down: 20 s a message instead of 2 s">
-                    {move || if slow() { "Speed up" } else { "Slow" }}
-                </button>
+                <WorkerButtons name=name.clone() id=id.clone() />
                 <button class="quiet remove" data-testid=format!("{id}-remove") on:click=remove
                     aria-label=format!("Remove {name}")>"×"</button>
             </span>

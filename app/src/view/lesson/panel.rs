@@ -37,6 +37,12 @@ pub fn LessonPanel() -> impl IntoView {
     let playing = ls.slice(|p| p.phase == Phase::Playing);
     let can_continue = ls.slice(Play::can_continue);
     let errors = ls.slice(|p| p.errors.join(" · "));
+    // A checkpoint not reached yet offers "Show me" in the bar, which never scrolls away.
+    let show_me = ls.slice(|p| {
+        matches!(p.session.step().kind, engine::lesson::StepKind::Checkpoint(_))
+            && !p.reached
+            && p.phase != Phase::Playing
+    });
     // A run still playing: Next skips to its end.
     let next = move |_| if playing.get_untracked() { ls.skip() } else { ls.next() };
     // The step's control, built again only when another screen opens.
@@ -73,8 +79,12 @@ pub fn LessonPanel() -> impl IntoView {
                 <button data-testid="lesson-back" title="Back to the previous step (Backspace)"
                     disabled=move || { position.get().0 <= 1 } on:click=move |_| ls.back()>"Back"</button>
                 <span class="lesson-keys" aria-hidden="true">
-                    {move || if playing.get() { "Watch the diagram" } else { "Enter ⏎ continues" }}
+                    {move || if playing.get() { "Watch the diagram" } else if show_me.get() { "" } else { "Enter ⏎ continues" }}
                 </span>
+                <Show when=move || show_me.get()>
+                    <button data-testid="checkpoint-show-me" title="Perform a recorded solution on the diagram"
+                        on:click=move |_| ls.show_me()>"Show me"</button>
+                </Show>
                 <button class="primary" data-testid="lesson-next" title="Next step (Enter)" node_ref=ls.next_el
                     disabled=move || !playing.get() && !can_continue.get() on:click=next>
                     {move || if playing.get() { "Skip to the end" } else { "Next" }}

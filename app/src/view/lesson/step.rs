@@ -280,12 +280,8 @@ fn Checkpoint(hint: String, done: String, controls: Vec<engine::lesson::Reach>) 
                     }
                 })
             };
-            view! {
-                {hint}
-                <button data-testid="checkpoint-show-me" title="Perform a recorded solution on the diagram"
-                    on:click=move |_| ls.show_me()>"Show me"</button>
-            }
-            .into_any()
+            // "Show me" is in the panel's bar (panel.rs), which stays in view.
+            view! { {hint} }.into_any()
         }
     };
     view! {
