@@ -116,3 +116,36 @@ for (const [size, viewport] of [['phone', PHONE], ['laptop', LAPTOP]]) {
     assert.deepEqual(await finish(page, problems, `lesson-stage-designs-${size}`), []);
   });
 }
+
+/** The smallest text on the diagram as drawn on the screen, in CSS px, and what it says. */
+const smallestText = (page) => page.evaluate(() => {
+  const svg = document.querySelector('#diagram');
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  let smallest = { px: Infinity, text: '' };
+  for (const t of svg.querySelectorAll('text, tspan')) {
+    if (t.textContent.trim() === '' || t.getClientRects().length === 0) continue;
+    const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+    if (px < smallest.px) smallest = { px, text: t.textContent.trim() };
+  }
+  return smallest;
+});
+
+for (const [what, path, ready] of [
+  ['the quilt store', '', 'publish'],
+  ['the poison lesson with its alarms', '?lesson=poison-messages&step=6', 'lesson-panel'],
+  ['filter policies', '?lesson=filter-policies&step=3', 'lesson-panel'],
+]) {
+  test(`on a phone every text of the diagram is at least 11 px and none overlaps: ${what}`, async () => {
+    const { page, problems } = await openPlayground(browser, server.url + path, PHONE, ready);
+    await page.locator('#diagram.narrow').waitFor({ timeout: 10_000 });
+    // Messages inside the queues, with their labels.
+    if (path === '') {
+      for (let i = 0; i < 3; i++) await page.getByTestId('publish').click();
+    }
+    await page.waitForTimeout(300);
+    const smallest = await smallestText(page);
+    assert.ok(smallest.px >= 11, `"${smallest.text}" is ${smallest.px.toFixed(1)} px`);
+    assert.deepEqual(await textClashes(page, '#diagram'), []);
+    assert.deepEqual(await finish(page, problems, `lesson-stage-phone-text-${path === '' ? 'sandbox' : path.slice(8, 20)}`), []);
+  });
+}

@@ -808,7 +808,7 @@ pub fn Topology() -> impl IntoView {
     view! {
         // A small diagram is not blown up past 1.2 times its drawn size.
         <div class="topology-scroll" node_ref=scroll_ref><div class="topology-wrap" style=move || format!("max-width: {}px", layout.with(Layout::width) * 6 / 5)>
-            <svg class="topology" viewBox=move || layout.with(Layout::view_box) role="group" id="diagram"
+            <svg class="topology" class:narrow=move || layout.with(|l| l.narrow) viewBox=move || layout.with(Layout::view_box) role="group" id="diagram"
                  aria-label="The producer publishes to the topic, which fans out to one queue per consumer; workers consume each queue"
                  on:click=on_click on:keydown=on_key>
                 <live::Pieces diagram=diagram />

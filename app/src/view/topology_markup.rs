@@ -214,13 +214,13 @@ impl Builder {
 
 /// A topic's name inside its 80-unit node: one line when it fits, else two, broken before its
 /// last "." or "-" (`order-events` / `.fifo`), as `<tspan>`s under the node's title.
-fn topic_lines(name: &str, y: i64) -> Markup {
-    const FITS: usize = 13;
-    let cut = (name.chars().count() > FITS).then(|| name.rfind(['.', '-'])).flatten().filter(|i| *i > 0);
+fn topic_lines(name: &str, y: i64, narrow: bool) -> Markup {
+    let (fits, x, line) = if narrow { (18, 245, 15) } else { (13, 210, 12) };
+    let cut = (name.chars().count() > fits).then(|| name.rfind(['.', '-'])).flatten().filter(|i| *i > 0);
     match cut {
         Some(i) => html! {
-            "<tspan x=\"210\" y=\"", y, "\">", &name[..i], "</tspan><tspan x=\"210\" y=\"", y + 12, "\">", &name[i..],
-            "</tspan>"
+            "<tspan x=\"", x, "\" y=\"", y, "\">", &name[..i], "</tspan><tspan x=\"", x, "\" y=\"", y + line, "\">",
+            &name[i..], "</tspan>"
         },
         None => html!(name),
     }
@@ -229,10 +229,13 @@ fn topic_lines(name: &str, y: i64) -> Markup {
 /// A queue's first messages inside its node, on the line at `y`: a dot each in its state's
 /// colour, a ring for a timer with its seconds, the receive count; "+N" for the rest, at the
 /// top right of the node. A dot selects its message.
-fn dots_markup(queue: &str, dots: &[Dot], more: usize, y: i64) -> Markup {
+fn dots_markup(queue: &str, dots: &[Dot], more: usize, y: i64, narrow: bool) -> Markup {
     let mut m = Markup::new();
-    for (i, d) in dots.iter().enumerate() {
-        let x = 430 + i as i64 * 34;
+    // In the narrow diagram the labels are written larger: four dots, further apart.
+    let (step, room) = if narrow { (44, 4) } else { (34, DOTS) };
+    let more = more + dots.len().saturating_sub(room);
+    for (i, d) in dots.iter().take(room).enumerate() {
+        let x = 430 + i as i64 * step;
         let select = Selection::Message { queue: queue.to_string(), copy: d.copy }.to_attr();
         html!(into m;
             "<g class=\"msg ", d.class, "\" data-select=\"", select, "\" data-testid=\"diagram-msg-", queue, "-", d.copy,
@@ -331,21 +334,24 @@ pub(super) fn diagram(layout: &Layout) -> Diagram {
         let (from, to) = if narrow { ((N_TRUNK, 48), (N_TRUNK, N_TOP)) } else { ((130, topic_y), (170, topic_y)) };
         html!(into *b.m(); "<g class=\"edge\"><path d=\"M ", from.0, " ", from.1, " L ", to.0, " ", to.1, "\"/></g>");
     }
+    // In the narrow diagram a topic's node is wider: its name is written larger there (see
+    // style.css), and nothing stands beside it.
+    let (topic_w, topic_c) = if narrow { (150, 245) } else { (80, 210) };
     for (i, (topic, y)) in layout.topics.iter().enumerate() {
         b.shift(shift(N_TOPIC_SHIFT));
         let (class, kind, testid) =
             if layout.is_bus(i) { ("topic bus", "event bus", "bus") } else { ("topic", "SNS topic", "topic") };
         html!(into *b.m();
             "<g class=\"node ", class, "\" data-testid=\"diagram-", testid, "-", topic, "\"><title>", kind, " ", topic,
-            "</title><rect x=\"170\" y=\"", y - 30, "\" width=\"80\" height=\"60\" rx=\"12\"/>",
-            "<text class=\"kind\" x=\"210\" y=\"", y - 10, "\" text-anchor=\"middle\">", kind, "</text>",
-            "<text class=\"name small\" x=\"210\" y=\"", y + 6, "\" text-anchor=\"middle\">", topic_lines(topic, y + 6),
-            "</text></g>"
+            "</title><rect x=\"170\" y=\"", y - 30, "\" width=\"", topic_w, "\" height=\"60\" rx=\"12\"/>",
+            "<text class=\"kind\" x=\"", topic_c, "\" y=\"", y - 10, "\" text-anchor=\"middle\">", kind, "</text>",
+            "<text class=\"name small\" x=\"", topic_c, "\" y=\"", y + 6, "\" text-anchor=\"middle\">",
+            topic_lines(topic, y + 6, narrow), "</text></g>"
         );
         // A bus's archives and replays, under it (in the narrow diagram beside it): live, their
         // counts change.
         for (k, (_, note)) in layout.notes.iter().filter(|(b, _)| *b == i).enumerate() {
-            let (x, top, anchor) = if narrow { (260, y - 4, "start") } else { (210, y + 42, "middle") };
+            let (x, top, anchor) = if narrow { (330, y - 4, "start") } else { (210, y + 42, "middle") };
             let inner = html! {
                 "<text class=\"caption note\" x=\"", x, "\" y=\"", top + k as i64 * 11, "\" text-anchor=\"", anchor,
                 "\">", note, "</text>"
@@ -402,14 +408,16 @@ fn queue_row(b: &mut Builder, over: &mut Builder, layout: &Layout, row: &Row) {
     }
     b.shift(narrow.then_some(N_SHIFT));
     if let Some(sub) = sub {
+        // The narrow diagram writes the badges larger: "filter" takes more of the room.
+        let (filter_w, raw_x) = if narrow { (66, 364) } else { (56, 356) };
         let select = Selection::Subscription(sub.arn.clone()).to_attr();
         html!(into *b.m(); "<g class=\"badges\" data-select=\"", select, "\">");
         if let Some(p) = &sub.filter_policy {
             html!(into *b.m();
                 "<g class=\"badge filter\" tabindex=\"0\" role=\"button\" aria-label=\"Filter policy for ", queue, ": ", p,
                 "\"><title>Filter policy: ", p, "</title><rect x=\"296\" y=\"", y - 11,
-                "\" width=\"56\" height=\"20\" rx=\"10\"/><path class=\"funnel\" d=\"M 303 ", y - 5,
-                " h 11 l -4 5 v 4 l -3 1 v -5 z\"/><text x=\"330\" y=\"", y + 4, "\">filter</text></g>"
+                "\" width=\"", filter_w, "\" height=\"20\" rx=\"10\"/><path class=\"funnel\" d=\"M 303 ", y - 5,
+                " h 11 l -4 5 v 4 l -3 1 v -5 z\"/><text x=\"", filter_w / 2 + 302, "\" y=\"", y + 4, "\">filter</text></g>"
             );
         }
         let (title, label) = if sub.raw {
@@ -418,8 +426,9 @@ fn queue_row(b: &mut Builder, over: &mut Builder, layout: &Layout, row: &Row) {
             ("SNS envelope: the event arrives inside a JSON notification", "env")
         };
         html!(into *b.m();
-            "<g class=\"badge raw\"><title>", title, "</title><rect x=\"356\" y=\"", y - 11,
-            "\" width=\"40\" height=\"20\" rx=\"10\"/><text x=\"376\" y=\"", y + 4, "\">", label, "</text></g></g>"
+            "<g class=\"badge raw\"><title>", title, "</title><rect x=\"", raw_x, "\" y=\"", y - 11,
+            "\" width=\"", 396 - raw_x, "\" height=\"20\" rx=\"10\"/><text x=\"", (raw_x + 396) / 2, "\" y=\"", y + 4,
+            "\">", label, "</text></g></g>"
         );
     }
     if let Some(rule) = rule {
@@ -433,7 +442,7 @@ fn queue_row(b: &mut Builder, over: &mut Builder, layout: &Layout, row: &Row) {
             let frame = Frame::button(Some(Selection::Queue(queue.clone())));
             let label = format!("Queue {queue}: {visible} visible, {inflight} in flight");
             let stat = format!("{visible} visible · {inflight} in flight");
-            let inner = dots_markup(queue, dots, *more, y + 19);
+            let inner = dots_markup(queue, dots, *more, y + 19, narrow);
             b.live(frame, box_look("queue", label, (y - 30, 60), queue, &stat, inner));
         }
     }
