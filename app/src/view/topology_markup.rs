@@ -367,8 +367,15 @@ pub(super) fn diagram(layout: &Layout) -> Diagram {
         html!(into *b.m(); "<g class=\"edge\"><path d=\"", layout.producer_path(y), "\"/></g>");
         b.shift(shift(N_SHIFT));
         let label = format!("Service {name}: answers in {latency}{state}; {calls} calls, {errors} failed");
-        let stat = format!("{latency}{state} · {calls} calls · {errors} failed");
-        let look = box_look(class, label, (y - 24, 48), name, &stat, Markup::new());
+        // Its failures, if any, on the name's line at the right: the counts' line stays short
+        // enough for the box at either width.
+        let stat = format!("{latency}{state} · {}", crate::format::count(*calls, "call", "calls"));
+        let failed = if *errors > 0 {
+            html!("<text class=\"failed\" x=\"600\" y=\"", y - 4, "\" text-anchor=\"end\">", *errors, " failed</text>")
+        } else {
+            Markup::new()
+        };
+        let look = box_look(class, label, (y - 24, 48), name, &stat, failed);
         b.live(Frame::default().testid(format!("diagram-call-{name}")), look);
         b.shift(None);
     }
@@ -568,11 +575,14 @@ fn consumers_of(b: &mut Builder, layout: &Layout, queue: &str, consumers: &[Cons
         let frame = Frame::button(c.worker.clone().map(Selection::Worker)).testid(format!("diagram-consumer-{testid}"));
         // A worker holding a message shows which, with its receive count, after its name.
         let (name, held, holding) = match &c.holding {
-            Some(h) => (
-                cut(&c.label, if narrow { 7 } else { 9 }),
-                html!("<tspan class=\"holding\"> · ", h, "</tspan>"),
-                format!(", holding {h}"),
-            ),
+            // On a phone only the receive count fits beside the name ("sms-w1 · 1/5").
+            Some(h) if narrow => {
+                let count = h.rsplit(' ').next().unwrap_or_default();
+                (cut(&c.label, 8), html!("<tspan class=\"holding\"> · ", count, "</tspan>"), format!(", holding {h}"))
+            }
+            Some(h) => {
+                (cut(&c.label, 9), html!("<tspan class=\"holding\"> · ", h, "</tspan>"), format!(", holding {h}"))
+            }
             None => (c.label.clone(), Markup::new(), String::new()),
         };
         let inner = html! {
