@@ -149,3 +149,23 @@ for (const [what, path, ready] of [
     assert.deepEqual(await finish(page, problems, `lesson-stage-phone-text-${path === '' ? 'sandbox' : path.slice(8, 20)}`), []);
   });
 }
+
+test('the worker opened from the diagram can be paused there; Show me stays in view with the inspector open', async () => {
+  const { page, problems } = await openPlayground(browser, `${server.url}?lesson=poison-messages&step=7`, LAPTOP, 'lesson-panel');
+  await atStep(page, '7 / 8');
+  await page.getByTestId('diagram-consumer-sms-w1').click();
+  await page.getByTestId('inspector-worker-pause').click();
+  await page.waitForFunction(() => /Paused|Pausing/.test(document.querySelector('[data-testid="diagram-consumer-sms-w1"]').getAttribute('aria-label')));
+  assert.equal(await page.getByTestId('inspector-worker-resume').isVisible(), true, 'Pause became Resume');
+  // "Show me" is in the panel's bar: inside the panel's box and the window, not scrolled away.
+  const inView = await page.evaluate(() => {
+    const b = document.querySelector('[data-testid="checkpoint-show-me"]').getBoundingClientRect();
+    const p = document.querySelector('[data-testid="lesson-panel"]').getBoundingClientRect();
+    return b.height > 0 && b.top >= p.top && b.bottom <= p.bottom + 1 && b.bottom <= innerHeight;
+  });
+  assert.equal(inView, true);
+  await page.getByTestId('inspector-worker-resume').click();
+  await page.getByTestId('checkpoint-show-me').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="checkpoint"]')?.dataset.done === 'true', null, { timeout: 30_000 });
+  assert.deepEqual(await finish(page, problems, 'lesson-stage-inspector-worker'), []);
+});
