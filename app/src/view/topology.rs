@@ -633,8 +633,9 @@ pub(super) fn staged(s: &Snapshot, name: &str) -> Option<Snapshot> {
         }
         _ => {
             out.topics.clear();
-            out.world.dependencies.retain(|d| p.calls.contains(&d.name));
-            out.world.dependencies.sort_by_key(|d| p.calls.iter().position(|c| *c == d.name));
+            // In the order it calls them (found one by one: a sort would bring its code along).
+            out.world.dependencies =
+                p.calls.iter().filter_map(|c| s.world.dependencies.iter().find(|d| d.name == *c).cloned()).collect();
             Vec::new()
         }
     };
