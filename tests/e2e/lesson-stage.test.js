@@ -93,22 +93,28 @@ for (const [size, viewport] of [['phone', PHONE], ['laptop', LAPTOP]]) {
   test(`lesson 1 draws each design while it runs it: calls, one queue, a topic (${size})`, async () => {
     const { page, problems } = await openPlayground(browser, `${server.url}?lesson=three-designs&step=2`, viewport, 'lesson-panel');
     await atStep(page, '2 / 6');
-    await page.getByTestId('predict-choice-1').click();
-    await page.getByTestId('predict-submit').click();
-    // Design 1 runs: checkout calls each service in turn; no topic, no queue is drawn.
+    // The question is asked over design 1 (its producer is made by the run), and design 1 runs:
+    // checkout calls each service in turn; no topic, no queue is drawn.
     await page.getByTestId('diagram-call-sms-api').waitFor({ timeout: 10_000 });
     const drawn = () => page.evaluate(() => ({
       calls: [...document.querySelectorAll('#diagram [data-testid^="diagram-call-"]')].map((n) => n.dataset.testid.slice(13)),
       topics: document.querySelectorAll('#diagram [data-testid^="diagram-topic-"]').length,
       queues: [...document.querySelectorAll('#diagram [data-select^="queue:"]')].map((n) => n.dataset.select.slice(6)),
     }));
-    assert.deepEqual(await drawn(), { calls: ['payment-api', 'billing-api', 'packing-api', 'sms-api'], topics: 0, queues: [] });
+    const designOne = { calls: ['payment-api', 'billing-api', 'packing-api', 'sms-api'], topics: 0, queues: [] };
+    assert.deepEqual(await drawn(), designOne, 'before the run');
+    await page.getByTestId('predict-choice-1').click();
+    await page.getByTestId('predict-submit').click();
+    await page.waitForTimeout(300);
+    assert.deepEqual(await drawn(), designOne, 'while it runs');
     assert.equal(await page.locator('#diagram .node.producer text').first().textContent(), 'chain');
     assert.deepEqual(await textClashes(page, '#diagram'), []);
     // Design 2: the one queue and its worker.
     await page.getByTestId('predict-result').waitFor({ timeout: 30_000 });
     await page.getByTestId('lesson-next').click();
     await atStep(page, '3 / 6');
+    await page.waitForFunction(() => document.querySelector('#diagram .node.producer text')?.textContent === 'one-queue', null, { timeout: 10_000 });
+    assert.deepEqual(await drawn(), { calls: [], topics: 0, queues: ['all-jobs'] }, 'design 2 before its run');
     await page.getByTestId('predict-choice-1').click();
     await page.getByTestId('predict-submit').click();
     await page.waitForFunction(() => document.querySelector('#diagram .node.producer text')?.textContent === 'one-queue', null, { timeout: 10_000 });

@@ -23,7 +23,7 @@ mod selection;
 mod share;
 mod stage;
 mod tokens;
-mod topology;
+pub(crate) mod topology;
 mod transport;
 
 use crate::playground::Playground;
@@ -65,7 +65,7 @@ pub struct Ctx {
     pub announce: RwSignal<String>,
     /// In a lesson, the producer whose design the diagram draws for the step shown (its
     /// `stage`); `None`: the whole world.
-    pub stage: RwSignal<Option<String>>,
+    pub stage: RwSignal<Option<topology::Stage>>,
 }
 
 impl Ctx {

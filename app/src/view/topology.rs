@@ -279,7 +279,7 @@ impl Layout {
     ///
     /// `stage` names a producer (a lesson step's `stage`): then only its design is drawn (see
     /// [`staged`]).
-    pub(super) fn of(s: &Snapshot, now: SimTime, publish_to: Option<&str>, stage: Option<&str>) -> Layout {
+    pub(super) fn of(s: &Snapshot, now: SimTime, publish_to: Option<&str>, stage: Option<&Stage>) -> Layout {
         let owned = stage.and_then(|p| staged(s, p));
         let s = owned.as_ref().unwrap_or(s);
         let find = |name: &str| s.queues.iter().find(|q| q.name == name);
@@ -412,7 +412,14 @@ impl Layout {
                 row
             })
             .collect();
-        let producer = s.world.producers.first().map_or_else(|| "checkout".to_string(), |p| p.name.clone());
+        // The producer drawn: the one that publishes to the first topic; without topics, the
+        // first (it sends to its queue, or calls its services); else the page's Publish.
+        let first_topic = order.first().map(|&k| s.topics[k].name.as_str());
+        let producer = match first_topic {
+            Some(t) => s.world.producers.iter().find(|p| p.sends_to.as_deref() == Some(t)),
+            None => s.world.producers.first(),
+        }
+        .map_or_else(|| "checkout".to_string(), |p| p.name.clone());
         let producer_queue = sends_to.filter(|q| rows.iter().any(|r| r.topic.is_none() && r.queue == *q));
         let calls = if rows.is_empty() {
             s.world
@@ -610,13 +617,59 @@ impl Layout {
     }
 }
 
+/// What a lesson step draws (its `stage`): the producer's name, and the producer as the step's
+/// run will create it (its `CreateProducer`), drawn until the run has made it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stage {
+    pub name: String,
+    pub planned: Option<engine::world::ProducerView>,
+}
+
+impl Stage {
+    /// The stage `name` of a step whose run is `run`.
+    pub fn of(name: &str, run: &[engine::scenario::Step]) -> Stage {
+        use engine::ids::{queue_name_from, topic_name_from};
+        let planned = run.iter().find_map(|step| {
+            let engine::scenario::Step::Action { action, params, .. } = step else { return None };
+            if action != "CreateProducer" || params["ProducerName"] != name {
+                return None;
+            }
+            let text = |key: &str| params[key].as_str();
+            let (design, sends_to) = match text("Design")? {
+                "FanOut" => ("FanOut", text("TopicArn").and_then(topic_name_from)),
+                "SingleQueue" => ("SingleQueue", text("QueueUrl").and_then(queue_name_from)),
+                _ => ("Chain", None),
+            };
+            let mut calls: Vec<String> = Vec::new();
+            for d in params["Jobs"].as_array().into_iter().flatten().filter_map(|j| j["Dependency"].as_str()) {
+                if !calls.iter().any(|c| c == d) {
+                    calls.push(d.to_string());
+                }
+            }
+            Some(engine::world::ProducerView {
+                name: name.to_string(),
+                design,
+                sends_to: sends_to.map(str::to_string),
+                calls: if design == "Chain" { calls } else { Vec::new() },
+                produced: 0,
+                count: 0,
+                requests_in_flight: 0,
+                succeeded: 0,
+                failed: 0,
+                half_done: 0,
+            })
+        });
+        Stage { name: name.to_string(), planned }
+    }
+}
+
 /// The part of `s` that producer `name`'s design uses, for a lesson step that draws one
 /// design of several the world holds: a `Chain` producer's services called in turn; a
 /// `SingleQueue` producer's queue with its consumers and dead-letter queue; a `FanOut`
 /// producer's topic with what it feeds. `None` when there is no such producer (then the whole
 /// world is drawn).
-pub(super) fn staged(s: &Snapshot, name: &str) -> Option<Snapshot> {
-    let p = s.world.producers.iter().find(|p| p.name == name)?;
+pub(super) fn staged(s: &Snapshot, stage: &Stage) -> Option<Snapshot> {
+    let p = s.world.producers.iter().find(|p| p.name == stage.name).or(stage.planned.as_ref())?;
     let mut out = s.clone();
     out.world.producers = vec![p.clone()];
     out.world.order_services.clear();
@@ -782,7 +835,7 @@ pub fn Topology() -> impl IntoView {
         let timed = ctx.snapshot.with(timers_shown);
         let now = if timed { ctx.now.get() } else { ctx.now.get_untracked() };
         let layout = ctx.stage.with(|stage| {
-            ctx.pg.with_untracked(|p| ctx.snapshot.with(|s| Layout::of(s, now, p.topic_wanted(), stage.as_deref())))
+            ctx.pg.with_untracked(|p| ctx.snapshot.with(|s| Layout::of(s, now, p.topic_wanted(), stage.as_ref())))
         });
         let layout = if narrow.get() { layout.narrow() } else { layout };
         let filtered = layout.filtered();

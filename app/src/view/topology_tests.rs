@@ -488,7 +488,7 @@ fn a_lesson_stage_draws_one_design_of_the_three_the_world_holds() {
         pg.apply("CreateProducer", &params).unwrap_or_else(|e| panic!("{name}: {e:?}"));
     }
     let s = pg.snapshot();
-    let staged = |name: &str| Layout::of(&s, s.now, None, Some(name));
+    let staged = |name: &str| Layout::of(&s, s.now, None, Some(&super::Stage { name: name.into(), planned: None }));
     // Design 1: checkout calls its services in turn; no topic, no queue.
     let chain = staged("chain");
     assert_eq!(chain.producer, "chain");
@@ -507,10 +507,39 @@ fn a_lesson_stage_draws_one_design_of_the_three_the_world_holds() {
     let rows: Vec<&str> = fan.rows.iter().map(|r| r.queue.as_str()).collect();
     assert_eq!(rows, ["billing", "packing", "sms"]);
     assert_eq!(fan.topics.len(), 1);
-    // No stage, or one naming no producer: the whole world.
+    // No stage, or one naming no producer: the whole world, with the producer that publishes
+    // to its topic.
     for whole in [Layout::of(&s, s.now, None, None), staged("nobody")] {
         assert_eq!(whole.rows.len(), 4, "the three fan-out queues and all-jobs");
+        assert_eq!(whole.producer, "fan-out");
     }
+}
+
+#[test]
+fn a_stage_is_drawn_from_the_steps_run_before_the_run_creates_its_producer() {
+    // Before a prediction's run, its producer does not exist yet: the stage is drawn from the
+    // run's CreateProducer, so the question is asked over the design it is about.
+    let lesson: serde_json::Value =
+        serde_json::from_str(include_str!("../../../public/lessons/three-designs.json")).unwrap();
+    let pg = Playground::from_scenario(&lesson["scenario"].to_string()).unwrap();
+    let s = pg.snapshot();
+    let parsed = engine::lesson::Lesson::parse(include_str!("../../../public/lessons/three-designs.json"), &[])
+        .expect("the lesson parses");
+    let run = |i: usize| match &parsed.steps[i].kind {
+        engine::lesson::StepKind::Predict(p) => p.run.clone(),
+        other => panic!("step {} is {}", i + 1, other.name()),
+    };
+    let chain = super::Stage::of("chain", &run(1));
+    let drawn = Layout::of(&s, s.now, None, Some(&chain));
+    assert_eq!(drawn.producer, "chain");
+    assert!(drawn.rows.is_empty() && drawn.topics.is_empty());
+    let calls: Vec<&str> = drawn.calls.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(calls, ["payment-api", "billing-api", "packing-api", "sms-api"]);
+    let one = Layout::of(&s, s.now, None, Some(&super::Stage::of("one-queue", &run(2))));
+    assert_eq!(one.rows.iter().map(|r| r.queue.as_str()).collect::<Vec<_>>(), ["all-jobs"]);
+    let fan = Layout::of(&s, s.now, None, Some(&super::Stage::of("fan-out", &run(3))));
+    assert_eq!(fan.rows.iter().map(|r| r.queue.as_str()).collect::<Vec<_>>(), ["billing", "packing", "sms"]);
+    assert_eq!(fan.producer, "fan-out");
 }
 
 #[test]

@@ -253,7 +253,15 @@ impl Lessons {
         self.typed.set(String::new());
         self.screen.update(|n| *n = n.wrapping_add(1));
         // The diagram draws the design the step names, or the whole world.
-        let stage = self.play.with_untracked(|p| p.as_ref().and_then(|p| p.session.step().stage.clone()));
+        let stage = self.play.with_untracked(|p| {
+            let step = p.as_ref()?.session.step();
+            let run = match &step.kind {
+                engine::lesson::StepKind::Run { run, .. } => run.as_slice(),
+                engine::lesson::StepKind::Predict(p) => p.run.as_slice(),
+                _ => &[],
+            };
+            step.stage.as_deref().map(|name| crate::view::topology::Stage::of(name, run))
+        });
         if self.ctx.stage.get_untracked() != stage {
             self.ctx.stage.set(stage);
         }
