@@ -23,11 +23,12 @@ const ORDER: &[&str] = &[
     "filter-policies",
     "visibility-timeout",
     "poison-messages",
+    "lambda-batches",
+    "lambda-async",
+    "retries-and-jitter",
     "idempotent-consumers",
     "ordering",
-    "lambda-batches",
     "two-kinds-of-dlq",
-    "retries-and-jitter",
 ];
 
 fn builtins() -> Vec<(String, String)> {
@@ -495,4 +496,104 @@ fn a_lesson_with_any_value_replaced_is_refused_or_plays_without_a_panic() {
     for cut in (0..text.len()).step_by(97).filter(|i| text.is_char_boundary(*i)) {
         assert!(Lesson::parse(&text[..cut], &pairs).is_err(), "a file cut at {cut} is refused");
     }
+}
+
+/// Every text a learner reads, in the order the page shows it: a step's text, its question and
+/// choices, the reveal and each choice's why, the facts' and goals' lines, the hint and done,
+/// the remember lines.
+fn reading_order(lesson: &Lesson) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (i, s) in lesson.steps.iter().enumerate() {
+        let mut push = |f: &str, t: &str| out.push((format!("{} step {} {f}", lesson.id, i + 1), t.to_string()));
+        push("text", &s.text);
+        match &s.kind {
+            StepKind::Run { facts, .. } => facts.iter().for_each(|f| push("fact", &f.label)),
+            StepKind::Predict(p) => {
+                push("question", &p.question);
+                p.choices.iter().for_each(|c| push(&format!("choice {}", c.id), &c.label));
+                push("reveal", &p.reveal);
+                p.choices.iter().for_each(|c| push(&format!("choice {} why", c.id), &c.why));
+                p.facts.iter().for_each(|f| push("fact", &f.label));
+            }
+            StepKind::Checkpoint(c) => {
+                c.goals.iter().for_each(|g| push("goal", &g.label));
+                push("hint", &c.hint);
+                push("done", &c.done);
+            }
+            StepKind::Remember { lines, .. } => lines.iter().for_each(|l| push("line", l)),
+            StepKind::Narration => {}
+        }
+    }
+    out
+}
+
+/// Where `word` first occurs in `text` as a whole word (letters and digits around it end it),
+/// case-sensitively for an acronym, case-insensitively (and with a plural) for a term.
+fn first_use(text: &str, word: &str, acronym: bool) -> Option<usize> {
+    let (hay, needle) =
+        if acronym { (text.to_string(), word.to_string()) } else { (text.to_lowercase(), word.to_lowercase()) };
+    let mut from = 0;
+    while let Some(at) = hay[from..].find(&needle).map(|i| i + from) {
+        let before = hay[..at].chars().next_back();
+        let after = hay[at + needle.len()..].chars().next();
+        let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '-');
+        if edge(before) && (edge(after) || (!acronym && after == Some('s'))) {
+            return Some(at);
+        }
+        from = at + needle.len();
+    }
+    None
+}
+
+/// The acronyms and terms a newcomer needs spelled out, and what must stand in the same text as
+/// their first use: the words an acronym stands for, or the term in *emphasis* (the lessons'
+/// mark for "defined here", with its definition in the same clause).
+const SPELLED_OUT: &[(&str, bool, &[&str])] = &[
+    ("SNS", true, &["Simple Notification Service"]),
+    ("SQS", true, &["Simple Queue Service"]),
+    ("FIFO", true, &["first in, first out"]),
+    ("DLQ", true, &["dead-letter queue"]),
+    ("Lambda", true, &["AWS Lambda"]),
+    ("receipt handle", false, &["*receipt handle*"]),
+    ("event source mapping", false, &["*event source mapping*"]),
+    ("invocation", false, &["*invocation*", "*invocations*", "*asynchronous invocation*"]),
+];
+
+#[test]
+fn every_acronym_and_term_is_spelled_out_where_a_lesson_first_uses_it() {
+    // Issue 38: a reader with no AWS background was lost in lesson 1. Each lesson stands alone:
+    // SNS, SQS, FIFO, DLQ, Lambda, receipt handle, event source mapping and invocation are
+    // spelled out or defined at their first use in every lesson that uses them.
+    let mut problems = Vec::new();
+    for id in ORDER {
+        let lesson = load(id);
+        for (word, acronym, marks) in SPELLED_OUT {
+            let Some((at, text)) =
+                reading_order(&lesson).into_iter().find(|(_, t)| first_use(t, word, *acronym).is_some())
+            else {
+                continue;
+            };
+            let lower = text.to_lowercase();
+            if !marks.iter().any(|m| lower.contains(&m.to_lowercase())) {
+                problems.push(format!("{at}: first use of {word} without {}: {text}", marks.join(" or ")));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_glossary_explains_every_spelled_out_word_and_the_path_has_no_empty_part() {
+    let index = index();
+    for (word, _, _) in SPELLED_OUT {
+        assert!(
+            index.glossary.iter().any(|g| g.term.eq_ignore_ascii_case(word)),
+            "the glossary has no entry for {word}"
+        );
+    }
+    for part in &index.parts {
+        assert!(index.lessons_of(&part.id).next().is_some(), "the part {} has no lesson", part.id);
+    }
+    assert!(index.lessons.iter().all(|l| l.part.is_some()), "every lesson is on the path");
+    assert!(index.lessons[0].assumes.is_empty(), "the first lesson assumes nothing");
 }

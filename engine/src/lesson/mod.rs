@@ -38,7 +38,7 @@ mod tests;
 pub mod unit;
 mod verify;
 
-pub use index::{LessonIndex, LessonListing};
+pub use index::{GlossaryEntry, LessonIndex, LessonListing, Part};
 pub use probe::Probe;
 pub use session::{Answer, GoalStatus, Judgement, Performed, Session};
 pub use test::Test;
