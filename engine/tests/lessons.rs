@@ -28,6 +28,7 @@ const ORDER: &[&str] = &[
     "retries-and-jitter",
     "idempotent-consumers",
     "ordering",
+    "outbox",
     "two-kinds-of-dlq",
 ];
 
