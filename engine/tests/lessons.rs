@@ -29,6 +29,7 @@ const ORDER: &[&str] = &[
     "idempotent-consumers",
     "ordering",
     "outbox",
+    "eventbridge",
     "two-kinds-of-dlq",
 ];
 
