@@ -1,5 +1,5 @@
 //! The lesson panel beside the diagram (under it on a phone): the step's narration, its control
-//! (`step.rs`), Back, Next and "n / m". Each part follows its own slice of the lesson being
+//! (`step.rs`), Back, Next and "n / m", and the glossary (`glossary.rs`). Each part follows its own slice of the lesson being
 //! played ([`Lessons::slice`]) and is redrawn only when that slice changes: the head, the text and
 //! the buttons stay the same elements from step to step, and a step's control is built once per
 //! screen, so a choice picked or a number typed stays as the learner left it.
@@ -80,6 +80,7 @@ pub fn LessonPanel() -> impl IntoView {
                     {move || if playing.get() { "Skip to the end" } else { "Next" }}
                 </button>
             </footer>
+            <super::glossary::Glossary />
         </section>
     }
 }
