@@ -599,3 +599,84 @@ fn the_glossary_explains_every_spelled_out_word_and_the_path_has_no_empty_part()
     assert!(index.lessons.iter().all(|l| l.part.is_some()), "every lesson is on the path");
     assert!(index.lessons[0].assumes.is_empty(), "the first lesson assumes nothing");
 }
+
+/// Whether step `step` of `lesson` makes the check a row of `docs/facts.md` names.
+fn step_checks(lesson: &Lesson, step: usize, check: &str) -> Result<(), String> {
+    let s = lesson.steps.get(step.wrapping_sub(1)).ok_or_else(|| format!("{} has no step {step}", lesson.id))?;
+    let (kind, what) = check.split_once(": ").unwrap_or((check, ""));
+    let labels = |checks: &[engine::lesson::Check]| checks.iter().any(|c| c.label == what);
+    let expects = |run: &[Step]| {
+        run.iter().any(|r| {
+            matches!(r, Step::Action { action, expect, expect_error, .. }
+                if action == what && (expect.is_some() || expect_error.is_some()))
+        })
+    };
+    let holds = match (kind, &s.kind) {
+        ("prediction", StepKind::Predict(_)) => true,
+        ("fact", StepKind::Predict(p)) => labels(&p.facts),
+        ("fact", StepKind::Run { facts, .. }) => labels(facts),
+        ("goal", StepKind::Checkpoint(c)) => labels(&c.goals),
+        ("expect", StepKind::Predict(p)) => expects(&p.run),
+        ("expect", StepKind::Run { run, .. }) => expects(run),
+        _ => false,
+    };
+    if holds {
+        Ok(())
+    } else {
+        Err(format!("{} step {step} ({}) makes no check `{check}`", lesson.id, s.kind.name()))
+    }
+}
+
+#[test]
+fn every_fact_in_the_table_names_a_lesson_step_that_checks_it() {
+    // Issue 38, part 4: docs/facts.md traces each fact of the source articles to the lesson
+    // step whose check confirms it. A row naming a lesson or step that does not exist, or a
+    // step that does not make the check the row names, fails here.
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/facts.md")).expect("docs/facts.md");
+    let rows: Vec<Vec<String>> = text
+        .lines()
+        .filter(|l| l.starts_with("| ") && l[2..].starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.trim().trim_matches('|').split(" | ").map(|c| c.trim().to_string()).collect())
+        .collect();
+    assert_eq!(rows.len(), 48, "the table lists the 48 facts of the articles");
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for (i, row) in rows.iter().enumerate() {
+        let [n, fact, _source, lesson, step, check] = row.as_slice() else {
+            problems.push(format!("row {}: {} columns, not 6", i + 1, row.len()));
+            continue;
+        };
+        assert_eq!(n, &(i + 1).to_string(), "rows are numbered in order");
+        if lesson == "—" {
+            assert!(step == "—" && check == "—", "row {n}: no lesson, so no step or check");
+            continue;
+        }
+        if !ORDER.contains(&lesson.as_str()) {
+            problems.push(format!("row {n} ({fact}): no lesson \"{lesson}\""));
+            continue;
+        }
+        let Ok(step) = step.parse::<usize>() else {
+            problems.push(format!("row {n}: step \"{step}\" is not a number"));
+            continue;
+        };
+        match step_checks(&load(lesson), step, check.trim_matches('`')) {
+            Ok(()) => checked += 1,
+            Err(e) => problems.push(format!("row {n} ({fact}): {e}")),
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let said = format!("{checked} of {} facts are checked by a lesson step.", rows.len());
+    assert!(text.contains(&said), "the table's closing line says \"{said}\"");
+}
+
+#[test]
+fn a_row_naming_a_missing_step_or_a_check_the_step_does_not_make_is_refused() {
+    let lesson = load("lambda-async");
+    assert!(step_checks(&lesson, 2, "prediction").is_ok());
+    assert!(step_checks(&lesson, 4, "expect: PutFunctionEventInvokeConfig").is_ok());
+    assert!(step_checks(&lesson, 99, "prediction").unwrap_err().contains("has no step 99"));
+    assert!(step_checks(&lesson, 1, "prediction").unwrap_err().contains("(narration) makes no check"));
+    assert!(step_checks(&lesson, 2, "fact: a label no step has").is_err());
+    assert!(step_checks(&lesson, 6, "goal: A worker reads loyalty-failed").is_ok());
+}
