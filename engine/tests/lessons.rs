@@ -25,6 +25,7 @@ const ORDER: &[&str] = &[
     "poison-messages",
     "lambda-batches",
     "lambda-async",
+    "who-owns-the-retry",
     "retries-and-jitter",
     "idempotent-consumers",
     "ordering",
@@ -558,7 +559,11 @@ const SPELLED_OUT: &[(&str, bool, &[&str])] = &[
     ("Lambda", true, &["AWS Lambda"]),
     ("receipt handle", false, &["*receipt handle*"]),
     ("event source mapping", false, &["*event source mapping*"]),
-    ("invocation", false, &["*invocation*", "*invocations*", "*asynchronous invocation*"]),
+    (
+        "invocation",
+        false,
+        &["*invocation*", "*invocations*", "*asynchronous invocation*", "*asynchronous invocations*"],
+    ),
 ];
 
 #[test]

@@ -313,7 +313,7 @@ async function walk(id, { width = 1280, shots = [] } = {}) {
 
 // The lessons of issue 38, each walked to its end by its hooks (the older ten have their own
 // walks above and in lesson-stage.test.js).
-for (const id of ['first-fan-out', 'lambda-async', 'outbox', 'eventbridge']) {
+for (const id of ['first-fan-out', 'lambda-async', 'who-owns-the-retry', 'outbox', 'eventbridge']) {
   test(`lesson ${id} can be finished in the browser, every answer judged by the engine`, async () => {
     const steps = (await lessonFile(id)).steps.map((_, i) => i + 1);
     await walk(id, { width: 1280, shots: steps });

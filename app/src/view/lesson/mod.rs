@@ -107,7 +107,7 @@ pub fn LessonView() -> impl IntoView {
                 <main class="stage lesson-on">
                     <super::stage::MainCol lesson=true />
                     <aside class="side-col">
-                        <panel::LessonPanel />
+                        <panel::LessonPanel><glossary::Glossary /></panel::LessonPanel>
                         <inspector::Inspector />
                         <log::EventLog />
                     </aside>

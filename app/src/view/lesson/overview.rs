@@ -69,8 +69,8 @@ pub fn Overview() -> impl IntoView {
     }
 }
 
-/// The parts in order, each with its lessons and minutes, then each part's cards. An index
-/// without parts is one list.
+/// The parts in order, each a heading with its number, its lessons and minutes, over its cards.
+/// An index without parts is one list.
 #[component]
 fn Path(index: LessonIndex) -> impl IntoView {
     // Lesson numbers run on across the parts; a lesson builds on lessons listed before it.
@@ -80,52 +80,53 @@ fn Path(index: LessonIndex) -> impl IntoView {
             l.assumes.iter().filter_map(|a| index.listing(a).map(|x| (number(a), x.title.clone()))).collect();
         view! { <Card n=number(&l.id) lesson=l.clone() assumes=assumes /> }
     };
-    if index.parts.is_empty() {
-        let cards = index.lessons.iter().map(card).collect_view();
-        return view! { <ol class="lesson-cards">{cards}</ol> }.into_any();
-    }
-    let parts: Vec<(&Part, Vec<&LessonListing>)> = index
-        .parts
-        .iter()
-        .map(|p| (p, index.lessons_of(&p.id).collect::<Vec<_>>()))
-        .filter(|(_, l)| !l.is_empty())
-        .collect();
-    let steps = parts
-        .iter()
-        .map(|(p, lessons)| {
-            let minutes: u32 = lessons.iter().map(|l| l.minutes).sum();
-            let said = format!("{} lesson{} · {minutes} min", lessons.len(), if lessons.len() == 1 { "" } else { "s" });
-            view! {
-                <li data-testid=format!("lesson-path-{}", p.id)>
-                    <a href=format!("#part-{}", p.id)>{rich(&p.title)}</a>
-                    <span class="meta">{said}</span>
-                </li>
-            }
-        })
-        .collect_view();
+    let parts: Vec<(&Part, Vec<&LessonListing>)> = if index.parts.is_empty() {
+        vec![(&ALL, index.lessons.iter().collect())]
+    } else {
+        index
+            .parts
+            .iter()
+            .map(|p| (p, index.lessons_of(&p.id).collect::<Vec<_>>()))
+            .filter(|(_, l)| !l.is_empty())
+            .collect()
+    };
     let total: u32 = index.lessons.iter().map(|l| l.minutes).sum();
+    let said = format!(
+        "{} lessons, about {total} min in all, in {} parts. Take them in order, or start where you need.",
+        index.lessons.len(),
+        parts.len()
+    );
     let sections = parts
         .iter()
-        .map(|(p, lessons)| {
+        .enumerate()
+        .map(|(i, (p, lessons))| {
+            let minutes: u32 = lessons.iter().map(|l| l.minutes).sum();
+            let head = format!(
+                "{}. {} · {} lesson{} · {minutes} min",
+                i + 1,
+                p.title,
+                lessons.len(),
+                if lessons.len() == 1 { "" } else { "s" }
+            );
             let cards = lessons.iter().map(|l| card(l)).collect_view();
             view! {
-                <section class="lesson-part" id=format!("part-{}", p.id) data-testid=format!("lesson-part-{}", p.id)
-                    aria-labelledby=format!("part-{}-title", p.id)>
-                    <h3 id=format!("part-{}-title", p.id) dir="auto">{rich(&p.title)}</h3>
+                <section class="lesson-part" data-testid=format!("lesson-part-{}", p.id)>
+                    <h3 dir="auto" data-testid=format!("lesson-path-{}", p.id)>{head}</h3>
                     <ol class="lesson-cards">{cards}</ol>
                 </section>
             }
         })
         .collect_view();
     view! {
-        <nav class="lesson-path" data-testid="lesson-path" aria-label="The path through the lessons">
-            <p class="meta">{format!("{} lessons, about {total} min in all. Take them in order, or start where you need.", index.lessons.len())}</p>
-            <ol>{steps}</ol>
-        </nav>
-        {sections}
+        <div class="lesson-path" data-testid="lesson-path">
+            <p class="meta">{said}</p>
+            {sections}
+        </div>
     }
-    .into_any()
 }
+
+/// The one part of an index without parts.
+static ALL: Part = Part { id: String::new(), title: String::new() };
 
 /// Lesson `n` of the list: what it is, what it builds on (lesson numbers and titles), how far
 /// the learner got, and the ways in.
