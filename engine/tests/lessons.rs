@@ -17,16 +17,21 @@ const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/lessons"
 
 /// The lessons of the issue, in the order the index must list them.
 const ORDER: &[&str] = &[
+    "first-fan-out",
     "three-designs",
     "fanout-and-work-queues",
     "filter-policies",
     "visibility-timeout",
     "poison-messages",
+    "lambda-batches",
+    "lambda-async",
+    "who-owns-the-retry",
+    "retries-and-jitter",
     "idempotent-consumers",
     "ordering",
-    "lambda-batches",
+    "outbox",
+    "eventbridge",
     "two-kinds-of-dlq",
-    "retries-and-jitter",
 ];
 
 fn builtins() -> Vec<(String, String)> {
@@ -168,7 +173,7 @@ fn lesson_texts_keep_one_idea_per_sentence_and_three_sentences_per_screen() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// Every lesson file: the ten in `public/lessons/` and the e2e fixtures.
+/// Every lesson file: those in `public/lessons/` and the e2e fixtures.
 fn every_lesson_file() -> Vec<PathBuf> {
     let mut out = Vec::new();
     for dir in [format!("{PUBLIC}/lessons"), format!("{}/../tests/e2e/fixtures/lessons", env!("CARGO_MANIFEST_DIR"))] {
@@ -396,8 +401,8 @@ fn fanout_test_plays_lesson_files_and_names_the_lesson_step_and_difference_when_
         fanout_test(&[&lesson_path("filter-policies"), Path::new(&format!("{PUBLIC}/lessons/index.json"))]);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("ok   ") && out.contains("filter-policies.json: 11 expectations (Filter policies"), "{out}");
-    assert!(out.contains("index.json: 10 expectations (lesson index)"), "{out}");
-    assert!(out.trim_end().ends_with("21 passed, 0 failed"), "{out}");
+    assert!(out.contains(&format!("index.json: {} expectations (lesson index)", ORDER.len())), "{out}");
+    assert!(out.trim_end().ends_with(&format!("{} passed, 0 failed", ORDER.len() + 11)), "{out}");
     // A copy whose author marks the tempting answer right, beside a scenarios folder.
     let dir = std::env::temp_dir().join(format!("fanout-lessons-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("lessons")).expect("a temporary folder");
@@ -494,4 +499,189 @@ fn a_lesson_with_any_value_replaced_is_refused_or_plays_without_a_panic() {
     for cut in (0..text.len()).step_by(97).filter(|i| text.is_char_boundary(*i)) {
         assert!(Lesson::parse(&text[..cut], &pairs).is_err(), "a file cut at {cut} is refused");
     }
+}
+
+/// Every text a learner reads, in the order the page shows it: a step's text, its question and
+/// choices, the reveal and each choice's why, the facts' and goals' lines, the hint and done,
+/// the remember lines.
+fn reading_order(lesson: &Lesson) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (i, s) in lesson.steps.iter().enumerate() {
+        let mut push = |f: &str, t: &str| out.push((format!("{} step {} {f}", lesson.id, i + 1), t.to_string()));
+        push("text", &s.text);
+        match &s.kind {
+            StepKind::Run { facts, .. } => facts.iter().for_each(|f| push("fact", &f.label)),
+            StepKind::Predict(p) => {
+                push("question", &p.question);
+                p.choices.iter().for_each(|c| push(&format!("choice {}", c.id), &c.label));
+                push("reveal", &p.reveal);
+                p.choices.iter().for_each(|c| push(&format!("choice {} why", c.id), &c.why));
+                p.facts.iter().for_each(|f| push("fact", &f.label));
+            }
+            StepKind::Checkpoint(c) => {
+                c.goals.iter().for_each(|g| push("goal", &g.label));
+                push("hint", &c.hint);
+                push("done", &c.done);
+            }
+            StepKind::Remember { lines, .. } => lines.iter().for_each(|l| push("line", l)),
+            StepKind::Narration => {}
+        }
+    }
+    out
+}
+
+/// Where `word` first occurs in `text` as a whole word (letters and digits around it end it),
+/// case-sensitively for an acronym, case-insensitively (and with a plural) for a term.
+fn first_use(text: &str, word: &str, acronym: bool) -> Option<usize> {
+    let (hay, needle) =
+        if acronym { (text.to_string(), word.to_string()) } else { (text.to_lowercase(), word.to_lowercase()) };
+    let mut from = 0;
+    while let Some(at) = hay[from..].find(&needle).map(|i| i + from) {
+        let before = hay[..at].chars().next_back();
+        let after = hay[at + needle.len()..].chars().next();
+        let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '-');
+        if edge(before) && (edge(after) || (!acronym && after == Some('s'))) {
+            return Some(at);
+        }
+        from = at + needle.len();
+    }
+    None
+}
+
+/// The acronyms and terms a newcomer needs spelled out, and what must stand in the same text as
+/// their first use: the words an acronym stands for, or the term in *emphasis* (the lessons'
+/// mark for "defined here", with its definition in the same clause).
+const SPELLED_OUT: &[(&str, bool, &[&str])] = &[
+    ("SNS", true, &["Simple Notification Service"]),
+    ("SQS", true, &["Simple Queue Service"]),
+    ("FIFO", true, &["first in, first out"]),
+    ("DLQ", true, &["dead-letter queue"]),
+    ("Lambda", true, &["AWS Lambda"]),
+    ("receipt handle", false, &["*receipt handle*"]),
+    ("event source mapping", false, &["*event source mapping*"]),
+    (
+        "invocation",
+        false,
+        &["*invocation*", "*invocations*", "*asynchronous invocation*", "*asynchronous invocations*"],
+    ),
+];
+
+#[test]
+fn every_acronym_and_term_is_spelled_out_where_a_lesson_first_uses_it() {
+    // Issue 38: a reader with no AWS background was lost in lesson 1. Each lesson stands alone:
+    // SNS, SQS, FIFO, DLQ, Lambda, receipt handle, event source mapping and invocation are
+    // spelled out or defined at their first use in every lesson that uses them.
+    let mut problems = Vec::new();
+    for id in ORDER {
+        let lesson = load(id);
+        for (word, acronym, marks) in SPELLED_OUT {
+            let Some((at, text)) =
+                reading_order(&lesson).into_iter().find(|(_, t)| first_use(t, word, *acronym).is_some())
+            else {
+                continue;
+            };
+            let lower = text.to_lowercase();
+            if !marks.iter().any(|m| lower.contains(&m.to_lowercase())) {
+                problems.push(format!("{at}: first use of {word} without {}: {text}", marks.join(" or ")));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_glossary_explains_every_spelled_out_word_and_the_path_has_no_empty_part() {
+    let index = index();
+    for (word, _, _) in SPELLED_OUT {
+        assert!(
+            index.glossary.iter().any(|g| g.term.eq_ignore_ascii_case(word)),
+            "the glossary has no entry for {word}"
+        );
+    }
+    for part in &index.parts {
+        assert!(index.lessons_of(&part.id).next().is_some(), "the part {} has no lesson", part.id);
+    }
+    assert!(index.lessons.iter().all(|l| l.part.is_some()), "every lesson is on the path");
+    assert!(index.lessons[0].assumes.is_empty(), "the first lesson assumes nothing");
+}
+
+/// Whether step `step` of `lesson` makes the check a row of `docs/facts.md` names.
+fn step_checks(lesson: &Lesson, step: usize, check: &str) -> Result<(), String> {
+    let s = lesson.steps.get(step.wrapping_sub(1)).ok_or_else(|| format!("{} has no step {step}", lesson.id))?;
+    let (kind, what) = check.split_once(": ").unwrap_or((check, ""));
+    let labels = |checks: &[engine::lesson::Check]| checks.iter().any(|c| c.label == what);
+    let expects = |run: &[Step]| {
+        run.iter().any(|r| {
+            matches!(r, Step::Action { action, expect, expect_error, .. }
+                if action == what && (expect.is_some() || expect_error.is_some()))
+        })
+    };
+    let holds = match (kind, &s.kind) {
+        ("prediction", StepKind::Predict(_)) => true,
+        ("fact", StepKind::Predict(p)) => labels(&p.facts),
+        ("fact", StepKind::Run { facts, .. }) => labels(facts),
+        ("goal", StepKind::Checkpoint(c)) => labels(&c.goals),
+        ("expect", StepKind::Predict(p)) => expects(&p.run),
+        ("expect", StepKind::Run { run, .. }) => expects(run),
+        _ => false,
+    };
+    if holds {
+        Ok(())
+    } else {
+        Err(format!("{} step {step} ({}) makes no check `{check}`", lesson.id, s.kind.name()))
+    }
+}
+
+#[test]
+fn every_fact_in_the_table_names_a_lesson_step_that_checks_it() {
+    // Issue 38, part 4: docs/facts.md traces each fact of the source articles to the lesson
+    // step whose check confirms it. A row naming a lesson or step that does not exist, or a
+    // step that does not make the check the row names, fails here.
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/facts.md")).expect("docs/facts.md");
+    let rows: Vec<Vec<String>> = text
+        .lines()
+        .filter(|l| l.starts_with("| ") && l[2..].starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.trim().trim_matches('|').split(" | ").map(|c| c.trim().to_string()).collect())
+        .collect();
+    assert_eq!(rows.len(), 48, "the table lists the 48 facts of the articles");
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for (i, row) in rows.iter().enumerate() {
+        let [n, fact, _source, lesson, step, check] = row.as_slice() else {
+            problems.push(format!("row {}: {} columns, not 6", i + 1, row.len()));
+            continue;
+        };
+        assert_eq!(n, &(i + 1).to_string(), "rows are numbered in order");
+        if lesson == "—" {
+            assert!(step == "—" && check == "—", "row {n}: no lesson, so no step or check");
+            continue;
+        }
+        if !ORDER.contains(&lesson.as_str()) {
+            problems.push(format!("row {n} ({fact}): no lesson \"{lesson}\""));
+            continue;
+        }
+        let Ok(step) = step.parse::<usize>() else {
+            problems.push(format!("row {n}: step \"{step}\" is not a number"));
+            continue;
+        };
+        match step_checks(&load(lesson), step, check.trim_matches('`')) {
+            Ok(()) => checked += 1,
+            Err(e) => problems.push(format!("row {n} ({fact}): {e}")),
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let said = format!("{checked} of {} facts are checked by a lesson step.", rows.len());
+    assert!(text.contains(&said), "the table's closing line says \"{said}\"");
+}
+
+#[test]
+fn a_row_naming_a_missing_step_or_a_check_the_step_does_not_make_is_refused() {
+    let lesson = load("lambda-async");
+    assert!(step_checks(&lesson, 2, "prediction").is_ok());
+    assert!(step_checks(&lesson, 4, "expect: PutFunctionEventInvokeConfig").is_ok());
+    assert!(step_checks(&lesson, 99, "prediction").unwrap_err().contains("has no step 99"));
+    assert!(step_checks(&lesson, 1, "prediction").unwrap_err().contains("(narration) makes no check"));
+    assert!(step_checks(&lesson, 2, "fact: a label no step has").is_err());
+    assert!(step_checks(&lesson, 6, "goal: A worker reads loyalty-failed").is_ok());
 }

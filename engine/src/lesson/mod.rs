@@ -38,7 +38,7 @@ mod tests;
 pub mod unit;
 mod verify;
 
-pub use index::{LessonIndex, LessonListing};
+pub use index::{GlossaryEntry, LessonIndex, LessonListing, Part};
 pub use probe::Probe;
 pub use session::{Answer, GoalStatus, Judgement, Performed, Session};
 pub use test::Test;
@@ -192,12 +192,14 @@ pub enum Reach {
     MaxReceive(String),
     /// A worker's buttons: crash or restart, pause or resume.
     Worker(String),
+    /// StartReplay of an EventBridge archive, everything it keeps up to now, to its bus.
+    Replay(String),
 }
 
 impl Reach {
     /// The kinds a lesson file may name, as it writes them.
     pub const KINDS: &'static [&'static str] =
-        &["add-worker", "receive", "redrive", "purge", "visibility", "retention", "max-receive", "worker"];
+        &["add-worker", "receive", "redrive", "purge", "visibility", "retention", "max-receive", "worker", "replay"];
 
     /// Reads `"<kind>:<name>"`.
     pub fn parse(text: &str) -> Result<Reach, String> {
@@ -214,6 +216,7 @@ impl Reach {
             "retention" => Reach::Retention(name),
             "max-receive" => Reach::MaxReceive(name),
             "worker" => Reach::Worker(name),
+            "replay" => Reach::Replay(name),
             other => return Err(format!("\"{other}\" is not a control (they are {})", Reach::KINDS.join(", "))),
         })
     }

@@ -15,7 +15,8 @@
 //! {"action": "DescribeProducer", "params": {"ProducerName": "chain"}, "path": "Availability"}
 //! {"action": "GetMetricStatistics", "params": {...}, "path": "Datapoints", "largest": "Sum"}   the busiest period
 //! {"filter": "sms", "message": {"MessageAttributes": {...}}}                "match" or "no match"
-//! {"response": "Messages.0.Body"}                      the step's last response (run and predict steps)
+//! {"response": "Messages.0.Body"}                      the step's last response (run and predict steps);
+//!                                                      a body holding JSON is read through: "Messages.0.Body.requestContext.condition"
 //! ```
 //!
 //! A `queue`, `workers_on`, `worker`, `job` or `filter` probe reads one snapshot (shared by the
@@ -427,12 +428,30 @@ fn largest_of(value: &Value, field: &str) -> Value {
         .map_or(Value::Null, |n| json!(n))
 }
 
-/// The value at a dotted path, or null where the path does not resolve (an empty list, say).
+/// The value at a dotted path, or null where the path does not resolve (an empty list, say). A
+/// JSON object or list carried as text on the way (a message's `Body`, such as a Lambda
+/// destination's invocation record) is read through: `Messages.0.Body.requestContext.condition`.
 fn at_path(value: &Value, path: Option<&str>) -> Value {
-    match path {
-        None => value.clone(),
-        Some(p) => resolve_path(value, p).cloned().unwrap_or(Value::Null),
+    let Some(p) = path else { return value.clone() };
+    if let Ok(v) = resolve_path(value, p) {
+        return v.clone();
     }
+    let mut here = value.clone();
+    for part in p.split('.') {
+        if let Value::String(text) = &here {
+            match serde_json::from_str::<Value>(text) {
+                Ok(inner @ (Value::Object(_) | Value::Array(_))) => here = inner,
+                _ => return Value::Null,
+            }
+        }
+        here = match &here {
+            Value::Object(map) => map.get(part).cloned(),
+            Value::Array(items) => part.parse::<usize>().ok().and_then(|i| items.get(i).cloned()),
+            _ => None,
+        }
+        .unwrap_or(Value::Null);
+    }
+    here
 }
 
 fn read_filter(ctx: &Context, queue: &str, attributes: &MessageAttributes, body: &str) -> Result<Value, String> {
@@ -447,4 +466,20 @@ fn read_filter(ctx: &Context, queue: &str, attributes: &MessageAttributes, body:
     let scope: FilterPolicyScope = subscription.filter_scope.parse()?;
     let compiled = FilterPolicy::compile(policy, scope).map_err(|e| e.message)?;
     Ok(json!(if compiled.matches(attributes, body) { "match" } else { "no match" }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_reads_through_a_json_body_and_reads_null_where_it_does_not_resolve() {
+        let record = r#"{"requestContext":{"condition":"RetriesExhausted","approximateInvokeCount":3}}"#;
+        let response = json!({"Messages": [{"Body": record}]});
+        assert_eq!(at_path(&response, Some("Messages.0.Body.requestContext.approximateInvokeCount")), json!(3));
+        assert_eq!(at_path(&response, Some("Messages.0.Body")), json!(record), "the body itself is still text");
+        assert_eq!(at_path(&response, Some("Messages.0.Body.nothing")), Value::Null);
+        assert_eq!(at_path(&json!({"Messages": [{"Body": "plain text"}]}), Some("Messages.0.Body.x")), Value::Null);
+        assert_eq!(at_path(&json!({"Messages": []}), Some("Messages.0.Body.x")), Value::Null);
+    }
 }

@@ -2,7 +2,7 @@
 //! copies `public/` into the build; addresses relative to the page), and the page's address: `?lesson=<id>` opens a lesson,
 //! `?lesson=<id>&step=<n>` opens it at step n (1-based).
 
-use engine::lesson::{Lesson, LessonIndex, LessonListing};
+use engine::lesson::{Lesson, LessonIndex};
 use serde_json::Value;
 
 /// A file of the site as text, or an error naming it.
@@ -10,10 +10,10 @@ async fn text(url: &str) -> Result<String, String> {
     crate::fetch::text(url).await.ok_or_else(|| format!("{url} could not be fetched"))
 }
 
-/// The lesson list.
-pub async fn index() -> Result<Vec<LessonListing>, String> {
+/// The lesson list, its path in parts, and the glossary.
+pub async fn index() -> Result<LessonIndex, String> {
     let text = text("lessons/index.json").await?;
-    LessonIndex::parse(&text).map(|i| i.lessons).map_err(|e| format!("lessons/index.json: {e}"))
+    LessonIndex::parse(&text).map_err(|e| format!("lessons/index.json: {e}"))
 }
 
 /// One lesson, parsed and checked by the engine (its error says where), with its starting

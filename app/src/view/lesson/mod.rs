@@ -11,6 +11,7 @@
 //! panel), `overview.rs` (the list).
 
 mod fetch;
+mod glossary;
 mod keys;
 mod overview;
 mod panel;
@@ -27,7 +28,7 @@ use super::nav::{use_nav, AppHeader, Nav};
 use super::{clock, inspector, log, transport, Ctx};
 use crate::playground::{Playground, SPEEDS};
 use crate::route::Route;
-use engine::lesson::LessonListing;
+use engine::lesson::LessonIndex;
 use leptos::html;
 use leptos::prelude::*;
 use play::Phase;
@@ -38,8 +39,8 @@ use progress::Progress;
 pub struct Lessons {
     /// Whether the overview is shown (no lesson is open, or the learner went back to the list).
     pub overview: RwSignal<bool>,
-    /// The lesson list, once fetched (or why it could not be).
-    pub index: RwSignal<Option<Result<Vec<LessonListing>, String>>>,
+    /// The lesson list with its path and glossary, once fetched (or why it could not be).
+    pub index: RwSignal<Option<Result<LessonIndex, String>>>,
     /// The lesson being played.
     pub play: RwSignal<Option<Play>>,
     pub progress: RwSignal<Progress>,
@@ -106,7 +107,7 @@ pub fn LessonView() -> impl IntoView {
                 <main class="stage lesson-on">
                     <super::stage::MainCol lesson=true />
                     <aside class="side-col">
-                        <panel::LessonPanel />
+                        <panel::LessonPanel><glossary::Glossary /></panel::LessonPanel>
                         <inspector::Inspector />
                         <log::EventLog />
                     </aside>
@@ -308,7 +309,7 @@ impl Lessons {
             self.index.set(Some(fetch::index().await));
         }
         let known = self.index.with_untracked(|i| match i {
-            Some(Ok(list)) => Ok(list.iter().any(|l| l.id == id)),
+            Some(Ok(index)) => Ok(index.listing(id).is_some()),
             Some(Err(e)) => Err(e.clone()),
             None => Ok(false),
         })?;

@@ -1,5 +1,6 @@
 //! The lesson panel beside the diagram (under it on a phone): the step's narration, its control
-//! (`step.rs`), Back, Next and "n / m". Each part follows its own slice of the lesson being
+//! (`step.rs`), Back, Next and "n / m", and what the composing view adds under them (the app's
+//! glossary, `glossary.rs`). Each part follows its own slice of the lesson being
 //! played ([`Lessons::slice`]) and is redrawn only when that slice changes: the head, the text and
 //! the buttons stay the same elements from step to step, and a step's control is built once per
 //! screen, so a choice picked or a number typed stays as the learner left it.
@@ -28,8 +29,10 @@ fn rich_of(text: Memo<String>) -> impl IntoView {
     move || text.with(|t| rich(t))
 }
 
+/// `children`: what the composing view adds under the panel's buttons (the app's glossary; an
+/// embed adds nothing, and so does not carry the glossary's code).
 #[component]
-pub fn LessonPanel() -> impl IntoView {
+pub fn LessonPanel(#[prop(optional)] children: Option<Children>) -> impl IntoView {
     let ls = use_lessons_ctx();
     let title = ls.slice(|p| p.session.lesson().title.clone());
     let position = ls.slice(Play::position);
@@ -90,6 +93,7 @@ pub fn LessonPanel() -> impl IntoView {
                     {move || if playing.get() { "Skip to the end" } else { "Next" }}
                 </button>
             </footer>
+            {children.map(|c| c())}
         </section>
     }
 }

@@ -1,5 +1,6 @@
 //! The controls a checkpoint asks for, beside it (`engine::lesson::Reach`): "+ Worker",
-//! Receive, Redrive or Purge on a queue, a queue's setting, a worker's buttons. The same commands
+//! Receive, Redrive or Purge on a queue, a queue's setting, a worker's buttons, Replay of an
+//! EventBridge archive. The same commands
 //! as the queue cards' and the inspector's, within reach of the step that asks for them.
 
 use crate::view::editor::{NumberSetting, Setting};
@@ -85,6 +86,29 @@ fn Control(reach: Reach) -> impl IntoView {
                         current=current setting=Setting::MaxReceive { queue: q.clone(), dlq } />
                 }
             })
+            .into_any()
+        }
+        Reach::Replay(a) => {
+            // The archive's bus, by the ARN or name it was made for.
+            let name = a.clone();
+            let bus = Memo::new(move |_| {
+                ctx.snapshot.with(|s| {
+                    let archive = s.eventbridge.archives.iter().find(|x| x.name == name)?;
+                    let bus = s.eventbridge.buses.iter().find(|b| b.name == archive.bus || b.arn == archive.bus)?;
+                    Some((bus.name.clone(), bus.arn.clone()))
+                })
+            });
+            let archive = StoredValue::new(a.clone());
+            let replay = move |_| {
+                if let Some((_, arn)) = bus.get_untracked() {
+                    archive.with_value(|n| ctx.act(|p| p.replay(n, &arn)));
+                }
+            };
+            view! {
+                <button data-testid=format!("reach-replay-{a}") disabled=move || bus.with(Option::is_none) on:click=replay>
+                    "Replay "{a.clone()}" to "{move || bus.get().map(|b| b.0).unwrap_or_default()}
+                </button>
+            }
             .into_any()
         }
         Reach::Worker(w) => {
