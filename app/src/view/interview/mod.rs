@@ -1,18 +1,26 @@
 //! The interview walkthrough (`?interview=checkout[&step=n]`): a system-design question in
-//! steps — the interviewer's question, the learner's answer (kept in this browser only), the
-//! model answer on request, a "try it" run in one of compare mode's designs — then a one-page
-//! review, printable and copyable as Markdown. An optional timer keeps time per step.
+//! steps — the interviewer's question and follow-ups (each answer behind a reveal), the
+//! learner's answer (kept in this browser only), the model answer on request, a self-check
+//! against the step's rubric, a "try it" run in one of compare mode's designs — then a one-page
+//! review with the score, printable and copyable as Markdown. An optional timer keeps time per
+//! step. A practice run puts the whole question on one 45-minute clock and keeps the model
+//! answers, the follow-ups' answers and the rubric until the review. The list of questions, with
+//! the best score so far, is at the top (and alone at `?interview=`).
 
 use super::nav::{use_nav, AppHeader};
 use super::{topology::Topology, Ctx};
-use crate::interview_state::{mmss, Saved};
+use crate::interview_state::{mmss, Saved, PRACTICE_MS};
 use crate::playground::Playground;
 use crate::route::Route;
 use engine::interview::Interview;
 use leptos::prelude::*;
 
-/// The walkthroughs, by id: data files (`interview/<id>.json`), fetched when opened.
-const WALKTHROUGHS: &[&str] = &["checkout"];
+mod check;
+mod review;
+
+/// The walkthroughs: (id, title in the list). Each is a data file (`interview/<id>.json`),
+/// fetched when opened.
+const WALKTHROUGHS: &[(&str, &str)] = &[("checkout", "Checkout fan-out")];
 
 fn storage_key(id: &str) -> String {
     format!("fanout-interview-{id}")
@@ -36,43 +44,13 @@ fn save(id: &str, saved: &Saved) {
     }
 }
 
-/// The review as Markdown: each question with its follow-ups, the time spent, the learner's
-/// answer and the model answer; the time in all at the top.
-pub fn markdown(i: &Interview, saved: &Saved) -> String {
-    let mut out = format!("# {}\n\nTime in all: {}\n\n", i.title, mmss(saved.total_ms()));
-    for (n, s) in i.steps.iter().enumerate() {
-        let spent = saved.times.get(n).copied().unwrap_or(0);
-        out.push_str(&format!(
-            "## {}. {}\n\nTime: {} of {} min\n\n**Question.** {}\n\n",
-            n + 1,
-            s.title,
-            mmss(spent),
-            s.minutes,
-            s.question
-        ));
-        out.push_str("**Follow-ups.**\n\n");
-        for f in &s.follow_ups {
-            out.push_str(&format!("- {f}\n"));
-        }
-        out.push_str("\n**My answer.**\n\n");
-        let a = saved.answers.get(n).map_or("", |a| a.trim());
-        out.push_str(if a.is_empty() { "(no answer)" } else { a });
-        out.push_str("\n\n**Model answer.**\n\n");
-        for p in &s.model_answer {
-            out.push_str(&format!("- {p}\n"));
-        }
-        out.push('\n');
-    }
-    out
-}
-
 /// Items of a list, one `<li>` each.
-fn items(list: &[String]) -> impl IntoView {
+pub(super) fn items(list: &[String]) -> impl IntoView {
     list.iter().map(|p| view! { <li dir="auto">{p.clone()}</li> }).collect_view()
 }
 
-/// Step `s`'s number, title, question and follow-ups.
-fn question(i: &Interview, s: usize) -> impl IntoView {
+/// Step `s`'s number, title, question and follow-ups (their answers hidden in a practice run).
+fn question(i: &Interview, s: usize, practice: bool) -> impl IntoView {
     let st = &i.steps[s];
     view! {
         <div>
@@ -80,33 +58,10 @@ fn question(i: &Interview, s: usize) -> impl IntoView {
                 " "{st.title.clone()}</h2>
             <blockquote class="interview-question" data-testid="interview-question" dir="auto">
                 <p>{st.question.clone()}</p>
-                <ul class="follow-ups">{items(&st.follow_ups)}</ul>
+                <ul class="follow-ups">{check::follow_ups(st, practice)}</ul>
             </blockquote>
         </div>
     }
-}
-
-/// Every step: the question, the learner's answer beside the model answer, the time spent.
-fn review(i: &Interview, saved: &Saved) -> impl IntoView {
-    i.steps
-        .iter()
-        .enumerate()
-        .map(|(n, s)| {
-            let answer = saved.answers.get(n).map_or("", |a| a.trim());
-            let answer = if answer.is_empty() { "(no answer)" } else { answer }.to_string();
-            let spent = saved.times.get(n).copied().unwrap_or(0);
-            view! {
-                <article class="review-item">
-                    <h3>{format!("{}. {} ", n + 1, s.title)}<span class="hint">{format!("{} of {} min", mmss(spent), s.minutes)}</span></h3>
-                    <p class="hint" dir="auto">{s.question.clone()}</p>
-                    <div class="review-cols">
-                        <div><h4>"Your answer"</h4><p class="review-answer" dir="auto">{answer}</p></div>
-                        <div><h4>"Model answer"</h4><ul>{items(&s.model_answer)}</ul></div>
-                    </div>
-                </article>
-            }
-        })
-        .collect_view()
 }
 
 /// The interview walkthrough the address names: built again when its id changes (not its step).
@@ -125,8 +80,19 @@ pub fn InterviewView() -> impl IntoView {
 /// The walkthrough `id`, fetched and checked by the engine, then the page.
 #[component]
 fn InterviewLoader(id: String) -> impl IntoView {
-    if !WALKTHROUGHS.contains(&id.as_str()) {
-        let e = format!("interview: there is no walkthrough \"{id}\" (there is: {})", WALKTHROUGHS.join(", "));
+    if id.is_empty() {
+        return view! {
+            <div class="shell interview" data-testid="interview">
+                <AppHeader>""</AppHeader>
+                <h2 class="interview-title">"Interview practice"</h2>
+                <QuestionList current=String::new() />
+            </div>
+        }
+        .into_any();
+    }
+    if !WALKTHROUGHS.iter().any(|(w, _)| *w == id) {
+        let ids: Vec<&str> = WALKTHROUGHS.iter().map(|(w, _)| *w).collect();
+        let e = format!("interview: there is no walkthrough \"{id}\" (there is: {})", ids.join(", "));
         return view! { <super::ErrorPanel message=e /> }.into_any();
     }
     let ready = RwSignal::new(None::<Result<Interview, String>>);
@@ -163,6 +129,46 @@ fn try_speed(end_ms: u64) -> usize {
         .unwrap_or(speeds.len() - 1)
 }
 
+/// The best score saved for question `id`, if any.
+fn best_of(id: &str) -> Option<u32> {
+    let store = window().local_storage().ok().flatten()?;
+    let text = store.get_item(&storage_key(id)).ok().flatten()?;
+    Saved::read(&text, 0).0.best
+}
+
+/// The questions, each with the best score so far; `current` is marked.
+#[component]
+fn QuestionList(current: String) -> impl IntoView {
+    let nav = use_nav();
+    let rows = WALKTHROUGHS
+        .iter()
+        .map(|(id, title)| {
+            let to = Route::Interview { id: id.to_string(), step: None };
+            let href = to.href();
+            let follow = move |ev: leptos::ev::MouseEvent| {
+                if ev.button() == 0 && !(ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.alt_key()) {
+                    ev.prevent_default();
+                    nav.go(to.clone());
+                }
+            };
+            let best = match best_of(id) {
+                Some(b) => format!("best {b}%"),
+                None => "not scored yet".into(),
+            };
+            let here = (*id == current).then_some("page");
+            view! {
+                <li><a href=href aria-current=here data-testid=format!("interview-question-{id}") on:click=follow>{*title}</a>
+                    " "<span class="hint" data-testid=format!("interview-best-{id}")>{best}</span></li>
+            }
+        })
+        .collect_view();
+    view! {
+        <nav class="interview-questions" aria-label="Questions" data-testid="interview-questions">
+            <ul>{rows}</ul>
+        </nav>
+    }
+}
+
 /// The page for `?interview=<id>`: the walkthrough `iv`.
 #[component]
 pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
@@ -176,17 +182,21 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
     });
     let first = first_step(address.as_deref(), saved0.step, total);
     let timing = RwSignal::new(saved0.timing);
+    let practice = RwSignal::new(saved0.practice);
     let saved = RwSignal::new(saved0);
     let step = RwSignal::new(first);
     let revealed = RwSignal::new(false);
+    let checking = RwSignal::new(false);
     let trying = RwSignal::new(None::<Ctx>);
     let key = StoredValue::new(id.clone());
+    let store = Callback::new(move |()| key.with_value(|k| saved.with_untracked(|s| save(k, s))));
     let persist = move || {
         saved.update_untracked(|s| {
             s.step = Some(step.get_untracked());
             s.timing = timing.get_untracked();
+            s.practice = practice.get_untracked();
         });
-        key.with_value(|k| saved.with_untracked(|s| save(k, s)));
+        store.run(());
     };
     // The address names the step shown, so that a reload comes back to it.
     let name_step = move |s: usize| {
@@ -213,9 +223,22 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
     let go = move |to: usize| {
         step.set(to);
         revealed.set(false);
+        checking.set(false);
         trying.set(None);
+        // A practice run ends at the review: the clock stops, the answers show.
+        if to >= total && practice.get_untracked() {
+            practice.set(false);
+            timing.set(false);
+        }
         name_step(to);
         persist();
+    };
+    // A practice run: the whole question afresh on one clock, from step 1.
+    let start_practice = move |_| {
+        saved.update(|s| *s = Saved { best: s.best, ..Saved::new(total) });
+        practice.set(true);
+        timing.set(true);
+        go(0);
     };
     // The step's design, fetched (a data file), with the step's run: the simulation to try.
     let owner = StoredValue::new_local(Owner::current());
@@ -258,8 +281,9 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
     let body = move || {
         let s = step.get();
         if s >= total {
-            return view! { <Review iv=iv saved=saved /> }.into_any();
+            return view! { <review::Review iv=iv saved=saved store=store /> }.into_any();
         }
+        let in_practice = practice.get();
         // Built once per step: the answer box keeps what the learner types (and the caret).
         let typed = saved.with_untracked(|v| v.answers.get(s).cloned().unwrap_or_default());
         let write = move |ev| {
@@ -273,60 +297,94 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
                 view! { <ul class="interview-model" data-testid="interview-model-answer">{model}</ul> }
             })
         };
+        let self_check =
+            move || checking.get().then(|| view! { <check::SelfCheck iv=iv s=s saved=saved store=store /> });
         let simulation = move || {
             trying.get().map(|ctx| view! { <TryIt ctx=ctx text=iv.with_value(|i| i.steps[s].try_text.clone()) /> })
         };
+        // In a practice run the answers wait for the review.
+        let reveals = (!in_practice).then(|| {
+            view! {
+                <button data-testid="interview-reveal" on:click=move |_| revealed.update(|r| *r = !*r)>
+                    {move || if revealed.get() { "Hide the model answer" } else { "Show the model answer" }}</button>
+                <button data-testid="interview-check" on:click=move |_| checking.update(|c| *c = !*c)>
+                    {move || if checking.get() { "Hide the self-check" } else { "Check my answer" }}</button>
+            }
+        });
         view! {
             <section class="interview-step-card">
-                {iv.with_value(|i| question(i, s))}
+                {iv.with_value(|i| question(i, s, in_practice))}
                 <label class="field wide"><span>"Your answer (kept in this browser only)"</span>
                     <textarea data-testid="interview-answer" rows="6" dir="auto" prop:value=typed on:input=write></textarea></label>
                 <div class="row">
-                    <button data-testid="interview-reveal" on:click=move |_| revealed.update(|r| *r = !*r)>
-                        {move || if revealed.get() { "Hide the model answer" } else { "Show the model answer" }}</button>
+                    {reveals}
                     <button data-testid="interview-try" on:click=move |_| try_it()>"Try it in the simulator"</button>
                 </div>
                 {model}
+                {self_check}
                 {simulation}
             </section>
         }
         .into_any()
     };
-    // The time on this step against its budget, flagged once past it.
+    // The time on this step against its budget, flagged once past it; in a practice run, the
+    // whole question's time against 45 minutes.
     let spent = move || saved.with(|v| v.times.get(step.get()).copied().unwrap_or(0));
     let budget_ms = move || iv.with_value(|i| i.steps.get(step.get()).map_or(0, |x| u64::from(x.minutes) * 60_000));
-    let over = move || step.get() < total && spent() > budget_ms();
+    let all = move || saved.with(Saved::total_ms);
+    let over_by = move || {
+        if practice.get() {
+            all().checked_sub(PRACTICE_MS).filter(|o| *o > 0)
+        } else if step.get() < total {
+            spent().checked_sub(budget_ms()).filter(|o| *o > 0)
+        } else {
+            None
+        }
+    };
     let timer = move || {
         let s = step.get();
-        let all = saved.with(Saved::total_ms);
-        if s < total {
-            format!("Timer: {} of {} min on this step, {} in all", mmss(spent()), budget_ms() / 60_000, mmss(all))
+        if practice.get() {
+            format!(
+                "Practice: {} of {} min; this step {} of {} min",
+                mmss(all()),
+                PRACTICE_MS / 60_000,
+                mmss(spent()),
+                budget_ms() / 60_000
+            )
+        } else if s < total {
+            format!("Timer: {} of {} min on this step, {} in all", mmss(spent()), budget_ms() / 60_000, mmss(all()))
         } else {
-            format!("Timer: {} in all", mmss(all))
+            format!("Timer: {} in all", mmss(all()))
         }
     };
     let overrun = move || {
-        over().then(|| {
-            let by = mmss(spent() - budget_ms());
-            view! { <strong class="overrun" data-testid="interview-overrun" role="status">{format!("{by} over")}</strong> }
-        })
+        over_by().map(|by| view! { <strong class="overrun" data-testid="interview-overrun" role="status">{format!("{} over", mmss(by))}</strong> })
     };
     let set_timing = move |ev| {
         timing.set(event_target_checked(&ev));
         persist();
     };
+    let current = id.clone();
     view! {
-        <div class="shell interview" data-testid="interview">
+        <div class="shell interview" data-testid="interview" class:practice=move || practice.get()>
             <AppHeader>
-                <label class="toggle interview-timer" class:over=over data-testid="interview-timer">
+                <label class="toggle interview-timer" class:over=move || over_by().is_some() data-testid="interview-timer">
                     <input type="checkbox" prop:checked=move || timing.get() on:change=set_timing />
                     <span>{timer}</span>
                     {overrun}
                 </label>
             </AppHeader>
+            <QuestionList current=current />
             <h2 class="interview-title">{iv.with_value(|i| i.title.clone())}</h2>
             <p class="lede">{iv.with_value(|i| i.summary.clone())}</p>
             {note.map(|n| view! { <p class="hint notice" role="status" data-testid="interview-notice">{n}</p> })}
+            <p class="row no-print practice-bar">
+                {move || if practice.get() {
+                    view! { <span class="hint" data-testid="interview-practice-on">"Practice run: one clock for the whole question; the answers, the follow-ups' answers and the rubric wait for the review."</span> }.into_any()
+                } else {
+                    view! { <button data-testid="interview-practice" on:click=start_practice>"Start a practice run (45 min, answers at the end; clears this question's answers)"</button> }.into_any()
+                }}
+            </p>
             {body}
             <nav class="row interview-nav">
                 <button data-testid="interview-back" prop:disabled=move || step.get() == 0 on:click=back>"Back"</button>
@@ -362,56 +420,9 @@ fn TryIt(ctx: Ctx, text: String) -> impl IntoView {
     }
 }
 
-/// The review: every step's answer beside the model answer, to print or copy as Markdown.
-#[component]
-fn Review(iv: StoredValue<Interview>, saved: RwSignal<Saved>) -> impl IntoView {
-    let md = move || iv.with_value(|i| saved.with(|s| markdown(i, s)));
-    let rows = move || iv.with_value(|i| saved.with(|s| review(i, s)));
-    let copied = RwSignal::new(String::new());
-    // Copies the Markdown itself, whether or not its box is open.
-    let copy = move |_| {
-        let text = md();
-        leptos::task::spawn_local(async move {
-            let said = match super::files::copy(&text).await {
-                Ok(()) => "Copied the review as Markdown.".to_string(),
-                Err(e) => e,
-            };
-            copied.try_set(said);
-        });
-    };
-    view! {
-        <section class="interview-review" data-testid="interview-review">
-            <h2>"Review"</h2>
-            <div class="row no-print">
-                <button data-testid="interview-print" on:click=|_| { let _ = window().print(); }>"Print"</button>
-                <button data-testid="interview-copy" on:click=copy>"Copy as Markdown"</button>
-                <span class="hint" role="status" data-testid="interview-copied">{move || copied.get()}</span>
-            </div>
-            <div>{rows}</div>
-            <details class="no-print"><summary>"Markdown"</summary>
-                <textarea readonly rows="8" data-testid="interview-markdown" prop:value=md></textarea></details>
-        </section>
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const CHECKOUT: &str = include_str!("../../../public/interview/checkout.json");
-
-    #[test]
-    fn the_markdown_holds_follow_ups_times_and_answers() {
-        let i = Interview::parse(CHECKOUT).unwrap();
-        let mut s = Saved::new(i.steps.len());
-        s.answers[0] = "Call them in turn.".into();
-        s.times[0] = 400_000;
-        let md = markdown(&i, &s);
-        assert!(md.contains("Time in all: 6:40"), "{md}");
-        assert!(md.contains("Time: 6:40 of 5 min"));
-        assert!(md.contains(&format!("- {}", i.steps[0].follow_ups[0])), "the follow-ups");
-        assert!(md.contains("Call them in turn.") && md.contains("(no answer)"));
-    }
 
     #[test]
     fn the_page_opens_at_the_addressed_step_else_the_saved_one() {
