@@ -27,7 +27,9 @@ pub struct Saved {
     pub ticks: Vec<Vec<bool>>,
     /// Practice mode: one clock, the model answers hidden until the review.
     pub practice: bool,
-    /// The best score reached in a review, in percent.
+    /// The score of this run's self-check, in percent, as last seen in the review.
+    pub score: Option<u32>,
+    /// The best score of the runs before this one, in percent.
     pub best: Option<u32>,
 }
 
@@ -84,12 +86,14 @@ impl Saved {
         }
         s.timing = v.get("timing").and_then(Value::as_bool).unwrap_or(false);
         s.practice = v.get("practice").and_then(Value::as_bool).unwrap_or(false);
-        match v.get("best") {
-            None | Some(Value::Null) => {}
-            Some(b) => match b.as_u64().filter(|b| *b <= 100) {
-                Some(b) => s.best = Some(b as u32),
-                None => dropped.push("the best score".into()),
-            },
+        for (key, slot, name) in [("best", &mut s.best, "the best score"), ("score", &mut s.score, "the score")] {
+            match v.get(key) {
+                None | Some(Value::Null) => {}
+                Some(b) => match b.as_u64().filter(|b| *b <= 100) {
+                    Some(b) => *slot = Some(b as u32),
+                    None => dropped.push(name.into()),
+                },
+            }
         }
         s.fit(steps);
         let notice = (!dropped.is_empty())
@@ -106,6 +110,7 @@ impl Saved {
             "timing": self.timing,
             "ticks": self.ticks,
             "practice": self.practice,
+            "score": self.score,
             "best": self.best,
         })
         .to_string()
@@ -124,6 +129,16 @@ impl Saved {
             }
             t[i] = on;
         }
+    }
+
+    /// The best score so far: this run's or an earlier one's.
+    pub fn best_so_far(&self) -> Option<u32> {
+        self.best.max(self.score)
+    }
+
+    /// A fresh run of the same question: its score joins the best, the rest starts empty.
+    pub fn fresh(&self, steps: usize) -> Saved {
+        Saved { best: self.best_so_far(), ..Saved::new(steps) }
     }
 
     /// All the time spent, in ms.
@@ -166,7 +181,13 @@ mod tests {
         s.tick(1, 2, true);
         s.practice = true;
         s.best = Some(75);
-        assert_eq!(Saved::read(&s.write(), 3), (s, None));
+        s.score = Some(40);
+        assert_eq!(Saved::read(&s.write(), 3), (s.clone(), None));
+        assert_eq!(s.best_so_far(), Some(75));
+        let next = s.fresh(3);
+        assert_eq!((next.best, next.score, next.answers[1].as_str(), next.practice), (Some(75), None, "", false));
+        let better = Saved { score: Some(90), ..s };
+        assert_eq!(better.fresh(3).best, Some(90), "a finished run's score joins the best");
     }
 
     #[test]

@@ -4,7 +4,8 @@
 // boxes whose text fits.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, finish, textOf } from './harness.js';
+import { join } from 'node:path';
+import { startServer, launchBrowser, finish, textOf, screenshotDir } from './harness.js';
 
 let server;
 let browser;
@@ -34,7 +35,7 @@ test('the review copies its Markdown with the box closed, with follow-ups and ti
   }, KEY);
   const { page, problems } = await open(context, `${server.url}?interview=checkout&step=8`);
   await page.getByTestId('interview-review').waitFor();
-  assert.equal(await page.locator('.interview-review details').getAttribute('open'), null, 'the Markdown box is closed');
+  assert.equal(await page.locator('.interview-review > details').getAttribute('open'), null, 'the Markdown box is closed');
   await page.getByTestId('interview-copy').click();
   await page.waitForFunction(() => document.querySelector('[data-testid="interview-copied"]').textContent.includes('Copied'));
   const copied = await page.evaluate(() => navigator.clipboard.readText());
@@ -114,3 +115,116 @@ test('a try-it plays: play, step, the ledger; the dependency boxes hold their te
   assert.match(await page.getByTestId('interview-try-run').textContent(), /side effects/);
   assert.deepEqual(await finish(page, problems, 'interview-practice-try-1280'), []);
 });
+
+/** Answers step `n` of a practice run and ticks the first two points when the rubric is shown. */
+async function answer(page, n) {
+  await page.getByTestId('interview-answer').fill(`practice answer ${n}`);
+}
+
+for (const [width, scheme] of [[1280, 'light'], [375, 'dark']]) {
+  test(`a whole practice run at ${width} px, ${scheme}: reload midway, the report, ticks, score, Markdown`, async () => {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    let { page, problems } = await open(context, `${server.url}?interview=checkout`);
+    await page.getByTestId('interview-practice').click();
+    await page.getByTestId('interview-practice-on').waitFor();
+    assert.equal(await textOf(page, 'interview-step'), '1 / 7');
+    assert.equal(await page.getByTestId('interview-reveal').count(), 0, 'no model answer during practice');
+    assert.equal(await page.getByTestId('interview-follow-up').count(), 0, 'no follow-up answers during practice');
+    assert.match(await textOf(page, 'interview-timer'), /Practice: 0:0\d of 45 min/);
+    for (let n = 1; n <= 4; n++) {
+      await answer(page, n);
+      await page.getByTestId('interview-next').click();
+    }
+    await page.waitForFunction(() => /Practice: 0:0[2-9]/.test(document.querySelector('[data-testid="interview-timer"]').textContent));
+    if (width === 1280) await page.screenshot({ path: join(screenshotDir, 'interview-practice-step-1280-light.png'), fullPage: true });
+    // A reload midway: the answers, the step and the running clock survive.
+    await page.reload();
+    await page.getByTestId('interview-practice-on').waitFor();
+    assert.equal(await textOf(page, 'interview-step'), '5 / 7');
+    await page.getByTestId('interview-back').click();
+    assert.equal(await page.getByTestId('interview-answer').inputValue(), 'practice answer 4');
+    await page.getByTestId('interview-next').click();
+    const before = await textOf(page, 'interview-timer');
+    await page.waitForFunction((b) => document.querySelector('[data-testid="interview-timer"]').textContent.trim() !== b, before);
+    for (let n = 5; n <= 7; n++) {
+      await answer(page, n);
+      await page.getByTestId('interview-next').click();
+    }
+    // The report: the answers, the self-check to tick, the score, the time per step.
+    await page.getByTestId('interview-review').waitFor();
+    assert.equal(await page.getByTestId('interview-practice').count(), 1, 'the run has ended');
+    const step1 = page.getByTestId('interview-review-step-1');
+    await step1.getByTestId('interview-tick-0').check();
+    await step1.getByTestId('interview-tick-1').check();
+    await page.getByTestId('interview-review-step-2').getByTestId('interview-tick-0').check();
+    await page.getByTestId('interview-review-step-2').getByTestId('interview-flag-0').check();
+    assert.equal(await step1.getByTestId('interview-step-score').textContent(), 'Score: 2 / 4');
+    assert.match(await textOf(page, 'interview-score'), /^Score: 6% \(2 \/ 29 points\)$/);
+    assert.match(await step1.getByTestId('interview-review-time').textContent(), /^0:\d\d of 5 min$/);
+    await page.reload();
+    await page.getByTestId('interview-review').waitFor();
+    assert.ok(await page.getByTestId('interview-review-step-1').getByTestId('interview-tick-1').isChecked(), 'ticks are saved');
+    await page.getByTestId('interview-copy').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="interview-copied"]').textContent.includes('Copied'));
+    const md = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(md, /Score: 6% \(2 \/ 29 points\)/);
+    assert.match(md, /- \[x\] Names the calls in turn/);
+    assert.match(md, /- \[x\] Red flag: /);
+    assert.match(md, /practice answer 7/);
+    assert.match(await textOf(page, 'interview-best-checkout'), /best 6%/);
+    await page.getByTestId('interview-review-step-1').locator('.follow-up-answer summary').first().click();
+    assert.deepEqual(await finish(page, problems, `interview-report-${width}-${scheme}`), []);
+  });
+}
+
+test('a corrupt saved state shows a notice and the question list', async () => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+  await context.addInitScript((key) => localStorage.setItem(key, '[1, 2'), KEY);
+  const { page, problems } = await open(context, `${server.url}?interview=checkout`);
+  assert.match(await textOf(page, 'interview-notice'), /could not be read/);
+  assert.ok(await page.getByTestId('interview-questions').isVisible());
+  assert.equal(await textOf(page, 'interview-best-checkout'), 'not scored yet');
+  // The rubric on a step, outside practice: the self-check opens on request.
+  await page.getByTestId('interview-check').click();
+  await page.getByTestId('interview-tick-2').check();
+  assert.equal(await textOf(page, 'interview-step-score'), 'Score: 1 / 4');
+  await page.getByTestId('interview-question').locator('.follow-up-answer summary').first().click();
+  assert.deepEqual(await finish(page, problems, 'interview-rubric-375-light'), []);
+});
+
+// Screenshots for people to look at: a step, the rubric and the report, at 375 and 1280 px,
+// light and dark; the page never scrolls sideways.
+for (const [width, scheme] of [[375, 'light'], [375, 'dark'], [1280, 'light'], [1280, 'dark']]) {
+  test(`screenshots of a step, the rubric and the report at ${width} px, ${scheme}`, async () => {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
+    await context.addInitScript(() => {
+      if (sessionStorage.getItem('seeded')) return;
+      sessionStorage.setItem('seeded', '1');
+      localStorage.setItem('fanout-interview-payment-first', JSON.stringify({
+        answers: ['Ask: peak load? must the customer see the payment? 50 orders/s, 150 messages/s.', 'Synchronous payment with a timeout; a saga to undo stock.'],
+        times: [530000, 250000], ticks: [[true, true, true, false, false, false, true], [true, false, true]],
+      }));
+    });
+    const { page, problems } = await open(context, `${server.url}?interview=payment-first&step=1`);
+    const shot = (name) => page.screenshot({ path: join(screenshotDir, `interview-shot-${name}-${width}-${scheme}.png`), fullPage: true });
+    await page.getByTestId('interview-try').click();
+    await page.getByTestId('interview-try-run').waitFor();
+    await page.getByTestId('play-pause').click();
+    await shot('step');
+    await page.getByTestId('interview-check').click();
+    await page.getByTestId('interview-question').locator('.follow-up-answer summary').first().click();
+    await page.getByTestId('interview-rubric').scrollIntoViewIfNeeded();
+    await shot('rubric');
+    for (let n = 1; n <= 5; n++) await page.getByTestId('interview-next').click();
+    await page.getByTestId('interview-review').waitFor();
+    assert.match(await textOf(page, 'interview-score'), /^Score: \d+% \(\d+ \/ \d+ points\)$/);
+    await shot('report');
+    await page.emulateMedia({ media: 'print' });
+    await shot('report-print');
+    await page.emulateMedia({ media: 'screen' });
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= width, `no sideways scroll (${wide} px)`);
+    assert.deepEqual(await finish(page, problems, `interview-shot-list-${width}-${scheme}`), []);
+  });
+}

@@ -55,7 +55,7 @@ pub fn SelfCheck(iv: StoredValue<Interview>, s: usize, saved: RwSignal<Saved>, s
                     store.run(());
                 };
                 view! {
-                    <li><label class="tick"><input type="checkbox" data-testid=format!("{testid}-{n}") prop:checked=on on:change=set />
+                    <li><label class="check-item"><input type="checkbox" data-testid=format!("{testid}-{n}") prop:checked=on on:change=set />
                         <span dir="auto">{text}</span></label></li>
                 }
             })

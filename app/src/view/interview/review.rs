@@ -65,17 +65,17 @@ pub fn markdown(i: &Interview, saved: &Saved) -> String {
     out
 }
 
-/// The review: every step's answer beside the model answer, its self-check and time; the score.
-/// The best score is kept with the answers.
+/// The review: every step's answer beside the model answer, its self-check and time; the score,
+/// kept with the answers (see [`Saved::best_so_far`]).
 #[component]
 pub fn Review(iv: StoredValue<Interview>, saved: RwSignal<Saved>, store: Callback<()>) -> impl IntoView {
     let md = move || iv.with_value(|i| saved.with(|s| markdown(i, s)));
     let score = move || iv.with_value(|i| saved.with(|s| score_line(i, s)));
-    // The best score so far, kept with the answers.
+    // This run's score, kept with the answers: the list shows the best so far.
     Effect::new(move |_| {
         let now = iv.with_value(|i| saved.with(|s| percent(&scores(i, s))));
-        if let Some(p) = now.filter(|p| saved.with_untracked(|s| s.best.is_none_or(|b| *p > b))) {
-            saved.update(|s| s.best = Some(p));
+        if saved.with_untracked(|s| s.score != now) {
+            saved.update(|s| s.score = now);
             store.run(());
         }
     });
