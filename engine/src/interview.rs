@@ -208,6 +208,28 @@ mod tests {
         assert!(is_interview(CHECKOUT) && !is_interview(r#"{"lesson": "x"}"#));
     }
 
+    /// Every question the page lists: (id, file).
+    const ALL: [(&str, &str); 5] = [
+        ("checkout", CHECKOUT),
+        ("payment-first", include_str!("../../public/interview/payment-first.json")),
+        ("strict-order", include_str!("../../public/interview/strict-order.json")),
+        ("notifications", include_str!("../../public/interview/notifications.json")),
+        ("outage", include_str!("../../public/interview/outage.json")),
+    ];
+
+    #[test]
+    fn every_question_is_complete_opens_with_its_requirements_and_fits_45_minutes() {
+        for (id, text) in ALL {
+            let i = Interview::parse(text).unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(i.id, id);
+            assert_eq!(i.gaps(), Vec::<String>::new(), "{id}");
+            assert_eq!(i.steps.iter().map(|s| s.minutes).sum::<u32>(), 45, "{id}: one 45-minute clock");
+            if id != "checkout" {
+                assert!(i.steps[0].title.starts_with("Requirements"), "{id} opens with its requirements");
+            }
+        }
+    }
+
     #[test]
     fn a_bad_walkthrough_says_which_step_and_field() {
         let mut v: Value = serde_json::from_str(CHECKOUT).unwrap();

@@ -20,7 +20,13 @@ mod review;
 
 /// The walkthroughs: (id, title in the list). Each is a data file (`interview/<id>.json`),
 /// fetched when opened.
-const WALKTHROUGHS: &[(&str, &str)] = &[("checkout", "Checkout fan-out")];
+const WALKTHROUGHS: &[(&str, &str)] = &[
+    ("checkout", "Checkout fan-out"),
+    ("payment-first", "Payment before anything else"),
+    ("strict-order", "Strict order per customer"),
+    ("notifications", "Notifications at 10 M a day"),
+    ("outage", "A dependency outage"),
+];
 
 fn storage_key(id: &str) -> String {
     format!("fanout-interview-{id}")
@@ -133,12 +139,13 @@ fn try_speed(end_ms: u64) -> usize {
 fn best_of(id: &str) -> Option<u32> {
     let store = window().local_storage().ok().flatten()?;
     let text = store.get_item(&storage_key(id)).ok().flatten()?;
-    Saved::read(&text, 0).0.best
+    Saved::read(&text, 0).0.best_so_far()
 }
 
-/// The questions, each with the best score so far; `current` is marked.
+/// The questions, each with the best score so far; `current` is marked, and its score follows
+/// `live` (the page's saved work) as the candidate ticks.
 #[component]
-fn QuestionList(current: String) -> impl IntoView {
+fn QuestionList(current: String, #[prop(optional)] live: Option<RwSignal<Saved>>) -> impl IntoView {
     let nav = use_nav();
     let rows = WALKTHROUGHS
         .iter()
@@ -151,11 +158,13 @@ fn QuestionList(current: String) -> impl IntoView {
                     nav.go(to.clone());
                 }
             };
-            let best = match best_of(id) {
+            let here = (*id == current).then_some("page");
+            let live = live.filter(|_| here.is_some());
+            let stored = best_of(id);
+            let best = move || match live.map_or(stored, |l| l.with(Saved::best_so_far)) {
                 Some(b) => format!("best {b}%"),
                 None => "not scored yet".into(),
             };
-            let here = (*id == current).then_some("page");
             view! {
                 <li><a href=href aria-current=here data-testid=format!("interview-question-{id}") on:click=follow>{*title}</a>
                     " "<span class="hint" data-testid=format!("interview-best-{id}")>{best}</span></li>
@@ -235,7 +244,7 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
     };
     // A practice run: the whole question afresh on one clock, from step 1.
     let start_practice = move |_| {
-        saved.update(|s| *s = Saved { best: s.best, ..Saved::new(total) });
+        saved.update(|s| *s = s.fresh(total));
         practice.set(true);
         timing.set(true);
         go(0);
@@ -374,7 +383,7 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
                     {overrun}
                 </label>
             </AppHeader>
-            <QuestionList current=current />
+            <QuestionList current=current live=saved />
             <h2 class="interview-title">{iv.with_value(|i| i.title.clone())}</h2>
             <p class="lede">{iv.with_value(|i| i.summary.clone())}</p>
             {note.map(|n| view! { <p class="hint notice" role="status" data-testid="interview-notice">{n}</p> })}
