@@ -3,6 +3,7 @@
 
 mod fetch;
 pub mod format;
+pub mod interview_state;
 pub mod playground;
 pub mod route;
 pub mod share;

@@ -12,7 +12,7 @@
 //! | `lesson.html` | the lesson overview |
 //! | `lesson.html?lesson=<id>[&step=<n>]`, `index.html?lesson=…` | a lesson, at step n (1-based) |
 //! | `compare.html[?compare=<a>,<b>[,<c>]]`, `index.html?compare=…` | compare mode |
-//! | `compare.html?interview=<id>`, `index.html?interview=…` | an interview walkthrough |
+//! | `compare.html?interview=<id>[&step=<n>]`, `index.html?interview=…` | an interview walkthrough, at step n (1-based; one past the last: the review) |
 //! | `export.html[#share=…]` | the story as CloudFormation, boto3 or AWS CLI |
 //!
 //! `?embed=1` is the embed's (its own, smaller bundle): `index.html` forwards it to `embed.html`
@@ -32,8 +32,9 @@ pub enum Route {
     Lesson { id: String, step: Option<String> },
     /// Compare mode, with the designs as the `compare` parameter names them ("" for the default).
     Compare { designs: String },
-    /// An interview walkthrough.
-    Interview { id: String },
+    /// An interview walkthrough, at a step as written in the address (1-based; one past the
+    /// last is the review; checked when the walkthrough opens).
+    Interview { id: String, step: Option<String> },
     /// The export to AWS of the sandbox's story.
     Export,
 }
@@ -58,7 +59,7 @@ impl Route {
         let params = parse_query(query);
         let get = |name: &str| params.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
         if let Some(id) = get("interview") {
-            return Route::Interview { id };
+            return Route::Interview { id, step: get("step") };
         }
         if let Some(designs) = get("compare") {
             return Route::Compare { designs };
@@ -85,7 +86,10 @@ impl Route {
             Route::Lesson { id, step: Some(n) } => format!("lesson.html?lesson={}&step={}", encode(id), encode(n)),
             Route::Compare { designs } if designs.is_empty() => "compare.html".into(),
             Route::Compare { designs } => format!("compare.html?compare={}", encode_list(designs)),
-            Route::Interview { id } => format!("compare.html?interview={}", encode(id)),
+            Route::Interview { id, step: None } => format!("compare.html?interview={}", encode(id)),
+            Route::Interview { id, step: Some(n) } => {
+                format!("compare.html?interview={}&step={}", encode(id), encode(n))
+            }
             Route::Export => "export.html".into(),
         }
     }
@@ -183,8 +187,10 @@ mod tests {
         );
         assert_eq!(route("/?compare=fanout,directcalls"), Route::Compare { designs: "fanout,directcalls".into() });
         assert_eq!(route("/compare.html"), Route::Compare { designs: String::new() });
-        assert_eq!(route("/compare.html?interview=checkout"), Route::Interview { id: "checkout".into() });
-        assert_eq!(route("/?interview=checkout"), Route::Interview { id: "checkout".into() });
+        let interview = |step: Option<&str>| Route::Interview { id: "checkout".into(), step: step.map(Into::into) };
+        assert_eq!(route("/compare.html?interview=checkout"), interview(None));
+        assert_eq!(route("/?interview=checkout"), interview(None));
+        assert_eq!(route("/compare.html?interview=checkout&step=7"), interview(Some("7")));
         assert_eq!(route("/export.html"), Route::Export);
         assert_eq!(route("/index.html?scenario=outbox"), Route::Sandbox { scenario: Some("outbox".into()) });
     }
@@ -199,7 +205,8 @@ mod tests {
             Route::Lesson { id: "a b&c=d".into(), step: Some("2".into()) },
             Route::Compare { designs: String::new() },
             Route::Compare { designs: "fanout,workqueue,directcalls".into() },
-            Route::Interview { id: "checkout".into() },
+            Route::Interview { id: "checkout".into(), step: None },
+            Route::Interview { id: "payment-first".into(), step: Some("3".into()) },
             Route::Export,
         ];
         for r in routes {

@@ -2,8 +2,28 @@
 //! steps, each with the interviewer's question and follow-ups, a model answer of 3 to 6 points,
 //! and a "try it" run in one of compare mode's designs (`public/designs/<design>.json`) whose
 //! `expect`s `fanout test` checks, as it checks a scenario's.
+//!
+//! A step may also carry a rubric (the 3 to 6 points a strong answer makes, and the red flags of
+//! a weak one), and each follow-up may be `{"question", "answer"}` rather than a bare question.
+//! Both are optional when a file is read, so older files stay valid; [`Interview::gaps`] names
+//! what a complete walkthrough still lacks, and `fanout test` fails a file that has any.
 
 use serde_json::{json, Value};
+
+/// A follow-up question, and the model answer a reveal shows (none in an older file).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FollowUp {
+    pub question: String,
+    pub answer: Option<String>,
+}
+
+/// What the candidate's self-check ticks: the points a strong answer makes and the red flags of
+/// a weak one.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rubric {
+    pub points: Vec<String>,
+    pub red_flags: Vec<String>,
+}
 
 /// One step of the walkthrough.
 #[derive(Clone, Debug, PartialEq)]
@@ -12,7 +32,9 @@ pub struct InterviewStep {
     /// The step's share of the interview's time budget.
     pub minutes: u32,
     pub question: String,
-    pub follow_ups: Vec<String>,
+    pub follow_ups: Vec<FollowUp>,
+    /// The self-check; `None` in an older file.
+    pub rubric: Option<Rubric>,
     pub model_answer: Vec<String>,
     /// The "try it" prompt, the design it runs in, and its scenario steps (after the design's).
     pub try_text: String,
@@ -51,7 +73,7 @@ fn texts(v: &Value, key: &str, at: &str, range: std::ops::RangeInclusive<usize>)
 }
 
 const TOP_KEYS: &[&str] = &["interview", "title", "summary", "steps"];
-const STEP_KEYS: &[&str] = &["title", "minutes", "question", "follow_ups", "model_answer", "try"];
+const STEP_KEYS: &[&str] = &["title", "minutes", "question", "follow_ups", "model_answer", "rubric", "try"];
 
 fn known(v: &Value, keys: &[&str], at: &str) -> Result<(), String> {
     let map = v.as_object().ok_or_else(|| format!("{at}must be a JSON object"))?;
@@ -81,6 +103,28 @@ impl Interview {
         Ok(Interview { id, title: text(&v, "title", "")?, summary: text(&v, "summary", "")?, steps })
     }
 
+    /// What a complete walkthrough still lacks, one line each: a step without a rubric, a
+    /// follow-up without a model answer, a try-it that checks nothing. `fanout test` fails a
+    /// file with any.
+    pub fn gaps(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (i, s) in self.steps.iter().enumerate() {
+            let at = format!("step {}: ", i + 1);
+            if s.rubric.is_none() {
+                out.push(format!("{at}rubric: missing (3 to 6 points and 1 to 5 red flags)"));
+            }
+            for (n, f) in s.follow_ups.iter().enumerate() {
+                if f.answer.is_none() {
+                    out.push(format!("{at}follow_ups.{}: no model answer", n + 1));
+                }
+            }
+            if !s.run.iter().any(|r| r.get("expect").is_some() || r.get("expect_error").is_some()) {
+                out.push(format!("{at}try.steps: the try-it checks nothing (no expect)"));
+            }
+        }
+        out
+    }
+
     /// The scenario file a step's "try it" runs: its design's, with the step's steps after.
     pub fn try_scenario(&self, step: usize, design_file: &str) -> Result<String, String> {
         let s = self.steps.get(step).ok_or_else(|| format!("no step {}", step + 1))?;
@@ -105,7 +149,11 @@ fn step(v: &Value, at: &str) -> Result<InterviewStep, String> {
         title: text(v, "title", at)?,
         minutes: minutes.ok_or_else(|| format!("{at}minutes: must be 1 to 30"))? as u32,
         question: text(v, "question", at)?,
-        follow_ups: texts(v, "follow_ups", at, 1..=5)?,
+        follow_ups: follow_ups(v, at)?,
+        rubric: match v.get("rubric") {
+            None => None,
+            Some(r) => Some(rubric(r, &format!("{at}rubric."))?),
+        },
         model_answer: texts(v, "model_answer", at, 3..=6)?,
         try_text: text(try_it, "text", &format!("{at}try."))?,
         design,
@@ -115,6 +163,34 @@ fn step(v: &Value, at: &str) -> Result<InterviewStep, String> {
             .cloned()
             .ok_or_else(|| format!("{at}try.steps: must be a list"))?,
     })
+}
+
+/// 1 to 5 follow-ups, each a question or `{"question", "answer"}` (both non-empty).
+fn follow_ups(v: &Value, at: &str) -> Result<Vec<FollowUp>, String> {
+    let list = v.get("follow_ups").and_then(Value::as_array);
+    let list = list
+        .filter(|l| (1..=5).contains(&l.len()))
+        .ok_or_else(|| format!("{at}follow_ups: must be 1 to 5 follow-ups"))?;
+    list.iter()
+        .enumerate()
+        .map(|(n, f)| {
+            let at = format!("{at}follow_ups.{}.", n + 1);
+            match f {
+                Value::String(q) if !q.trim().is_empty() => Ok(FollowUp { question: q.clone(), answer: None }),
+                Value::Object(_) => {
+                    known(f, &["question", "answer"], &at)?;
+                    Ok(FollowUp { question: text(f, "question", &at)?, answer: Some(text(f, "answer", &at)?) })
+                }
+                _ => Err(format!("{at}: must be a non-empty text or {{\"question\", \"answer\"}}")),
+            }
+        })
+        .collect()
+}
+
+/// `{"points": [3 to 6], "red_flags": [1 to 5]}`, every text non-empty.
+fn rubric(v: &Value, at: &str) -> Result<Rubric, String> {
+    known(v, &["points", "red_flags"], at)?;
+    Ok(Rubric { points: texts(v, "points", at, 3..=6)?, red_flags: texts(v, "red_flags", at, 1..=5)? })
 }
 
 #[cfg(test)]
@@ -128,7 +204,30 @@ mod tests {
         let i = Interview::parse(CHECKOUT).expect("checkout.json parses");
         assert_eq!((i.id.as_str(), i.steps.len()), ("checkout", 7));
         assert!(i.steps.iter().all(|s| (3..=6).contains(&s.model_answer.len()) && !s.follow_ups.is_empty()));
+        assert_eq!(i.gaps(), Vec::<String>::new(), "checkout is complete: rubrics, follow-up answers, checks");
         assert!(is_interview(CHECKOUT) && !is_interview(r#"{"lesson": "x"}"#));
+    }
+
+    /// Every question the page lists: (id, file).
+    const ALL: [(&str, &str); 5] = [
+        ("checkout", CHECKOUT),
+        ("payment-first", include_str!("../../public/interview/payment-first.json")),
+        ("strict-order", include_str!("../../public/interview/strict-order.json")),
+        ("notifications", include_str!("../../public/interview/notifications.json")),
+        ("outage", include_str!("../../public/interview/outage.json")),
+    ];
+
+    #[test]
+    fn every_question_is_complete_opens_with_its_requirements_and_fits_45_minutes() {
+        for (id, text) in ALL {
+            let i = Interview::parse(text).unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(i.id, id);
+            assert_eq!(i.gaps(), Vec::<String>::new(), "{id}");
+            assert_eq!(i.steps.iter().map(|s| s.minutes).sum::<u32>(), 45, "{id}: one 45-minute clock");
+            if id != "checkout" {
+                assert!(i.steps[0].title.starts_with("Requirements"), "{id} opens with its requirements");
+            }
+        }
     }
 
     #[test]
@@ -142,6 +241,30 @@ mod tests {
         v["steps"][2] = json!({"title": "t"});
         v["steps"][0]["try"]["design"] = json!("nope");
         assert!(Interview::parse(&v.to_string()).unwrap_err().contains("\"nope\""));
+    }
+
+    #[test]
+    fn an_old_file_reads_and_its_gaps_are_named() {
+        let mut v: Value = serde_json::from_str(CHECKOUT).unwrap();
+        for s in v["steps"].as_array_mut().unwrap() {
+            s.as_object_mut().unwrap().remove("rubric");
+            s["follow_ups"] = json!(["A bare question?"]);
+        }
+        let i = Interview::parse(&v.to_string()).expect("an older file stays valid");
+        let gaps = i.gaps();
+        assert!(gaps.contains(&"step 1: rubric: missing (3 to 6 points and 1 to 5 red flags)".to_string()), "{gaps:?}");
+        assert!(gaps.contains(&"step 2: follow_ups.1: no model answer".to_string()));
+    }
+
+    #[test]
+    fn an_empty_rubric_point_or_follow_up_answer_is_refused() {
+        let mut v: Value = serde_json::from_str(CHECKOUT).unwrap();
+        v["steps"][1]["rubric"] = json!({"points": ["a", " ", "c"], "red_flags": ["x"]});
+        assert!(Interview::parse(&v.to_string()).unwrap_err().starts_with("step 2: rubric.points"));
+        v["steps"][1]["rubric"] = json!({"points": ["a", "b", "c"], "red_flags": ["x"]});
+        v["steps"][1]["follow_ups"] = json!([{"question": "Why?", "answer": ""}]);
+        let e = Interview::parse(&v.to_string()).unwrap_err();
+        assert!(e.starts_with("step 2: follow_ups.1.answer"), "{e}");
     }
 
     #[test]

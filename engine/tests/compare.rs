@@ -147,3 +147,23 @@ fn a_manual_producer_emits_only_on_produce() {
     sim.apply("StopProducer", &serde_json::json!({"ProducerName": "p"})).unwrap();
     assert!(sim.apply("Produce", &serde_json::json!({"ProducerName": "p"})).is_err(), "stopped");
 }
+
+#[test]
+fn mid_run_an_order_still_held_is_in_progress_not_half_done() {
+    // Read every 5 s of the first two minutes, the slow SMS window included: fan-out leaves no
+    // order half done, however far behind its SMS queue is; the work queue's settled orders are.
+    let mut seen_in_progress = false;
+    for s in (5..=120).step_by(5) {
+        let all = run_all(&log(), SimTime(s * 1_000));
+        let (fan, wq) = (get(&all, "fanout"), get(&all, "workqueue"));
+        assert_eq!(fan.half_done, 0, "at {s} s fan-out has no half-done order");
+        assert!(wq.half_done >= fan.half_done, "at {s} s");
+        seen_in_progress |= fan.in_progress > 1;
+        for m in [fan, wq] {
+            let held = m.orders.iter().filter(|o| o.in_progress).count() as u64;
+            assert_eq!(held, m.in_progress, "at {s} s");
+            assert!(m.orders.iter().all(|o| !(o.in_progress && o.half_done())));
+        }
+    }
+    assert!(seen_in_progress, "the slow SMS provider holds fan-out's orders for a while");
+}

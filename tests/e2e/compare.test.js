@@ -77,6 +77,26 @@ for (const [width, scheme] of [[1280, 'dark'], [375, 'light'], [375, 'dark']]) {
     else assert.equal(Math.round(a.y), Math.round(b.y), 'side by side');
     const doc = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(doc <= width, `no sideways scroll of the page (${doc} px)`);
+    const [inner, shown] = await page.locator('.compare-table-wrap .scroll').evaluate((e) => [e.scrollWidth, e.clientWidth]);
+    assert.ok(inner <= shown, `the table's three designs without sideways scrolling (${inner} > ${shown} px)`);
     assert.deepEqual(await finish(page, problems, `compare-${width}-${scheme}`), []);
   });
 }
+
+test('mid-run, an order still held is in progress, not half done; only settled differences are highlighted', async () => {
+  const { page, problems } = await openPlayground(browser, `${server.url}?compare=fanout,workqueue,directcalls`, undefined, 'compare');
+  for (let i = 0; i < 3; i++) await page.getByTestId('publish').click();
+  await page.getByTestId('fault-sms-slow').click();
+  for (let i = 0; i < 3; i++) await page.getByTestId('publish').click();
+  await playUntil(page, 20);
+  assert.equal(await textOf(page, 'compare-summary-half-done-fanout'), '0', 'fan-out leaves no order half done');
+  assert.ok(+(await textOf(page, 'compare-summary-in-progress-fanout')) > 0, 'its slow SMS copies are in progress');
+  const rows = await page.locator('[data-testid^="compare-row-"]').evaluateAll((trs) => trs.map((tr) => ({
+    text: tr.textContent, marked: tr.querySelector('td.differs') !== null,
+  })));
+  for (const r of rows) if (r.marked) assert.ok(!r.text.includes('in progress'), `a row still in progress is not highlighted: ${r.text}`);
+  const marked = await page.locator('.compare-table td.differs').count();
+  const cells = await page.locator('.compare-table td').count();
+  assert.ok(marked < cells / 2, `the highlight picks out a few cells (${marked} of ${cells})`);
+  assert.deepEqual(await finish(page, problems, 'compare-mid-run-1280'), []);
+});

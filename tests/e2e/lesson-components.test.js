@@ -109,7 +109,7 @@ test('the interview copies its review as Markdown; its controls are components',
   assert.equal(await dataActs(page, '[data-testid="interview"]'), 0, 'no data-act in the interview');
   await page.getByTestId('interview-next').click();
   await page.getByTestId('interview-review').waitFor();
-  await page.locator('.interview-review details summary').click();
+  await page.locator('.interview-review > details summary').click();
   await page.getByTestId('interview-copy').click();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.equal(copied, await page.getByTestId('interview-markdown').inputValue());

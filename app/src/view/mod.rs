@@ -194,13 +194,6 @@ pub fn EmbedApp() -> impl IntoView {
     view! { <embed::Embed params=embed::params() /> }
 }
 
-/// The page address's parameter `name`, decoded, if present.
-pub(crate) fn query_param(name: &str) -> Option<String> {
-    let search = window().location().search().ok()?;
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    params.get(name)
-}
-
 #[component]
 pub(crate) fn ErrorPanel(message: String) -> impl IntoView {
     view! {

@@ -107,7 +107,7 @@ pub fn AppHeader(#[prop(optional)] class: &'static str, children: Children) -> i
                 {link(View::Sandbox, Route::Sandbox { scenario: None }, "nav-playground", "Sandbox", "")}
                 {link(View::Lessons, Route::Lessons, "nav-lessons", "Lessons", "")}
                 {link(View::Compare, Route::Compare { designs: "fanout,workqueue".into() }, "nav-compare", "Compare", " designs")}
-                {link(View::Interview, Route::Interview { id: "checkout".into() }, "nav-interview", "Interview", " practice")}
+                {link(View::Interview, Route::Interview { id: "checkout".into(), step: None }, "nav-interview", "Interview", " practice")}
             </nav>
             {children()}
         </header>

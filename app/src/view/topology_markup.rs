@@ -259,11 +259,38 @@ fn dots_markup(queue: &str, dots: &[Dot], more: usize, y: i64, narrow: bool) -> 
 
 /// A box on the queues' column (a queue, or a service called directly): its name, a line of
 /// counts under it, then `inner`. `(top, height)` is its box.
+/// A box's left edge, width and inner padding in the diagram (see [`box_look`]).
+const BOX_X: i64 = 410;
+const BOX_W: i64 = 200;
+/// Text starts 14 px in; 8 px are kept free on the right.
+const BOX_PAD: i64 = 8;
+const TEXT_X: i64 = BOX_X + 14;
+
+/// The widest a character of the box's text is drawn: the name's 13 px sans, bold (most
+/// letters are narrower), and the stat's 12 px monospace (0.6 em a character), in tenths of a px.
+const NAME_CHAR_TENTHS: i64 = 80;
+const STAT_CHAR_TENTHS: i64 = 72;
+
+/// A dependency's box texts: its name (cut to what fits beside the answer time), the answer
+/// time ("100 ms", "25 s, down") and "4 calls · 0 failed". Each fits its box: the name and the
+/// time share the first line, the counts have the second.
+fn call_texts(name: &str, answers: &str, calls: u64, errors: u64) -> (String, String, String) {
+    let inner = (BOX_X + BOX_W - BOX_PAD - TEXT_X) * 10;
+    let time_w = answers.chars().count() as i64 * STAT_CHAR_TENTHS;
+    let fits = ((inner - time_w - 60) / NAME_CHAR_TENTHS).max(4) as usize;
+    let mut stat = format!("{calls} calls · {errors} failed");
+    if stat.chars().count() as i64 * STAT_CHAR_TENTHS > inner {
+        // Past 9,999 calls: the word "calls" goes (the box's title still says it).
+        stat = format!("{calls} · {errors} failed");
+    }
+    (cut(name, fits), answers.to_string(), stat)
+}
+
 fn box_look(class: &str, label: String, (top, height): (i64, i64), name: &str, stat: &str, inner: Markup) -> Look {
     let inner = html! {
-        "<rect x=\"410\" y=\"", top, "\" width=\"200\" height=\"", height,
-        "\" rx=\"10\"/><text class=\"name\" x=\"424\" y=\"", top + 20, "\">", name,
-        "</text><text class=\"stat\" x=\"424\" y=\"", top + 36, "\">", stat, "</text>", inner
+        "<rect x=\"", BOX_X, "\" y=\"", top, "\" width=\"", BOX_W, "\" height=\"", height,
+        "\" rx=\"10\"/><text class=\"name\" x=\"", TEXT_X, "\" y=\"", top + 20, "\">", name,
+        "</text><text class=\"stat\" x=\"", TEXT_X, "\" y=\"", top + 36, "\">", stat, "</text>", inner
     };
     Look { class: format!("node {class}"), label: Some(label), inner }
 }
@@ -367,15 +394,12 @@ pub(super) fn diagram(layout: &Layout) -> Diagram {
         html!(into *b.m(); "<g class=\"edge\"><path d=\"", layout.producer_path(y), "\"/></g>");
         b.shift(shift(N_SHIFT));
         let label = format!("Service {name}: answers in {latency}{state}; {calls} calls, {errors} failed");
-        // Its failures, if any, on the name's line at the right: the counts' line stays short
-        // enough for the box at either width.
-        let stat = format!("{latency}{state} · {}", crate::format::count(*calls, "call", "calls"));
-        let failed = if *errors > 0 {
-            html!("<text class=\"failed\" x=\"600\" y=\"", y - 4, "\" text-anchor=\"end\">", *errors, " failed</text>")
-        } else {
-            Markup::new()
+        let (name, answers, stat) = call_texts(name, &format!("{latency}{state}"), *calls, *errors);
+        // The answer time on the name's line, at the box's right edge (inside its padding).
+        let answers = html! {
+            "<text class=\"stat\" x=\"", BOX_X + BOX_W - BOX_PAD, "\" y=\"", y - 4, "\" text-anchor=\"end\">", answers, "</text>"
         };
-        let look = box_look(class, label, (y - 24, 48), name, &stat, failed);
+        let look = box_look(class, label, (y - 24, 48), &name, &stat, answers);
         b.live(Frame::default().testid(format!("diagram-call-{name}")), look);
         b.shift(None);
     }
@@ -733,4 +757,30 @@ fn filter_stats(b: &mut Builder, queue: &str, dropped: u64, drop: Option<&str>, 
         inner,
     };
     b.live(Frame::default().testid(format!("filter-{queue}-dropped")), look);
+}
+
+#[cfg(test)]
+mod call_text_tests {
+    use super::*;
+
+    /// Text width at the widest a character is drawn, in tenths of a px.
+    fn width(text: &str, per_char: i64) -> i64 {
+        text.chars().count() as i64 * per_char
+    }
+
+    #[test]
+    fn a_dependencys_texts_fit_its_box_even_with_long_names_and_counts() {
+        let inner = (BOX_X + BOX_W - BOX_PAD - TEXT_X) * 10;
+        for (name, answers) in
+            [("billing-api", "100 ms"), ("a-very-long-dependency-name", "25 s, down"), ("sms", "1.5 s")]
+        {
+            let (name, time, stat) = call_texts(name, answers, 99_999, 99_999);
+            assert!(width(&name, NAME_CHAR_TENTHS) + width(&time, STAT_CHAR_TENTHS) + 60 <= inner, "{name} {time}");
+            assert!(width(&stat, STAT_CHAR_TENTHS) <= inner, "{stat}");
+        }
+        assert_eq!(
+            call_texts("billing-api", "100 ms", 4, 0),
+            ("billing-api".into(), "100 ms".into(), "4 calls · 0 failed".into())
+        );
+    }
 }

@@ -602,6 +602,11 @@ fn test_interview(path: &str, text: &str) -> (usize, usize) {
     };
     let dir = std::path::Path::new(path).parent().unwrap_or(std::path::Path::new(".")).join("../designs");
     let (mut passed, mut failed) = (0, 0);
+    // A complete walkthrough: a rubric per step, a model answer per follow-up, a try-it that checks.
+    for gap in interview.gaps() {
+        println!("FAIL {path}: {gap}");
+        failed += 1;
+    }
     for (i, step) in interview.steps.iter().enumerate() {
         let design = read_text(&dir.join(format!("{}.json", step.design)).to_string_lossy());
         let scenario = design

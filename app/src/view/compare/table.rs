@@ -1,7 +1,10 @@
 //! The difference table: per order, which jobs ran in each design and how often; per design,
 //! checkout latency, availability, half-done orders, duplicates, dead-letter queues and the
-//! oldest message. A cell that differs between designs is highlighted; clicking an order's cell
-//! selects that order's message (or its latest event) in the design's inspector.
+//! oldest message, and the orders still in progress. A row is highlighted only where the
+//! designs differ in a way that matters: an order once every design has settled it (a slower
+//! design is not a different outcome), a summary value that differs, the oldest message when
+//! the ages are 5 s or more apart (not a few ms of timing). Clicking an order's cell selects
+//! that order's message (or its latest event) in the design's inspector.
 
 use super::super::{Ctx, Selection};
 use crate::format;
@@ -14,25 +17,43 @@ use leptos::prelude::*;
 const ROWS: usize = 40;
 
 /// The per-design rows: (hook name, label).
-const SUMMARY: [(&str, &str); 6] = [
+const SUMMARY: [(&str, &str); 7] = [
     ("latency", "Checkout latency p50 / p95"),
     ("availability", "Checkout availability"),
-    ("half-done", "Half-done orders"),
+    ("half-done", "Half-done orders (settled)"),
+    ("in-progress", "Orders in progress"),
     ("duplicates", "Duplicate side effects"),
     ("dlq", "Messages in DLQs"),
     ("oldest", "Oldest message"),
 ];
 
 /// A design's values for the [`SUMMARY`] rows.
-fn summary(m: &Measures) -> [String; 6] {
+fn summary(m: &Measures) -> [String; 7] {
     [
         format!("{} / {}", ms(m.latency_p50_ms), ms(m.latency_p95_ms)),
         m.availability_text(),
         m.half_done.to_string(),
+        m.in_progress.to_string(),
         m.duplicates.to_string(),
         m.dlq_messages.to_string(),
         ms(m.oldest_age_ms),
     ]
+}
+
+/// Oldest-message ages closer than this are timing, not a difference.
+const OLDEST_MATTERS_MS: u64 = 5_000;
+
+/// Whether summary row `key` differs in a way that matters across `all`.
+fn summary_differs(key: &str, cells: &[String], all: &[Measures]) -> bool {
+    match key {
+        // How much is still moving says how far along a design is, not how it did.
+        "in-progress" => false,
+        "oldest" => {
+            let ages = all.iter().map(|m| m.oldest_age_ms);
+            ages.clone().max().unwrap_or(0) - ages.min().unwrap_or(0) >= OLDEST_MATTERS_MS
+        }
+        _ => cells.windows(2).any(|w| w[0] != w[1]),
+    }
 }
 
 fn ms(v: u64) -> String {
@@ -47,8 +68,7 @@ struct Row {
 }
 
 impl Row {
-    fn new(cells: Vec<String>) -> Row {
-        let differs = cells.windows(2).any(|w| w[0] != w[1]);
+    fn new(cells: Vec<String>, differs: bool) -> Row {
         Row { cells, differs }
     }
 }
@@ -72,15 +92,26 @@ struct Table {
 
 impl Table {
     fn of(all: &[Measures]) -> Table {
-        let values: Vec<[String; 6]> = all.iter().map(summary).collect();
-        let summary = (0..SUMMARY.len()).map(|i| Row::new(values.iter().map(|v| v[i].clone()).collect())).collect();
+        let values: Vec<[String; 7]> = all.iter().map(summary).collect();
+        let summary = (0..SUMMARY.len())
+            .map(|i| {
+                let cells: Vec<String> = values.iter().map(|v| v[i].clone()).collect();
+                let differs = summary_differs(SUMMARY[i].0, &cells, all);
+                Row::new(cells, differs)
+            })
+            .collect();
         let count = all.iter().map(|m| m.orders.len()).max().unwrap_or(0);
         let orders = (count.saturating_sub(ROWS)..count)
             .rev()
             .filter_map(|i| {
                 let first = all.iter().find_map(|m| m.orders.get(i))?;
-                let cells = all.iter().map(|m| m.orders.get(i).map_or("—".into(), |r| r.text())).collect();
-                Some(Order { id: first.order_id, event_id: first.event_id.clone(), row: Row::new(cells) })
+                let rows: Vec<Option<&engine::compare::measure::OrderRow>> =
+                    all.iter().map(|m| m.orders.get(i)).collect();
+                let cells: Vec<String> = rows.iter().map(|r| r.map_or("—".into(), |r| r.text())).collect();
+                // Only once every design has settled the order: until then a difference is pace.
+                let settled = rows.iter().all(|r| r.is_some_and(|r| !r.in_progress));
+                let differs = settled && cells.windows(2).any(|w| w[0] != w[1]);
+                Some(Order { id: first.order_id, event_id: first.event_id.clone(), row: Row::new(cells, differs) })
             })
             .collect();
         Table { summary, orders }
@@ -185,7 +216,7 @@ pub fn Difference(designs: Vec<(&'static str, Ctx)>) -> impl IntoView {
     view! {
         <section class="compare-table-wrap" aria-label="Differences between the designs">
             <h2>"What each design did"</h2>
-            <p class="hint">"Highlighted: the designs differ. Click an order's cell to see it in that design's inspector."</p>
+            <p class="hint">"Highlighted: the designs ended differently (an order once every design has settled it). Click an order's cell to see it in that design's inspector."</p>
             <div class="scroll">
                 <table class="compare-table" data-testid="compare-table">
                     <thead><tr><th scope="col"></th>{heads}</tr></thead>
@@ -203,7 +234,7 @@ mod tests {
     use engine::compare::measure::OrderRow;
 
     fn order(id: u64, jobs: [u32; 3]) -> OrderRow {
-        OrderRow { order_id: id, event_id: format!("evt-{id}"), jobs }
+        OrderRow { order_id: id, event_id: format!("evt-{id}"), jobs, in_progress: false }
     }
 
     #[test]
@@ -221,9 +252,24 @@ mod tests {
     }
 
     #[test]
-    fn a_design_without_an_order_shows_a_dash() {
+    fn a_design_without_an_order_shows_a_dash_and_is_not_a_difference_yet() {
         let fanout = Measures { orders: vec![order(7, [1, 1, 1])], ..Measures::default() };
         let t = Table::of(&[fanout, Measures::default()]);
-        assert_eq!(t.order_cell(7, 1), ("—".to_string(), true));
+        assert_eq!(t.order_cell(7, 1), ("—".to_string(), false));
+    }
+
+    #[test]
+    fn only_differences_that_matter_are_highlighted() {
+        let going = OrderRow { in_progress: true, ..order(1, [1, 1, 0]) };
+        let fanout = Measures { orders: vec![going], oldest_age_ms: 1_200, in_progress: 1, ..Measures::default() };
+        let queue = Measures { orders: vec![order(1, [1, 0, 0])], oldest_age_ms: 300, ..Measures::default() };
+        let t = Table::of(&[fanout.clone(), queue.clone()]);
+        assert!(!t.order_cell(1, 0).1, "fan-out still holds order 1: not a difference yet");
+        let row = |k: &str| SUMMARY.iter().position(|(key, _)| *key == k).unwrap();
+        assert!(!t.summary_cell(row("oldest"), 0).1, "900 ms apart is timing");
+        assert!(!t.summary_cell(row("in-progress"), 0).1);
+        assert_eq!(t.summary_cell(row("in-progress"), 0).0, "1");
+        let late = Measures { oldest_age_ms: 25_000, ..fanout };
+        assert!(Table::of(&[late, queue]).summary_cell(row("oldest"), 0).1, "25 s against 0.3 s matters");
     }
 }

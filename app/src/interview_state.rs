@@ -1,0 +1,223 @@
+//! What the interview page keeps of a candidate's work on one question, in this browser only
+//! (`localStorage`, key `fanout-interview-<id>`): the answers, the time spent per step, the step
+//! shown, whether the timer runs, the self-check ticks, practice mode and the best score.
+//! Plain Rust with no signals, so that reading a saved text (and dropping what cannot be true)
+//! is tested natively.
+
+use serde_json::{json, Value};
+
+/// No step takes a candidate longer than this; a saved time past it is dropped (a counter that
+/// wrapped, or a hand-edited value).
+pub const MAX_STEP_MS: u64 = 12 * 60 * 60 * 1000;
+
+/// A practice run's clock: the whole question in 45 minutes.
+pub const PRACTICE_MS: u64 = 45 * 60 * 1000;
+
+/// One question's saved work.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Saved {
+    pub answers: Vec<String>,
+    /// Time spent per step, in ms.
+    pub times: Vec<u64>,
+    /// The step shown (0-based); `steps` is the review.
+    pub step: Option<usize>,
+    /// Whether the timer was running.
+    pub timing: bool,
+    /// Per step, the self-check's boxes ticked: the rubric's points, then its red flags.
+    pub ticks: Vec<Vec<bool>>,
+    /// Practice mode: one clock, the model answers hidden until the review.
+    pub practice: bool,
+    /// The score of this run's self-check, in percent, as last seen in the review.
+    pub score: Option<u32>,
+    /// The best score of the runs before this one, in percent.
+    pub best: Option<u32>,
+}
+
+impl Saved {
+    /// An empty record for a question of `steps` steps.
+    pub fn new(steps: usize) -> Saved {
+        let mut s = Saved::default();
+        s.fit(steps);
+        s
+    }
+
+    fn fit(&mut self, steps: usize) {
+        self.answers.resize(steps, String::new());
+        self.times.resize(steps, 0);
+        self.ticks.resize(steps, Vec::new());
+    }
+
+    /// Reads a saved text for a question of `steps` steps. What cannot be true (a time past
+    /// [`MAX_STEP_MS`], a step out of range, a score over 100) is dropped and named in the
+    /// one-line notice; a text that is not a record at all starts afresh, with a notice.
+    pub fn read(text: &str, steps: usize) -> (Saved, Option<String>) {
+        let v: Value = serde_json::from_str(text).unwrap_or_default();
+        let Some(answers) = v.get("answers").and_then(Value::as_array) else {
+            return (Saved::new(steps), Some("The saved answers could not be read; starting afresh.".into()));
+        };
+        let mut dropped: Vec<String> = Vec::new();
+        let mut s = Saved {
+            answers: answers.iter().map(|a| a.as_str().unwrap_or_default().to_string()).take(steps).collect(),
+            ..Saved::default()
+        };
+        let list = |k: &str| v.get(k).and_then(Value::as_array).cloned().unwrap_or_default();
+        for (n, t) in list("times").iter().take(steps).enumerate() {
+            match t.as_u64() {
+                Some(ms) if ms <= MAX_STEP_MS => s.times.push(ms),
+                None if t.is_null() => s.times.push(0),
+                _ => {
+                    dropped.push(format!("step {}'s time", n + 1));
+                    s.times.push(0);
+                }
+            }
+        }
+        s.ticks = list("ticks")
+            .iter()
+            .take(steps)
+            .map(|t| t.as_array().map(|b| b.iter().take(16).map(|x| x.as_bool() == Some(true)).collect()))
+            .map(Option::unwrap_or_default)
+            .collect();
+        match v.get("step") {
+            None | Some(Value::Null) => {}
+            Some(n) => match n.as_u64().filter(|n| (*n as usize) <= steps) {
+                Some(n) => s.step = Some(n as usize),
+                None => dropped.push("the step".into()),
+            },
+        }
+        s.timing = v.get("timing").and_then(Value::as_bool).unwrap_or(false);
+        s.practice = v.get("practice").and_then(Value::as_bool).unwrap_or(false);
+        for (key, slot, name) in [("best", &mut s.best, "the best score"), ("score", &mut s.score, "the score")] {
+            match v.get(key) {
+                None | Some(Value::Null) => {}
+                Some(b) => match b.as_u64().filter(|b| *b <= 100) {
+                    Some(b) => *slot = Some(b as u32),
+                    None => dropped.push(name.into()),
+                },
+            }
+        }
+        s.fit(steps);
+        let notice = (!dropped.is_empty())
+            .then(|| format!("Dropped what could not be true in the saved work: {}.", dropped.join(", ")));
+        (s, notice)
+    }
+
+    /// The text to save.
+    pub fn write(&self) -> String {
+        json!({
+            "answers": self.answers,
+            "times": self.times,
+            "step": self.step,
+            "timing": self.timing,
+            "ticks": self.ticks,
+            "practice": self.practice,
+            "score": self.score,
+            "best": self.best,
+        })
+        .to_string()
+    }
+
+    /// Whether box `i` of step `s`'s self-check is ticked.
+    pub fn ticked(&self, s: usize, i: usize) -> bool {
+        self.ticks.get(s).and_then(|t| t.get(i)).copied().unwrap_or(false)
+    }
+
+    /// Ticks or unticks box `i` of step `s`.
+    pub fn tick(&mut self, s: usize, i: usize, on: bool) {
+        if let Some(t) = self.ticks.get_mut(s) {
+            if t.len() <= i {
+                t.resize(i + 1, false);
+            }
+            t[i] = on;
+        }
+    }
+
+    /// The best score so far: this run's or an earlier one's.
+    pub fn best_so_far(&self) -> Option<u32> {
+        self.best.max(self.score)
+    }
+
+    /// A fresh run of the same question: its score joins the best, the rest starts empty.
+    pub fn fresh(&self, steps: usize) -> Saved {
+        Saved { best: self.best_so_far(), ..Saved::new(steps) }
+    }
+
+    /// All the time spent, in ms.
+    pub fn total_ms(&self) -> u64 {
+        self.times.iter().sum()
+    }
+}
+
+/// A step's score: the rubric's points ticked, less one for each red flag ticked (never below
+/// nothing), out of the number of points. `points` and `flags` are the rubric's sizes.
+pub fn step_score(ticks: &[bool], points: usize, flags: usize) -> (usize, usize) {
+    let got = ticks.iter().take(points).filter(|t| **t).count();
+    let flagged = ticks.iter().skip(points).take(flags).filter(|t| **t).count();
+    (got.saturating_sub(flagged), points)
+}
+
+/// A whole question's score in percent (rounded down) from its steps' (got, of); `None` when
+/// no step has a rubric.
+pub fn percent(scores: &[(usize, usize)]) -> Option<u32> {
+    let (got, of) = scores.iter().fold((0, 0), |(g, o), (a, b)| (g + a, o + b));
+    (of > 0).then(|| (got * 100 / of) as u32)
+}
+
+/// "m:ss", minutes unbounded.
+pub fn mmss(ms: u64) -> String {
+    format!("{}:{:02}", ms / 60_000, ms / 1_000 % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_saved_record_reads_back_as_written() {
+        let mut s = Saved::new(3);
+        s.answers[1] = "publish once".into();
+        s.times = vec![1_000, 65_000, 0];
+        s.step = Some(3);
+        s.timing = true;
+        s.tick(1, 2, true);
+        s.practice = true;
+        s.best = Some(75);
+        s.score = Some(40);
+        assert_eq!(Saved::read(&s.write(), 3), (s.clone(), None));
+        assert_eq!(s.best_so_far(), Some(75));
+        let next = s.fresh(3);
+        assert_eq!((next.best, next.score, next.answers[1].as_str(), next.practice), (Some(75), None, "", false));
+        let better = Saved { score: Some(90), ..s };
+        assert_eq!(better.fresh(3).best, Some(90), "a finished run's score joins the best");
+    }
+
+    #[test]
+    fn impossible_saved_values_are_dropped_with_one_notice() {
+        let text = r#"{"answers": ["a", "b"], "times": [18446744073709551615, 4000], "step": 40, "best": 900}"#;
+        let (s, notice) = Saved::read(text, 2);
+        assert_eq!(s.times, [0, 4_000], "the wrapped time is gone, the good one kept");
+        assert_eq!((s.step, s.best), (None, None));
+        assert_eq!(s.answers, ["a", "b"]);
+        let notice = notice.expect("a notice");
+        assert!(!notice.contains('\n') && notice.contains("step 1's time") && notice.contains("the step"), "{notice}");
+        assert_eq!(mmss(s.total_ms()), "0:04");
+    }
+
+    #[test]
+    fn a_text_that_is_no_record_starts_afresh_and_an_old_record_is_kept() {
+        let (s, notice) = Saved::read("{not json", 7);
+        assert_eq!((s.answers.len(), s.times.len()), (7, 7));
+        assert!(notice.unwrap().contains("could not be read"));
+        // What the page saved before the step, the timer and the ticks were kept.
+        let (s, notice) = Saved::read(r#"{"answers": ["x"], "times": [3000]}"#, 2);
+        assert_eq!((s.answers, s.times, s.step, notice), (vec!["x".into(), String::new()], vec![3_000, 0], None, None));
+    }
+
+    #[test]
+    fn a_step_scores_its_points_less_its_red_flags() {
+        assert_eq!(step_score(&[true, true, false, true], 3, 2), (1, 3), "two points, one red flag");
+        assert_eq!(step_score(&[false, false, false, true, true], 3, 2), (0, 3), "never below nothing");
+        assert_eq!(step_score(&[], 4, 0), (0, 4));
+        assert_eq!(percent(&[(3, 4), (1, 4)]), Some(50));
+        assert_eq!(percent(&[]), None);
+    }
+}
