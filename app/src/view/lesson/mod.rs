@@ -66,6 +66,8 @@ pub struct Lessons {
     pub embedded: bool,
     /// In the app (not an embed): the address to keep, and the sandbox to open a story in.
     app: Option<(Kept, Nav)>,
+    /// Reads the lesson list: set in the app only (see [`Lessons::load_index`]).
+    index_loader: Option<fn(Lessons)>,
     ctx: Ctx,
 }
 
@@ -164,7 +166,10 @@ impl Lessons {
     fn for_app(kept: Kept, nav: Nav) -> Lessons {
         let ctx = Ctx::new(Playground::blank(), None);
         let (saved, notice) = progress::load();
-        let ls = Lessons::new(ctx, saved, notice, true, Some((kept, nav)));
+        let ls = Lessons {
+            index_loader: Some(Lessons::fetch_index),
+            ..Lessons::new(ctx, saved, notice, true, Some((kept, nav)))
+        };
         ls.follow_story();
         ls
     }
@@ -215,6 +220,7 @@ impl Lessons {
             trail: StoredValue::new(Vec::new()),
             embedded: app.is_none(),
             app,
+            index_loader: None,
             ctx,
         }
     }
@@ -273,12 +279,18 @@ impl Lessons {
         self.play.with(Option::is_some)
     }
 
-    /// Fetches the lesson list if it is not there yet.
+    /// Fetches the lesson list if it is not there yet (in the app: an embed plays one lesson
+    /// and has no list, nor the code that reads one).
     pub fn load_index(&self) {
-        if self.index.with_untracked(Option::is_some) {
-            return;
+        if let Some(load) = self.index_loader {
+            if self.index.with_untracked(Option::is_none) {
+                load(*self);
+            }
         }
-        let ls = *self;
+    }
+
+    /// What the app's [`Lessons::load_index`] does: fetch and read `lessons/index.json`.
+    fn fetch_index(ls: Lessons) {
         leptos::task::spawn_local(async move { ls.index.set(Some(fetch::index().await)) });
     }
 
