@@ -37,6 +37,21 @@ impl Setting {
     }
 }
 
+/// Runs one of the learner's commands for a control that shows its own error beside it (a
+/// select, a checkbox, a button in the inspector): true when it was applied; otherwise the
+/// engine's error (or the drill's refusal) is in `error` and nothing changed.
+pub fn apply_here(
+    ctx: super::Ctx,
+    error: RwSignal<Option<String>>,
+    f: impl FnOnce(&mut Playground) -> Result<Value, ApiError>,
+) -> bool {
+    let result = ctx.pg.try_update(f);
+    let failed = result.as_ref().and_then(|r| r.as_ref().err()).map(|e| crate::format::error_text(&e.code, &e.message));
+    let ok = failed.is_none();
+    error.set(failed);
+    ok
+}
+
 /// The units a duration may be typed in: (label, seconds).
 const UNITS: &[(&str, u64)] = &[("s", 1), ("min", 60), ("h", 3_600), ("d", 86_400)];
 

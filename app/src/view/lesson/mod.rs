@@ -19,7 +19,7 @@ mod progress;
 mod reach;
 mod step;
 
-pub use panel::LessonPanel;
+pub use panel::{rich, LessonPanel};
 pub use play::Play;
 
 use super::app::{use_kept, Kept};
