@@ -52,6 +52,39 @@ pub fn apply_here(
     ok
 }
 
+/// A command on what the learner inspects, for one `target`.
+pub type Command = fn(&mut Playground, &str) -> Result<Value, ApiError>;
+
+/// One command as one button: `act` sends it for `target`. `state` says whether the button is
+/// offered (`None`: not here) and whether what it does is done already (`Some(true)`: it says
+/// so, and is disabled). The engine's error, or a drill's refusal, shows beside it. One
+/// component for every such control (its handler is a function, not a closure): one copy of
+/// its code in the bundle.
+#[component]
+pub fn CommandButton(
+    target: String,
+    testid: String,
+    state: Signal<Option<bool>>,
+    /// What it does, and what it says once done.
+    labels: (&'static str, &'static str),
+    title: &'static str,
+    act: Command,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let error = RwSignal::new(None::<String>);
+    let target = StoredValue::new(target);
+    let done = move || state.get() == Some(true);
+    view! {
+        <p class="setting" hidden=move || state.get().is_none()>
+            <button data-testid=testid title=title disabled=done
+                on:click=move |_| { target.with_value(|t| apply_here(ctx, error, |p| act(p, t))); }>
+                {move || if done() { labels.1 } else { labels.0 }}
+            </button>
+            <span class="setting-error">{move || error.get()}</span>
+        </p>
+    }
+}
+
 /// The units a duration may be typed in: (label, seconds).
 const UNITS: &[(&str, u64)] = &[("s", 1), ("min", 60), ("h", 3_600), ("d", 86_400)];
 

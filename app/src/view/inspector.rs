@@ -3,7 +3,7 @@
 //! the playground models it exactly.
 
 use super::bidi::needs_isolation;
-use super::editor::{apply_here, NumberSetting, Setting};
+use super::editor::{CommandButton, NumberSetting, Setting};
 use super::markup::Markup;
 use super::queues::without_messages;
 use super::{use_ctx, Selection};
@@ -230,37 +230,43 @@ fn QueueDetail(name: String) -> impl IntoView {
         Memo::new(move |_| q.with(|q| q.as_ref().and_then(|q| q.max_receive_count.and(q.dead_letter_queue.clone()))));
     let (n1, n2, n3) = (name.clone(), name.clone(), name.clone());
     // A queue with no dead-letter queue, and none itself, may be given one.
-    let bare = move || {
-        q.with(|q| q.as_ref().is_some_and(|q| q.dead_letter_queue.is_none() && q.dead_letter_sources.is_empty()))
-    };
-    let error = RwSignal::new(None::<String>);
-    let me = StoredValue::new(name.clone());
-    let add_dlq = move |_| {
-        me.with_value(|n| apply_here(ctx, error, |p| p.add_dead_letter_queue(n)));
-    };
-    let (n, dlq_id) = (name.clone(), format!("queue-{name}-add-dlq"));
-    let mappings = Memo::new(move |_| {
-        ctx.snapshot.with(|s| {
-            let of = |m: &&engine::world::MappingView| m.queue == n;
-            s.world
-                .event_source_mappings
-                .iter()
-                .filter(of)
-                .map(|m| (m.uuid.clone(), m.function.clone()))
-                .collect::<Vec<_>>()
+    // A queue with no dead-letter queue, and none itself, may be given one.
+    let bare = Signal::derive(move || {
+        q.with(|q| {
+            q.as_ref().filter(|q| q.dead_letter_queue.is_none() && q.dead_letter_sources.is_empty()).map(|_| false)
         })
     });
+    let n = name.clone();
+    // The Lambda functions that consume this queue through a mapping: (UUID, function).
+    let mappings = Memo::new(move |_| {
+        ctx.snapshot.with(|s| {
+            s.world.event_source_mappings.iter().filter(|m| m.queue == n).map(|m| m.uuid.clone()).collect::<Vec<_>>()
+        })
+    });
+    let mapping = move |uuid: String| {
+        let u = uuid.clone();
+        let function = move || {
+            ctx.snapshot.with(|s| {
+                let m = s.world.event_source_mappings.iter().find(|m| m.uuid == u)?;
+                Some((m.function.clone(), m.report_batch_item_failures))
+            })
+        };
+        let name = untrack(&function).map(|m| m.0).unwrap_or_default();
+        view! {
+            <CommandButton target=uuid testid=format!("mapping-{name}-report-failures")
+                state=Signal::derive(move || function().map(|m| m.1))
+                labels=("Report the records that fail (ReportBatchItemFailures)", "Reports the records that fail (ReportBatchItemFailures)")
+                title="UpdateEventSourceMapping FunctionResponseTypes: only the records the function names go back to the queue"
+                act=|p, uuid| p.set_report_failures(uuid, true) />
+        }
+    };
     view! {
         <div class="part" inner_html=text></div>
-        {move || mappings.get().into_iter().map(|(uuid, function)| view! { <ReportFailures uuid=uuid function=function /> }).collect_view()}
-        <Show when=bare>
-            <p class="setting">
-                <button data-testid=dlq_id.clone() on:click=add_dlq
-                    title="CreateQueue with a 14-day retention, and a RedrivePolicy to it after 5 receives">
-                    "Add a dead-letter queue (after 5 receives)"</button>
-                <span class="setting-error">{move || error.get()}</span>
-            </p>
-        </Show>
+        {move || mappings.get().into_iter().map(mapping).collect_view()}
+        <CommandButton target=name.clone() testid=format!("queue-{name}-add-dlq") state=bare
+            labels=("Add a dead-letter queue (after 5 receives)", "")
+            title="CreateQueue with a 14-day retention, and a RedrivePolicy to it after 5 receives"
+            act=|p, q| p.add_dead_letter_queue(q) />
         <Show when=move || q.with(Option::is_some)>
             <div class="settings">
                 <NumberSetting label="Visibility timeout (s)" testid=format!("queue-{n1}-visibility") range=(0, 43_200)
@@ -294,65 +300,15 @@ fn WorkerDetail(name: String) -> impl IntoView {
             .into_string()
     };
     let n = name.clone();
-    let mode =
-        Memo::new(move |_| ctx.snapshot.with(|s| s.world.workers.iter().find(|w| w.name == n).map(|w| w.idempotency)));
-    let (error, me, select) =
-        (RwSignal::new(None), StoredValue::new(name.clone()), NodeRef::<leptos::html::Select>::new());
-    let pick = move |ev| {
-        let to = event_target_value(&ev);
-        if !me.with_value(|n| apply_here(ctx, error, |p| p.set_idempotency(n, &to))) {
-            // Refused: the field shows the worker's mode again.
-            if let (Some(el), Some(m)) = (select.get_untracked(), mode.get_untracked()) {
-                el.set_value(m);
-            }
-        }
-    };
-    let options = [
-        ("None", "None: every copy is done again"),
-        ("CheckThenAct", "Check the id, act, then record it"),
-        ("Atomic", "Record the id with the effect, in one transaction"),
-        ("LatestVersionWins", "Latest version wins"),
-    ];
+    let atomic = Signal::derive(move || {
+        ctx.snapshot.with(|s| s.world.workers.iter().find(|w| w.name == n).map(|w| w.idempotency == "Atomic"))
+    });
     view! {
         <div class="part" inner_html=text></div>
-        <Show when=move || mode.with(Option::is_some)>
-            <label class="field setting">
-                <span>"Idempotency"</span>
-                <select data-testid=format!("worker-{name}-idempotency") node_ref=select on:change=pick
-                    prop:value=move || mode.get().unwrap_or_default()>
-                    {options.map(|(v, l)| view! { <option value=v>{l}</option> }).collect_view()}
-                </select>
-                <span class="setting-error">{move || error.get()}</span>
-            </label>
-        </Show>
-    }
-}
-
-/// A Lambda event source mapping on the queue inspected: whether the function reports which
-/// records of a batch failed (`FunctionResponseTypes: ReportBatchItemFailures`).
-#[component]
-fn ReportFailures(uuid: String, function: String) -> impl IntoView {
-    let ctx = use_ctx();
-    let u = uuid.clone();
-    let on = Memo::new(move |_| {
-        ctx.snapshot.with(|s| s.world.event_source_mappings.iter().any(|m| m.uuid == u && m.report_batch_item_failures))
-    });
-    let (error, box_) = (RwSignal::new(None), NodeRef::<leptos::html::Input>::new());
-    let toggle = move |ev| {
-        let to = event_target_checked(&ev);
-        if !apply_here(ctx, error, |p| p.set_report_failures(&uuid, to)) {
-            if let Some(el) = box_.get_untracked() {
-                el.set_checked(on.get_untracked());
-            }
-        }
-    };
-    view! {
-        <label class="field setting check">
-            <span><input type="checkbox" data-testid=format!("mapping-{function}-report-failures") node_ref=box_
-                prop:checked=move || on.get() on:change=toggle />
-                " λ "{function.clone()}" reports the records that failed (ReportBatchItemFailures)"</span>
-            <span class="setting-error">{move || error.get()}</span>
-        </label>
+        <CommandButton target=name.clone() testid=format!("worker-{name}-idempotent") state=atomic
+            labels=("Make it idempotent: the event id and the effect in one transaction", "Idempotent: the event id and the effect in one transaction")
+            title="UpdateWorker Idempotency Atomic: a copy whose id is recorded is skipped"
+            act=|p, w| p.set_idempotency(w, "Atomic") />
     }
 }
 

@@ -23,6 +23,8 @@ pub struct Attempt {
     pub checking: bool,
     /// The learner gave up: the debrief shows, and a later pass is not a solve.
     pub gave_up: bool,
+    /// The recorded fix was sent, after giving up.
+    pub applied: bool,
     /// The learner's fix in words: the changes judged by the latest check (or made when they
     /// gave up), for the debrief.
     pub fix: Vec<String>,
@@ -39,6 +41,7 @@ impl Attempt {
             verdict: None,
             checking: false,
             gave_up: false,
+            applied: false,
             fix: Vec::new(),
         }
     }

@@ -1,86 +1,98 @@
 //! The drill list (title, one line, minutes, solved and best time, checks made) and the notice
-//! line. The cards are built when the list arrives; each one's status follows the saved progress.
+//! line. The list only reads, so it is written as markup (`html!`): each drill opens from a
+//! real link (`?drill=<id>`, `Route::href`), which a plain click follows in place.
 
-use super::progress::clock;
+use super::panel::rich;
+use super::progress::{clock, Progress};
 use super::use_drills;
+use crate::html;
 use crate::route::Route;
-use crate::view::lesson::rich;
+use crate::view::markup::Markup;
 use engine::lesson::LessonListing;
 use leptos::prelude::*;
-
-/// The notice line (a discarded saved state, a drill that could not be opened).
-#[component]
-pub fn Notice() -> impl IntoView {
-    let d = use_drills();
-    view! {
-        <p class="lesson-notice" role="status" data-testid="drill-notice" hidden=move || d.notice.with(Option::is_none)>
-            <span dir="auto">{move || d.notice.get()}</span>
-            <button class="quiet" aria-label="Dismiss" on:click=move |_| d.notice.set(None)>"×"</button>
-        </p>
-    }
-}
 
 #[component]
 pub fn List(hidden: Signal<bool>) -> impl IntoView {
     let d = use_drills();
-    let list = move || {
-        d.index.with(|index| match index {
-            None => view! { <p class="lesson-wait" role="status">"Loading the drills…"</p> }.into_any(),
-            Some(Err(e)) => {
-                view! { <p class="error" role="alert">"The drill list could not be loaded: "{e.clone()}</p> }.into_any()
-            }
-            Some(Ok(list)) => {
-                let cards = list.iter().enumerate().map(|(i, l)| view! { <Card n=i + 1 drill=l.clone() /> });
-                view! { <ol class="lesson-cards">{cards.collect_view()}</ol> }.into_any()
-            }
-        })
+    let list = Memo::new(move |_| {
+        d.index
+            .with(|index| match index {
+                None => html!("<p class=\"lesson-wait\" role=\"status\">Loading the drills…</p>"),
+                Some(Err(e)) => {
+                    html!("<p class=\"error\" role=\"alert\">The drill list could not be loaded: ", e, "</p>")
+                }
+                Some(Ok(list)) => d.state.with(|s| cards(list, &s.progress)),
+            })
+            .into_string()
+    });
+    // A plain click on a drill's link opens it in place; any other (a new tab) is the browser's.
+    let follow = move |ev: leptos::ev::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        let link = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("a[href]").ok().flatten())
+            .and_then(|a| a.get_attribute("href"));
+        if let Some(href) =
+            link.filter(|_| ev.button() == 0 && !(ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.alt_key()))
+        {
+            ev.prevent_default();
+            let (path, query) = href.split_once('?').unwrap_or((&href, ""));
+            d.nav.go(Route::parse(path, query));
+        }
     };
     view! {
         <section class="lesson-overview" data-testid="drill-list" aria-labelledby="drills-title" hidden=hidden>
             <div class="overview-head">
                 <h2 id="drills-title">"Incident drills"</h2>
-                <p class="lede">"You are on call. Each drill pages you with a broken system that keeps failing while \
+                <p class="lede">"You are on call. Each drill pages you about a system that keeps failing while \
                     you look: find the cause with the diagram, the queues and the event log, change what is wrong, \
                     and the engine checks that the symptoms stay gone. Your progress stays in this browser."</p>
             </div>
-            {list}
+            <div on:click=follow inner_html=list></div>
         </section>
     }
 }
 
-/// Drill `n` of the list: what it is, and whether and how fast the learner solved it.
-#[component]
-fn Card(n: usize, drill: LessonListing) -> impl IntoView {
-    let d = use_drills();
-    let LessonListing { id, title, summary, minutes } = drill;
-    let saved = {
-        let id = id.clone();
-        Memo::new(move |_| d.progress.with(|p| p.get(&id)))
-    };
-    let open = id.clone();
-    let status = move || {
-        saved.with(|s| match (s.solved, s.best_s) {
-            (true, Some(b)) => format!("✓ Solved · best {}", clock(b)),
-            _ if s.attempts > 0 => crate::format::count(s.attempts, "check", "checks"),
-            _ => "Not tried".to_string(),
+/// The cards: each drill with its number, title, line, minutes, and how the learner did.
+fn cards(list: &[LessonListing], p: &Progress) -> Markup {
+    let cards: Markup = list
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let s = p.get(&l.id);
+            let (status, said) = match s.best_s {
+                Some(b) if s.solved => ("done", format!("✓ Solved · best {}", clock(b))),
+                _ if s.attempts > 0 => ("in-progress", crate::format::count(s.attempts, "check", "checks")),
+                _ => ("not-started", "Not tried".to_string()),
+            };
+            let href = Route::Drill { id: l.id.clone() }.href();
+            html!(
+                "<li class=\"lesson-card\" data-testid=\"drill-card-",
+                &l.id,
+                "\" data-status=\"",
+                status,
+                "\"><span class=\"num\" aria-hidden=\"true\">",
+                i + 1,
+                "</span><div class=\"card-text\"><h3 dir=\"auto\">",
+                rich(&l.title),
+                "</h3><p dir=\"auto\">",
+                rich(&l.summary),
+                "</p><p class=\"meta\"><span>",
+                l.minutes,
+                " min</span><span class=\"status\" data-testid=\"drill-status-",
+                &l.id,
+                "\">",
+                said,
+                "</span></p></div><div class=\"card-actions\"><a class=\"button primary\" data-testid=\"drill-open-",
+                &l.id,
+                "\" href=\"",
+                href,
+                "\">",
+                if s.solved { "Again" } else { "Take the page" },
+                "</a></div></li>"
+            )
         })
-    };
-    view! {
-        <li class="lesson-card" data-testid=format!("drill-card-{id}")
-            data-status=move || saved.with(|s| if s.solved { "done" } else if s.attempts > 0 { "in-progress" } else { "not-started" })>
-            <span class="num" aria-hidden="true">{n}</span>
-            <div class="card-text">
-                <h3 dir="auto">{rich(&title)}</h3>
-                <p dir="auto">{rich(&summary)}</p>
-                <p class="meta"><span>{minutes}" min"</span>
-                    <span class="status" data-testid=format!("drill-status-{id}")>{status}</span></p>
-            </div>
-            <div class="card-actions">
-                <button class="primary" data-testid=format!("drill-open-{id}")
-                    on:click=move |_| d.nav.go(Route::Drill { id: open.clone() })>
-                    {move || if saved.with(|s| s.solved) { "Again" } else { "Take the page" }}
-                </button>
-            </div>
-        </li>
-    }
+        .collect();
+    html!("<ol class=\"lesson-cards\">", cards, "</ol>")
 }

@@ -33,17 +33,23 @@ pub struct Drills {
     ctx: Ctx,
     /// The drill list, once fetched (or why it could not be).
     index: RwSignal<Option<Result<Vec<LessonListing>, String>>>,
-    progress: RwSignal<Progress>,
     /// One line: a discarded saved state, a drill that could not be opened.
     notice: RwSignal<Option<String>>,
-    /// The drill being played.
-    attempt: RwSignal<Option<Attempt>>,
-    /// The wall-clock second it was opened, the seconds shown since, and the seconds it took
-    /// once solved (the timer stops there).
-    opened: StoredValue<u64>,
-    elapsed: RwSignal<u64>,
-    solved_in: RwSignal<Option<u64>>,
+    /// The rest, in one signal (each type of signal brings its own code into the bundle).
+    state: RwSignal<State>,
     nav: Nav,
+}
+
+/// The drill being played, the saved progress and the attempt timer.
+#[derive(Default)]
+struct State {
+    attempt: Option<Attempt>,
+    progress: Progress,
+    /// The wall-clock second the drill was opened, the seconds since, and the seconds it took
+    /// once solved (the timer stops there).
+    opened: u64,
+    elapsed: u64,
+    solved_in: Option<u64>,
 }
 
 fn use_drills() -> Drills {
@@ -71,7 +77,8 @@ pub fn DrillView() -> impl IntoView {
     log::use_announcer(ctx);
     clock::use_every_second(move || d.tick());
     on_cleanup(move || ctx.pause());
-    // The address says which drill, or the list.
+    // The address says which drill, or the list. A drill opens afresh unless it is the one being
+    // played and not yet solved or given up.
     let wanted = Memo::new(move |_| {
         nav.route.with(|r| match r {
             Route::Drill { id } => Some(id.clone()),
@@ -79,35 +86,44 @@ pub fn DrillView() -> impl IntoView {
         })
     });
     Effect::new(move |_| match wanted.get() {
-        Some(id) if d.attempt.with_untracked(|a| a.as_ref().is_none_or(|a| a.drill.id != id)) => d.open(id),
-        Some(_) => {}
+        Some(id) => {
+            let fresh = d.state.with_untracked(|s| {
+                s.solved_in.is_some() || s.attempt.as_ref().is_none_or(|a| a.drill.id != id || a.gave_up)
+            });
+            if fresh {
+                d.open(id);
+            }
+        }
         None => d.load_index(),
     });
-    let playing = move || wanted.with(Option::is_some) && d.attempt.with(|a| a.is_some());
-    let loading = move || wanted.with(Option::is_some) && !playing();
-    let looks =
-        Memo::new(move |_| d.attempt.with(|a| a.as_ref().map(|a| a.drill.page.look_at.clone()).unwrap_or_default()));
-    let has = move |look: Look| looks.with(|l| l.contains(&look));
+    let playing = move || wanted.with(Option::is_some) && d.state.with(|s| s.attempt.is_some());
+    // Every part of the stage is there; those the page does not let the learner look at are
+    // hidden by the stage's classes (`hide-metrics`, …).
+    let stage = move || {
+        d.state.with(|s| {
+            let looks = s.attempt.as_ref().map_or(&[][..], |a| &a.drill.page.look_at[..]);
+            let hidden = Look::ALL.iter().filter(|(_, l)| !looks.contains(l));
+            hidden.fold(String::from("stage lesson-on"), |c, (name, _)| c + " hide-" + name)
+        })
+    };
     view! {
         <div class="shell lesson-page drill-page">
             <AppHeader />
-            <list::Notice />
+            <super::lesson::Notice notice=d.notice testid="drill-notice" />
             <list::List hidden=Signal::derive(move || wanted.with(Option::is_some)) />
-            <div class="boot" role="status" hidden=move || !loading()>"Loading the drill…"</div>
+            <div class="boot" role="status" hidden=move || !wanted.with(Option::is_some) || playing()>"Loading the drill…"</div>
             <div class="lesson-stage" hidden=move || !playing()>
                 <transport::Transport clock=true />
-                <main class="stage lesson-on">
+                <main class=stage>
                     <div class="main-col">
-                        {move || has(Look::Diagram).then(|| view! {
-                            <section class="diagram" aria-label="Topology"><topology::Topology /></section>
-                        })}
-                        {move || has(Look::QueueCards).then(|| view! { <queues::Queues /> <queues::Effects /> })}
-                        {move || has(Look::Metrics).then(|| view! { <metrics::Metrics /> })}
+                        <section class="diagram" aria-label="Topology"><topology::Topology /></section>
+                        <div class="parts part-queue-cards"><queues::Queues /><queues::Effects /></div>
+                        <div class="parts part-metrics"><metrics::Metrics /></div>
                     </div>
                     <aside class="side-col">
                         <panel::DrillPanel />
-                        {move || has(Look::Inspector).then(|| view! { <inspector::Inspector /> })}
-                        {move || has(Look::EventLog).then(|| view! { <log::EventLog /> })}
+                        <div class="parts part-inspector"><inspector::Inspector /></div>
+                        <div class="parts part-event-log"><log::EventLog /></div>
                     </aside>
                 </main>
             </div>
@@ -122,20 +138,26 @@ impl Drills {
         Drills {
             ctx: Ctx::new(Playground::blank(), None),
             index: RwSignal::new(None),
-            progress: RwSignal::new(progress),
             notice: RwSignal::new(notice),
-            attempt: RwSignal::new(None),
-            opened: StoredValue::new(0),
-            elapsed: RwSignal::new(0),
-            solved_in: RwSignal::new(None),
+            state: RwSignal::new(State { progress, ..State::default() }),
             nav,
         }
     }
 
+    /// Changes the drill being played, if there is one; its result, if any.
+    fn with_attempt<T>(&self, f: impl FnOnce(&mut Attempt) -> T) -> Option<T> {
+        self.state.try_update(|s| s.attempt.as_mut().map(f)).flatten()
+    }
+
     /// A second of wall time passed: the attempt timer moves, unless the drill is solved.
     fn tick(&self) {
-        if self.attempt.with_untracked(Option::is_some) && self.solved_in.get_untracked().is_none() {
-            self.elapsed.set(clock::wall_seconds().saturating_sub(self.opened.get_value()));
+        let now = clock::wall_seconds();
+        let moves = self.state.with_untracked(|s| {
+            (s.attempt.is_some() && s.solved_in.is_none() && now - s.opened.min(now) != s.elapsed)
+                .then_some(now - s.opened.min(now))
+        });
+        if let Some(elapsed) = moves {
+            self.state.update(|s| s.elapsed = elapsed);
         }
     }
 
@@ -180,66 +202,59 @@ impl Drills {
         ctx.error.set(None);
         ctx.speed.set(pg.speed_index());
         ctx.pg.set(pg);
-        self.opened.set_value(clock::wall_seconds());
-        self.elapsed.set(0);
-        self.solved_in.set(None);
-        self.attempt.set(Some(Attempt::new(drill)));
+        let attempt = Attempt::new(drill);
+        self.state.update(|s| {
+            (s.opened, s.elapsed, s.solved_in) = (clock::wall_seconds(), 0, None);
+            s.attempt = Some(attempt);
+        });
         Ok(())
     }
 
     /// "Check my fix": the engine replays the story with the learner's changes, which takes a
     /// moment, so "Checking…" is painted first and the judgement runs after that frame.
     fn check(&self) {
-        if self.attempt.with_untracked(|a| a.as_ref().is_none_or(|a| a.checking)) {
+        if self.state.with_untracked(|s| s.attempt.as_ref().is_none_or(|a| a.checking)) {
             return;
         }
         self.ctx.pause();
-        self.attempt.update(|a| {
-            if let Some(a) = a {
-                a.checking = true;
-            }
-        });
+        self.with_attempt(|a| a.checking = true);
         let d = *self;
         request_animation_frame(move || set_timeout(move || d.judge(), std::time::Duration::ZERO));
     }
 
     fn judge(&self) {
-        let (attempt, pg) = (self.attempt, self.ctx.pg);
-        let judged = pg.with_untracked(|pg| {
-            attempt.try_update(|a| a.as_mut().map(|a| (a.drill.id.clone(), a.check(pg), a.gave_up))).flatten()
-        });
-        let Some((id, passed, gave_up)) = judged else { return };
-        // A pass without giving up is a solve: the timer stops, and the best time is kept.
-        let solved_in =
-            (passed && !gave_up).then(|| self.solved_in.get_untracked().unwrap_or_else(|| self.elapsed_now()));
-        if solved_in.is_some() && self.solved_in.get_untracked().is_none() {
-            self.elapsed.set(solved_in.unwrap_or_default());
-            self.solved_in.set(solved_in);
-        }
-        self.progress.update(|p| p.checked(&id, solved_in));
-        self.progress.with_untracked(progress::save);
-    }
-
-    fn elapsed_now(&self) -> u64 {
-        clock::wall_seconds().saturating_sub(self.opened.get_value())
-    }
-
-    /// "Give up": the debrief opens with the recorded fix.
-    fn give_up(&self) {
-        let (attempt, pg) = (self.attempt, self.ctx.pg);
+        let pg = self.ctx.pg;
+        let now = clock::wall_seconds();
         pg.with_untracked(|pg| {
-            attempt.update(|a| {
-                if let Some(a) = a {
-                    a.give_up(pg);
+            self.state.update(|s| {
+                let Some(a) = s.attempt.as_mut() else { return };
+                let passed = a.check(pg);
+                // A pass without giving up is a solve: the timer stops, and the best time is kept.
+                if passed && !a.gave_up && s.solved_in.is_none() {
+                    s.elapsed = now - s.opened.min(now);
+                    s.solved_in = Some(s.elapsed);
                 }
+                let id = a.drill.id.clone();
+                s.progress.checked(&id, s.solved_in.filter(|_| passed && !a.gave_up));
+                progress::save(&s.progress);
             })
         });
     }
 
+    /// "Give up": the debrief opens with the recorded fix.
+    fn give_up(&self) {
+        self.ctx.pg.with_untracked(|pg| self.with_attempt(|a| a.give_up(pg)));
+    }
+
     /// Sends the recorded fix, command by command, as the learner's own (it stops at a refusal).
     fn apply_recorded(&self) {
-        let fix = self.attempt.with_untracked(|a| a.as_ref().and_then(|a| a.recorded.clone().ok())).unwrap_or_default();
-        for (action, params) in fix {
+        let fix = self
+            .with_attempt(|a| {
+                a.applied = true;
+                a.recorded.clone().ok()
+            })
+            .flatten();
+        for (action, params) in fix.unwrap_or_default() {
             if self.ctx.act(|p| p.apply(&action, &params)).is_none() {
                 break;
             }

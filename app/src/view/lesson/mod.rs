@@ -19,7 +19,8 @@ mod progress;
 mod reach;
 mod step;
 
-pub use panel::{rich, LessonPanel};
+pub use overview::Notice;
+pub use panel::LessonPanel;
 pub use play::Play;
 
 use super::app::{use_kept, Kept};
