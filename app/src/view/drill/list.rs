@@ -89,7 +89,7 @@ fn cards(list: &[LessonListing], p: &Progress) -> Markup {
                 "\" href=\"",
                 href,
                 "\">",
-                if s.solved { "Again" } else { "Take the page" },
+                if s.solved { "Again" } else { "Answer the page" },
                 "</a></div></li>"
             )
         })

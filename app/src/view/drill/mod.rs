@@ -117,13 +117,14 @@ pub fn DrillView() -> impl IntoView {
                 <main class=stage>
                     <div class="main-col">
                         <section class="diagram" aria-label="Topology"><topology::Topology /></section>
-                        <div class="parts part-queue-cards"><queues::Queues /><queues::Effects /></div>
-                        <div class="parts part-metrics"><metrics::Metrics /></div>
+                        <queues::Queues />
+                        <queues::Effects />
+                        <metrics::Metrics />
                     </div>
                     <aside class="side-col">
                         <panel::DrillPanel />
-                        <div class="parts part-inspector"><inspector::Inspector /></div>
-                        <div class="parts part-event-log"><log::EventLog /></div>
+                        <inspector::Inspector />
+                        <log::EventLog />
                     </aside>
                 </main>
             </div>

@@ -62,8 +62,25 @@ pub fn DrillPanel() -> impl IntoView {
     let markup = move |f: fn(&State) -> Markup| Memo::new(move |_| st.with(f).into_string());
     let head = markup(|s| s.attempt.as_ref().map(report).unwrap_or_default());
     let said = markup(|s| s.attempt.as_ref().map(|a| said(a, s.solved_in.is_some())).unwrap_or_default());
+    // A new verdict (or the debrief after giving up) is brought into view: in the panel, which
+    // scrolls on a wide screen, and on the page.
+    let (panel, said_el) = (NodeRef::<leptos::html::Section>::new(), NodeRef::<leptos::html::Div>::new());
+    Effect::new(move |seen: Option<(u64, bool)>| {
+        let now = st.with(|s| s.attempt.as_ref().map_or((0, false), |a| (a.checks, a.gave_up)));
+        if seen.is_some_and(|s| s != now && now != (0, false)) {
+            request_animation_frame(move || {
+                if let (Some(p), Some(e)) = (panel.get_untracked(), said_el.get_untracked()) {
+                    p.set_scroll_top(e.offset_top() - 12);
+                    let options = web_sys::ScrollIntoViewOptions::new();
+                    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                    e.scroll_into_view_with_scroll_into_view_options(&options);
+                }
+            });
+        }
+        now
+    });
     view! {
-        <section class="lesson-panel drill-panel" data-testid="drill-panel" aria-label="Incident drill">
+        <section class="lesson-panel drill-panel" data-testid="drill-panel" aria-label="Incident drill" node_ref=panel>
             <button class="quiet lesson-exit" data-testid="drill-to-list" on:click=move |_| d.nav.go(Route::Drills)>
                 "All drills"</button>
             <div class="drill-head" inner_html=head></div>
@@ -78,7 +95,7 @@ pub fn DrillPanel() -> impl IntoView {
                 <button data-testid="drill-apply-fix" hidden=move || !gave_up() disabled=applied on:click=move |_| d.apply_recorded()>
                     "Apply the recorded fix"</button>
             </div>
-            <div class="drill-said" aria-live="polite" inner_html=said></div>
+            <div class="drill-said" aria-live="polite" inner_html=said node_ref=said_el></div>
         </section>
     }
 }
