@@ -71,9 +71,12 @@ pub fn DrillPanel() -> impl IntoView {
             request_animation_frame(move || {
                 if let (Some(p), Some(e)) = (panel.get_untracked(), said_el.get_untracked()) {
                     p.set_scroll_top(e.offset_top() - 12);
-                    let options = web_sys::ScrollIntoViewOptions::new();
-                    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                    e.scroll_into_view_with_scroll_into_view_options(&options);
+                    // Its first line, on the page (a phone's panel does not scroll itself).
+                    if let Some(first) = e.first_element_child() {
+                        let options = web_sys::ScrollIntoViewOptions::new();
+                        options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                        first.scroll_into_view_with_scroll_into_view_options(&options);
+                    }
                 }
             });
         }
@@ -135,7 +138,7 @@ fn said(a: &Attempt, solved: bool) -> Markup {
                 .iter()
                 .enumerate()
                 .map(|(i, g)| {
-                    let why = (!g.holds).then(|| html!("<small> ", &g.why, "</small>"));
+                    let why = (!g.holds).then(|| html!("<small dir=\"auto\">", &g.why, "</small>"));
                     html!(
                         "<li class=\"",
                         if g.holds { "held" } else { "" },
@@ -147,10 +150,11 @@ fn said(a: &Attempt, solved: bool) -> Markup {
                         if g.holds { "✓" } else { "✗" },
                         "</span><span dir=\"auto\">",
                         &g.label,
-                        why,
                         "</span><span class=\"reading\">",
                         &g.shown,
-                        "</span></li>"
+                        "</span>",
+                        why,
+                        "</li>"
                     )
                 })
                 .collect();
@@ -176,7 +180,7 @@ fn said(a: &Attempt, solved: bool) -> Markup {
         let items: Markup = hints.iter().map(|h| html!("<li dir=\"auto\">", rich(h), "</li>")).collect();
         let left = a.drill.hints.len() - hints.len();
         html!(into out; "<ol class=\"drill-hints\" data-testid=\"drill-hints\">", items, "</ol>");
-        if left > 0 {
+        if left > 0 && !solved && !a.passed() {
             html!(into out; "<p class=\"lesson-hint\">", crate::format::count(left as u64, "more hint", "more hints"),
                 " after the next check that does not pass.</p>");
         }
