@@ -146,6 +146,23 @@ pub fn use_clock(ctx: Ctx) {
     });
 }
 
+/// Whole seconds of wall time on the page's clock (`performance.now()`): what a drill's attempt
+/// timer counts from.
+pub fn wall_seconds() -> u64 {
+    now_us() / 1_000_000
+}
+
+/// Calls `tick` once a second of wall time for as long as the calling view lives (a drill's
+/// attempt timer).
+pub fn use_every_second(tick: impl Fn() + 'static) {
+    let handle = set_interval_with_handle(tick, std::time::Duration::from_secs(1)).ok();
+    on_cleanup(move || {
+        if let Some(h) = handle {
+            h.clear();
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::{virtual_ms, MAX_FRAME_US};
@@ -176,21 +193,4 @@ mod tests {
         // An hour in a background tab, at 64×, moves virtual time by 6.4 s, not 64 hours.
         assert_eq!(virtual_ms(3_600_000_000, 256, 0), (MAX_FRAME_US * 64 / 1_000, 0));
     }
-}
-
-/// Whole seconds of wall time on the page's clock (`performance.now()`): what a drill's attempt
-/// timer counts from.
-pub fn wall_seconds() -> u64 {
-    now_us() / 1_000_000
-}
-
-/// Calls `tick` once a second of wall time for as long as the calling view lives (a drill's
-/// attempt timer).
-pub fn use_every_second(tick: impl Fn() + 'static) {
-    let handle = set_interval_with_handle(tick, std::time::Duration::from_secs(1)).ok();
-    on_cleanup(move || {
-        if let Some(h) = handle {
-            h.clear();
-        }
-    });
 }
