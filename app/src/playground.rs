@@ -96,7 +96,22 @@ pub struct Playground {
     speed: Option<usize>,
     /// In a lesson: the story as the current step began (what Reset goes back to).
     step_start: Option<Box<History>>,
+    /// In a drill: what the learner may change, and from when (see [`Limits`]).
+    limits: Option<Limits>,
 }
+
+/// What a drill lets the learner change: every command the page sends is asked about first,
+/// and one the drill does not allow is refused in words, with nothing changed.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// The drill's `may_change` (`engine::drill::Allowed`).
+    pub may_change: Vec<engine::drill::Allowed>,
+    /// When the page arrived: a change before it cannot be judged.
+    pub from: SimTime,
+}
+
+/// The code of a command a drill refuses.
+pub const NOT_ALLOWED: &str = "NotAllowed";
 
 impl Playground {
     /// Builds the story a scenario file describes, exactly as `fanout test` runs it (the
@@ -125,6 +140,7 @@ impl Playground {
             workers: scenario.workers,
             speed: scenario.speed_quarters.and_then(|q| SPEEDS.iter().position(|s| s.1 == q)),
             step_start: None,
+            limits: None,
         })
     }
 
@@ -142,6 +158,7 @@ impl Playground {
             workers: WorkerRules::default(),
             speed: None,
             step_start: None,
+            limits: None,
         }
     }
 
@@ -168,10 +185,67 @@ impl Playground {
             // A lesson sets its own speed, step by step.
             speed: None,
             step_start: None,
+            limits: None,
             history,
         };
         pg.mark_step_start();
         Ok((pg, session))
+    }
+
+    /// A drill's broken world on a fresh History, played to the moment the page arrives
+    /// (`Drill::start`). `source` is the world's scenario file. Every command the learner sends
+    /// after that is asked about first ([`Limits`]); Reset and Undo stop at the page.
+    pub fn from_drill(drill: &engine::drill::Drill, source: String) -> Result<Playground, String> {
+        let mut history = History::new(drill.world.seed);
+        drill.start(&mut history)?;
+        let world = &drill.world;
+        let mut pg = Playground {
+            id: drill.world_id.clone().unwrap_or_default(),
+            builtin: false,
+            name: world.name.clone(),
+            description: world.description.clone(),
+            base: history.commands().len(),
+            history,
+            source,
+            publish: world.publish.clone(),
+            workers: world.workers.clone(),
+            speed: world.speed_quarters.and_then(|q| SPEEDS.iter().position(|s| s.1 == q)),
+            step_start: None,
+            limits: Some(Limits { may_change: drill.may_change.clone(), from: drill.page.at }),
+        };
+        pg.mark_step_start();
+        Ok(pg)
+    }
+
+    /// The learner's commands since the story's own (in a drill: since the page), each at the
+    /// moment it was made, those ahead of the current moment included: what a drill judges.
+    pub fn changes(&self) -> &[engine::history::Command] {
+        self.history.commands().get(self.base..).unwrap_or_default()
+    }
+
+    /// Why a drill refuses this command, in words; `None` when it may be sent (always, outside
+    /// a drill).
+    pub fn refusal(&self, action: &str, params: &Value) -> Option<String> {
+        let limits = self.limits.as_ref()?;
+        if let Some(change) = engine::drill::controls::refused(&limits.may_change, action, params) {
+            return Some(format!(
+                "Not allowed in this drill: it does not let you change {change}. Nothing was changed."
+            ));
+        }
+        (self.now() < limits.from).then(|| {
+            format!(
+                "Not allowed before the page arrived at {}: move the timeline past it to change anything.",
+                limits.from
+            )
+        })
+    }
+
+    /// Sends one of the learner's commands to the story; in a drill, only one it allows.
+    fn send(&mut self, action: &str, params: &Value) -> Result<Value, ApiError> {
+        match self.refusal(action, params) {
+            Some(why) => Err(ApiError::new(NOT_ALLOWED, why)),
+            None => self.history.apply(action, params),
+        }
     }
 
     /// A lesson's step begins now: Reset comes back here.
@@ -343,7 +417,7 @@ impl Playground {
 
     /// Puts one event on the bus: PutEvents' answer, or its one entry's error as the error.
     fn put_event(&mut self, params: &Value) -> Result<Value, ApiError> {
-        let answer = self.history.apply("PutEvents", params)?;
+        let answer = self.send("PutEvents", params)?;
         match answer["Entries"].get(0) {
             Some(e) if e.get("ErrorCode").is_some() => Err(ApiError::new(
                 e["ErrorCode"].as_str().unwrap_or_default(),
@@ -370,11 +444,11 @@ impl Playground {
             let orders =
                 snapshot.world.order_services.iter().find(|s| s.name == service).map_or(0, |s| s.db.orders.len());
             let params = preset.place_order_params(service, orders as u64 + 1);
-            return self.history.apply("PlaceOrder", &params);
+            return self.send("PlaceOrder", &params);
         }
         let (arn, _, published) = self.topic()?;
         let params = preset.params(&arn, published + 1, self.now());
-        self.history.apply("Publish", &params)
+        self.send("Publish", &params)
     }
 
     /// Publishes a body and attributes written by the learner. `attributes` is the Publish
@@ -400,26 +474,26 @@ impl Playground {
         if fifo || !group.is_empty() {
             params["MessageGroupId"] = json!(group);
         }
-        self.history.apply("Publish", &params)
+        self.send("Publish", &params)
     }
 
     /// Receives up to ten messages from a queue, as a consumer would (and does not delete them).
     pub fn receive(&mut self, queue: &str) -> Result<Value, ApiError> {
-        self.history.apply("ReceiveMessage", &json!({"QueueUrl": queue, "MaxNumberOfMessages": 10}))
+        self.send("ReceiveMessage", &json!({"QueueUrl": queue, "MaxNumberOfMessages": 10}))
     }
 
     /// Deletes an in-flight message with its latest receipt handle.
     pub fn delete(&mut self, queue: &str, receipt_handle: &str) -> Result<Value, ApiError> {
-        self.history.apply("DeleteMessage", &json!({"QueueUrl": queue, "ReceiptHandle": receipt_handle}))
+        self.send("DeleteMessage", &json!({"QueueUrl": queue, "ReceiptHandle": receipt_handle}))
     }
 
     pub fn purge(&mut self, queue: &str) -> Result<Value, ApiError> {
-        self.history.apply("PurgeQueue", &json!({"QueueUrl": queue}))
+        self.send("PurgeQueue", &json!({"QueueUrl": queue}))
     }
 
     /// Moves a dead-letter queue's messages back to their source queues.
     pub fn redrive(&mut self, dlq: &QueueView) -> Result<Value, ApiError> {
-        self.history.apply("StartMessageMoveTask", &json!({"SourceArn": dlq.arn, "MaxNumberOfMessagesPerSecond": 5}))
+        self.send("StartMessageMoveTask", &json!({"SourceArn": dlq.arn, "MaxNumberOfMessagesPerSecond": 5}))
     }
 
     /// Replays everything `archive` keeps, up to this second, to the bus it archives
@@ -429,7 +503,7 @@ impl Playground {
     pub fn replay(&mut self, archive: &str, bus_arn: &str) -> Result<Value, ApiError> {
         let name = format!("replay-{}", self.history.applied());
         let (start, end) = (engine::time::EPOCH_MS / 1000, (engine::time::EPOCH_MS + self.now().0) / 1000 + 1);
-        self.history.apply(
+        self.send(
             "StartReplay",
             &json!({
                 "ReplayName": name,
@@ -442,7 +516,7 @@ impl Playground {
     }
 
     pub fn set_queue_attribute(&mut self, queue: &str, name: &str, value: &str) -> Result<Value, ApiError> {
-        self.history.apply("SetQueueAttributes", &json!({"QueueUrl": queue, "Attributes": {name: value}}))
+        self.send("SetQueueAttributes", &json!({"QueueUrl": queue, "Attributes": {name: value}}))
     }
 
     /// Sets a subscription's redrive maxReceiveCount, keeping its dead-letter target.
@@ -468,30 +542,75 @@ impl Playground {
         let stem: String = queue.trim_end_matches(".fifo").chars().map(|c| if c == '.' { '-' } else { c }).collect();
         let n = (1..).find(|n| !snapshot.world.workers.iter().any(|w| w.name == format!("{stem}-w{n}"))).unwrap_or(1);
         let params = self.workers.params(queue, &format!("{stem}-w{n}"), &stem);
-        self.history.apply("CreateWorker", &params)
+        self.send("CreateWorker", &params)
     }
 
     /// `CrashWorker`, `RestartWorker`, `PauseWorker`, `ResumeWorker` or `DeleteWorker`.
     pub fn worker(&mut self, action: &str, name: &str) -> Result<Value, ApiError> {
-        self.history.apply(action, &json!({"WorkerName": name}))
+        self.send(action, &json!({"WorkerName": name}))
     }
 
     /// Slows a worker down to 20 s a message, or back to 2 s.
     pub fn set_worker_slow(&mut self, name: &str, slow: bool) -> Result<Value, ApiError> {
         let time = if slow { "20s" } else { "2s" };
-        self.history.apply("UpdateWorker", &json!({"WorkerName": name, "ProcessingTime": time}))
+        self.send("UpdateWorker", &json!({"WorkerName": name, "ProcessingTime": time}))
+    }
+
+    /// Sets how a worker guards against doing one event twice (`UpdateWorker`'s `Idempotency`):
+    /// `None`, `CheckThenAct` (check the id, act, then record it) or `Atomic` (the id and the
+    /// effect in one transaction).
+    pub fn set_idempotency(&mut self, name: &str, mode: &str) -> Result<Value, ApiError> {
+        self.send("UpdateWorker", &json!({"WorkerName": name, "Idempotency": mode}))
+    }
+
+    /// Turns a Lambda event source mapping's `ReportBatchItemFailures` on or off: with it, a
+    /// function's answer names the records that failed, and only those go back to the queue.
+    pub fn set_report_failures(&mut self, uuid: &str, on: bool) -> Result<Value, ApiError> {
+        let types: &[&str] = if on { &["ReportBatchItemFailures"] } else { &[] };
+        self.send("UpdateEventSourceMapping", &json!({"UUID": uuid, "FunctionResponseTypes": types}))
+    }
+
+    /// Gives `queue` a dead-letter queue: creates `<queue>-dlq` (kept 14 days, the longest
+    /// retention) unless it exists, and a redrive policy to it after 5 receives. Both commands
+    /// or neither: in a drill, each must be allowed; if the second fails the first is taken back.
+    pub fn add_dead_letter_queue(&mut self, queue: &str) -> Result<Value, ApiError> {
+        let dlq = match queue.strip_suffix(".fifo") {
+            Some(stem) => format!("{stem}-dlq.fifo"),
+            None => format!("{queue}-dlq"),
+        };
+        let exists = self.history.sim().snapshot_limited(0).queues.iter().any(|q| q.name == dlq);
+        let mut attributes = json!({"MessageRetentionPeriod": "1209600"});
+        if dlq.ends_with(".fifo") {
+            attributes["FifoQueue"] = json!("true");
+        }
+        let create = json!({"QueueName": dlq, "Attributes": attributes});
+        let policy = json!({"deadLetterTargetArn": engine::ids::queue_arn(&dlq), "maxReceiveCount": 5}).to_string();
+        let redrive = json!({"QueueUrl": queue, "Attributes": {"RedrivePolicy": policy}});
+        for (action, params) in [("CreateQueue", &create), ("SetQueueAttributes", &redrive)] {
+            if let Some(why) = self.refusal(action, params).filter(|_| action != "CreateQueue" || !exists) {
+                return Err(ApiError::new(NOT_ALLOWED, why));
+            }
+        }
+        if !exists {
+            self.send("CreateQueue", &create)?;
+        }
+        self.send("SetQueueAttributes", &redrive).inspect_err(|_| {
+            if !exists {
+                self.history.undo();
+            }
+        })
     }
 
     pub fn set_filter_policy(&mut self, subscription_arn: &str, policy: &str) -> Result<Value, ApiError> {
         let params =
             json!({"SubscriptionArn": subscription_arn, "AttributeName": "FilterPolicy", "AttributeValue": policy});
-        self.history.apply("SetSubscriptionAttributes", &params)
+        self.send("SetSubscriptionAttributes", &params)
     }
 
     /// Any command in the engine's language (an AWS action or the playground's own), applied
     /// now as the learner's: undo takes it back.
     pub fn apply(&mut self, action: &str, params: &Value) -> Result<Value, ApiError> {
-        self.history.apply(action, params)
+        self.send(action, params)
     }
 
     /// Every event of the story up to now, oldest first (`seq` is the index).

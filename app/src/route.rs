@@ -14,6 +14,8 @@
 //! | `compare.html[?compare=<a>,<b>[,<c>]]`, `index.html?compare=…` | compare mode |
 //! | `compare.html?interview=<id>[&step=<n>]`, `index.html?interview=…` | an interview walkthrough, at step n (1-based; one past the last: the review) |
 //! | `export.html[#share=…]` | the story as CloudFormation, boto3 or AWS CLI |
+//! | `index.html?drills` | the incident drills' list |
+//! | `index.html?drill=<id>` | an incident drill |
 //!
 //! `?embed=1` is the embed's (its own, smaller bundle): `index.html` forwards it to `embed.html`
 //! before anything loads.
@@ -37,6 +39,10 @@ pub enum Route {
     Interview { id: String, step: Option<String> },
     /// The export to AWS of the sandbox's story.
     Export,
+    /// The incident drills' list.
+    Drills,
+    /// An incident drill.
+    Drill { id: String },
 }
 
 /// Which view a route is drawn by: moving between two routes of one view (a lesson's steps)
@@ -48,6 +54,7 @@ pub enum View {
     Compare,
     Interview,
     Export,
+    Drills,
 }
 
 impl Route {
@@ -66,6 +73,12 @@ impl Route {
         }
         if let Some(id) = get("lesson") {
             return Route::Lesson { id, step: get("step") };
+        }
+        if let Some(id) = get("drill") {
+            return Route::Drill { id };
+        }
+        if get("drills").is_some() {
+            return Route::Drills;
         }
         match file {
             "lesson.html" => Route::Lessons,
@@ -91,6 +104,8 @@ impl Route {
                 format!("compare.html?interview={}&step={}", encode(id), encode(n))
             }
             Route::Export => "export.html".into(),
+            Route::Drills => "./?drills".into(),
+            Route::Drill { id } => format!("./?drill={}", encode(id)),
         }
     }
 
@@ -101,6 +116,7 @@ impl Route {
             Route::Compare { .. } => View::Compare,
             Route::Interview { .. } => View::Interview,
             Route::Export => View::Export,
+            Route::Drills | Route::Drill { .. } => View::Drills,
         }
     }
 }
@@ -193,6 +209,10 @@ mod tests {
         assert_eq!(route("/compare.html?interview=checkout&step=7"), interview(Some("7")));
         assert_eq!(route("/export.html"), Route::Export);
         assert_eq!(route("/index.html?scenario=outbox"), Route::Sandbox { scenario: Some("outbox".into()) });
+        assert_eq!(route("/?drills"), Route::Drills);
+        assert_eq!(route("/index.html?drills="), Route::Drills);
+        assert_eq!(route("/?drill=charged-twice"), Route::Drill { id: "charged-twice".into() });
+        assert_eq!(route("/lesson.html?drill=poison-order"), Route::Drill { id: "poison-order".into() });
     }
 
     #[test]
@@ -208,6 +228,9 @@ mod tests {
             Route::Interview { id: "checkout".into(), step: None },
             Route::Interview { id: "payment-first".into(), step: Some("3".into()) },
             Route::Export,
+            Route::Drills,
+            Route::Drill { id: "charged-twice".into() },
+            Route::Drill { id: "a b&c=d".into() },
         ];
         for r in routes {
             let href = r.href();

@@ -23,6 +23,8 @@ pub struct Kept {
     loading: RwSignal<bool>,
     /// The lessons (the one being played, the list, the progress), once the lessons are shown.
     pub lessons: RwSignal<Option<Lessons>>,
+    /// The drills (the one being played, the list, the progress), once the drills are shown.
+    pub drills: RwSignal<Option<super::drill::Drills>>,
 }
 
 pub fn use_kept() -> Kept {
@@ -36,6 +38,7 @@ impl Kept {
             sandbox: RwSignal::new(None),
             loading: RwSignal::new(false),
             lessons: RwSignal::new(None),
+            drills: RwSignal::new(None),
         };
         provide_context(kept);
         kept
@@ -121,6 +124,7 @@ pub fn App() -> impl IntoView {
         View::Compare => view! { <super::compare::CompareView /> }.into_any(),
         View::Interview => view! { <super::interview::InterviewView /> }.into_any(),
         View::Export => view! { <super::export::ExportView /> }.into_any(),
+        View::Drills => view! { <super::drill::DrillView /> }.into_any(),
     }
 }
 

@@ -146,6 +146,23 @@ pub fn use_clock(ctx: Ctx) {
     });
 }
 
+/// Whole seconds of wall time on the page's clock (`performance.now()`): what a drill's attempt
+/// timer counts from.
+pub fn wall_seconds() -> u64 {
+    now_us() / 1_000_000
+}
+
+/// Calls `tick` once a second of wall time for as long as the calling view lives (a drill's
+/// attempt timer).
+pub fn use_every_second(tick: impl Fn() + 'static) {
+    let handle = set_interval_with_handle(tick, std::time::Duration::from_secs(1)).ok();
+    on_cleanup(move || {
+        if let Some(h) = handle {
+            h.clear();
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::{virtual_ms, MAX_FRAME_US};

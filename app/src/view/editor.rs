@@ -37,6 +37,54 @@ impl Setting {
     }
 }
 
+/// Runs one of the learner's commands for a control that shows its own error beside it (a
+/// select, a checkbox, a button in the inspector): true when it was applied; otherwise the
+/// engine's error (or the drill's refusal) is in `error` and nothing changed.
+pub fn apply_here(
+    ctx: super::Ctx,
+    error: RwSignal<Option<String>>,
+    f: impl FnOnce(&mut Playground) -> Result<Value, ApiError>,
+) -> bool {
+    let result = ctx.pg.try_update(f);
+    let failed = result.as_ref().and_then(|r| r.as_ref().err()).map(|e| crate::format::error_text(&e.code, &e.message));
+    let ok = failed.is_none();
+    error.set(failed);
+    ok
+}
+
+/// A command on what the learner inspects, for one `target`.
+pub type Command = fn(&mut Playground, &str) -> Result<Value, ApiError>;
+
+/// One command as one button: `act` sends it for `target`. `state` says whether the button is
+/// offered (`None`: not here) and whether what it does is done already (`Some(true)`: it says
+/// so, and is disabled). The engine's error, or a drill's refusal, shows beside it. One
+/// component for every such control (its handler is a function, not a closure): one copy of
+/// its code in the bundle.
+#[component]
+pub fn CommandButton(
+    target: String,
+    testid: String,
+    state: Signal<Option<bool>>,
+    /// What it does, and what it says once done.
+    labels: (&'static str, &'static str),
+    title: &'static str,
+    act: Command,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let error = RwSignal::new(None::<String>);
+    let target = StoredValue::new(target);
+    let done = move || state.get() == Some(true);
+    view! {
+        <p class="setting" hidden=move || state.get().is_none()>
+            <button data-testid=testid title=title disabled=done
+                on:click=move |_| { target.with_value(|t| apply_here(ctx, error, |p| act(p, t))); }>
+                {move || if done() { labels.1 } else { labels.0 }}
+            </button>
+            <span class="setting-error">{move || error.get()}</span>
+        </p>
+    }
+}
+
 /// The units a duration may be typed in: (label, seconds).
 const UNITS: &[(&str, u64)] = &[("s", 1), ("min", 60), ("h", 3_600), ("d", 86_400)];
 

@@ -3,7 +3,7 @@
 //! the playground models it exactly.
 
 use super::bidi::needs_isolation;
-use super::editor::{NumberSetting, Setting};
+use super::editor::{CommandButton, NumberSetting, Setting};
 use super::markup::Markup;
 use super::queues::without_messages;
 use super::{use_ctx, Selection};
@@ -169,32 +169,6 @@ pub fn Inspector() -> impl IntoView {
     }
 }
 
-/// A worker: its facts and its controls (Crash, Pause, Slow), as on its queue's card, so the
-/// worker opened from the diagram can be paused where it is looked at.
-#[component]
-fn WorkerDetail(name: String) -> impl IntoView {
-    let ctx = use_ctx();
-    let n = name.clone();
-    let exists = Memo::new(move |_| ctx.snapshot.with(|s| s.world.workers.iter().any(|w| w.name == n)));
-    let n = name.clone();
-    let text = move || {
-        ctx.snapshot
-            .with(|s| match s.world.workers.iter().find(|w| w.name == n) {
-                Some(w) => worker(w, s.world.jobs.iter().filter(|j| w.jobs.contains(&j.job))),
-                None => hint("That worker has been removed."),
-            })
-            .into_string()
-    };
-    view! {
-        <div class="part" inner_html=text></div>
-        <Show when=move || exists.get()>
-            <p class="buttons worker-controls">
-                <super::queues::WorkerButtons name=name.clone() id="inspector-worker".to_string() />
-            </p>
-        </Show>
-    }
-}
-
 /// A message: its facts, Delete while it is in flight (the work is done), its body.
 #[component]
 fn MessageDetail(queue: String, copy: u64) -> impl IntoView {
@@ -255,8 +229,44 @@ fn QueueDetail(name: String) -> impl IntoView {
     let dlq =
         Memo::new(move |_| q.with(|q| q.as_ref().and_then(|q| q.max_receive_count.and(q.dead_letter_queue.clone()))));
     let (n1, n2, n3) = (name.clone(), name.clone(), name.clone());
+    // A queue with no dead-letter queue, and none itself, may be given one.
+    // A queue with no dead-letter queue, and none itself, may be given one.
+    let bare = Signal::derive(move || {
+        q.with(|q| {
+            q.as_ref().filter(|q| q.dead_letter_queue.is_none() && q.dead_letter_sources.is_empty()).map(|_| false)
+        })
+    });
+    let n = name.clone();
+    // The Lambda functions that consume this queue through a mapping: (UUID, function).
+    let mappings = Memo::new(move |_| {
+        ctx.snapshot.with(|s| {
+            s.world.event_source_mappings.iter().filter(|m| m.queue == n).map(|m| m.uuid.clone()).collect::<Vec<_>>()
+        })
+    });
+    let mapping = move |uuid: String| {
+        let u = uuid.clone();
+        let function = move || {
+            ctx.snapshot.with(|s| {
+                let m = s.world.event_source_mappings.iter().find(|m| m.uuid == u)?;
+                Some((m.function.clone(), m.report_batch_item_failures))
+            })
+        };
+        let name = untrack(&function).map(|m| m.0).unwrap_or_default();
+        view! {
+            <CommandButton target=uuid testid=format!("mapping-{name}-report-failures")
+                state=Signal::derive(move || function().map(|m| m.1))
+                labels=("Report the records that fail (ReportBatchItemFailures)", "Reports the records that fail (ReportBatchItemFailures)")
+                title="UpdateEventSourceMapping FunctionResponseTypes: only the records the function names go back to the queue"
+                act=|p, uuid| p.set_report_failures(uuid, true) />
+        }
+    };
     view! {
         <div class="part" inner_html=text></div>
+        {move || mappings.get().into_iter().map(mapping).collect_view()}
+        <CommandButton target=name.clone() testid=format!("queue-{name}-add-dlq") state=bare
+            labels=("Add a dead-letter queue (after 5 receives)", "")
+            title="CreateQueue with a 14-day retention, and a RedrivePolicy to it after 5 receives"
+            act=|p, q| p.add_dead_letter_queue(q) />
         <Show when=move || q.with(Option::is_some)>
             <div class="settings">
                 <NumberSetting label="Visibility timeout (s)" testid=format!("queue-{n1}-visibility") range=(0, 43_200)
@@ -273,6 +283,42 @@ fn QueueDetail(name: String) -> impl IntoView {
                 }
             </div>
         </Show>
+    }
+}
+
+/// A worker: its facts, its controls (Crash, Pause, Slow, as on its queue's card, so the worker
+/// opened from the diagram can be paused where it is looked at), and how it guards against doing
+/// one event twice (its idempotency).
+#[component]
+fn WorkerDetail(name: String) -> impl IntoView {
+    let ctx = use_ctx();
+    let n = name.clone();
+    let text = move || {
+        ctx.snapshot
+            .with(|s| match s.world.workers.iter().find(|w| w.name == n) {
+                Some(w) => worker(w, s.world.jobs.iter().filter(|j| w.jobs.contains(&j.job))),
+                None => hint("That worker has been removed."),
+            })
+            .into_string()
+    };
+    let n = name.clone();
+    let atomic = Signal::derive(move || {
+        ctx.snapshot.with(|s| s.world.workers.iter().find(|w| w.name == n).map(|w| w.idempotency == "Atomic"))
+    });
+    let n = name.clone();
+    let exists = Memo::new(move |_| ctx.snapshot.with(|s| s.world.workers.iter().any(|w| w.name == n)));
+    let who = StoredValue::new(name.clone());
+    view! {
+        <div class="part" inner_html=text></div>
+        <Show when=move || exists.get()>
+            <p class="buttons worker-controls">
+                <super::queues::WorkerButtons name=who.get_value() id="inspector-worker".to_string() />
+            </p>
+        </Show>
+        <CommandButton target=name.clone() testid=format!("worker-{name}-idempotent") state=atomic
+            labels=("Make it idempotent: the event id and the effect in one transaction", "Idempotent: the event id and the effect in one transaction")
+            title="UpdateWorker Idempotency Atomic: a copy whose id is recorded is skipped"
+            act=|p, w| p.set_idempotency(w, "Atomic") />
     }
 }
 

@@ -7,6 +7,7 @@ mod chips;
 mod clock;
 mod compare;
 mod controls;
+mod drill;
 mod editor;
 mod embed;
 mod export;

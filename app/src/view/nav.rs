@@ -87,7 +87,7 @@ const BRAND: &str = "<svg class=\"logo\" viewBox=\"0 0 32 32\" aria-hidden=\"tru
 /// The header of every view: the brand, the links to the other views (the current one marked),
 /// then what the view adds (its picker, clock, share bar).
 #[component]
-pub fn AppHeader(#[prop(optional)] class: &'static str, children: Children) -> impl IntoView {
+pub fn AppHeader(#[prop(optional)] class: &'static str, #[prop(optional)] children: Option<Children>) -> impl IntoView {
     let nav = use_nav();
     let current = move |v: View| if nav.view() == v { "page" } else { "false" };
     let link = |v: View, to: Route, testid: &'static str, short: &'static str, long: &'static str| {
@@ -108,8 +108,9 @@ pub fn AppHeader(#[prop(optional)] class: &'static str, children: Children) -> i
                 {link(View::Lessons, Route::Lessons, "nav-lessons", "Lessons", "")}
                 {link(View::Compare, Route::Compare { designs: "fanout,workqueue".into() }, "nav-compare", "Compare", " designs")}
                 {link(View::Interview, Route::Interview { id: "checkout".into(), step: None }, "nav-interview", "Interview", " practice")}
+                {link(View::Drills, Route::Drills, "nav-drills", "Drills", "")}
             </nav>
-            {children()}
+            {children.map(|c| c())}
         </header>
     }
 }

@@ -20,6 +20,7 @@ mod progress;
 mod reach;
 mod step;
 
+pub use overview::Notice;
 pub use panel::LessonPanel;
 pub use play::Play;
 

@@ -29,14 +29,14 @@ pub fn LessonsButton() -> impl IntoView {
     }
 }
 
-/// The notice line (a discarded saved state, a bad link, a lesson that could not be loaded).
+/// A view's notice line (a discarded saved state, a bad link, a lesson or drill that could not
+/// be loaded), with its test id, and × to dismiss it.
 #[component]
-pub fn Notice() -> impl IntoView {
-    let ls = use_lessons_ctx();
+pub fn Notice(notice: RwSignal<Option<String>>, testid: &'static str) -> impl IntoView {
     view! {
-        <p class="lesson-notice" role="status" data-testid="lesson-notice" hidden=move || ls.notice.with(Option::is_none)>
-            <span dir="auto">{move || ls.notice.get()}</span>
-            <button class="quiet" aria-label="Dismiss" on:click=move |_| ls.notice.set(None)>"×"</button>
+        <p class="lesson-notice" role="status" data-testid=testid hidden=move || notice.with(Option::is_none)>
+            <span dir="auto">{move || notice.get()}</span>
+            <button class="quiet" aria-label="Dismiss" on:click=move |_| notice.set(None)>"×"</button>
         </p>
     }
 }
@@ -56,7 +56,7 @@ pub fn Overview() -> impl IntoView {
         })
     };
     view! {
-        <Notice />
+        <Notice notice=ls.notice testid="lesson-notice" />
         <section class="lesson-overview" data-testid="lesson-overview" aria-labelledby="lessons-title"
             hidden=move || !ls.overview.get()>
             <div class="overview-head">
