@@ -250,15 +250,17 @@ impl Drill {
     fn looks(&self) -> Vec<u64> {
         let w = self.window_ms;
         let mut looks: Vec<u64> = (0..=LOOKS).map(|k| w / LOOKS * k).collect();
-        looks.push(w);
-        for g in &self.goal {
-            match g.when {
-                When::Within(t) | When::From(t) => looks.push(t),
-                When::AtEnd => {}
+        looks.dedup();
+        let marks = self.goal.iter().filter_map(|g| match g.when {
+            When::Within(t) | When::From(t) => Some(t),
+            When::AtEnd => None,
+        });
+        // Each put in its place (a few marks: a sort would bring its code into the page).
+        for t in std::iter::once(w).chain(marks) {
+            if let Err(at) = looks.binary_search(&t) {
+                looks.insert(at, t);
             }
         }
-        looks.sort_unstable();
-        looks.dedup();
         looks
     }
 }
