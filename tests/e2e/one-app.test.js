@@ -80,7 +80,7 @@ test('a lesson can start from an EventBridge scenario', async () => {
   const fixture = await readFile(join(root, 'tests/e2e/fixtures/lessons/eventbridge-fixture.json'), 'utf8');
   const index = JSON.parse(await readFile(join(root, 'public/lessons/index.json'), 'utf8'));
   const { title, summary, minutes } = JSON.parse(fixture);
-  index.lessons.push({ id: 'eventbridge-fixture', title, summary, minutes, part: index.parts.at(-2).id, assumes: [] });
+  index.lessons.push({ id: 'eventbridge-fixture', title, summary, minutes, part: index.parts.at(-1).id, assumes: [] });
   await context.route('**/lessons/index.json', (r) => r.fulfill({ contentType: 'application/json', body: JSON.stringify(index) }));
   await context.route('**/lessons/eventbridge-fixture.json', (r) => r.fulfill({ contentType: 'application/json', body: fixture }));
   const page = await context.newPage();
