@@ -6,6 +6,7 @@ pub mod format;
 pub mod interview_state;
 pub mod playground;
 pub mod route;
+mod saved;
 pub mod share;
 pub mod story_file;
 mod view;

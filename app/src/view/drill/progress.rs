@@ -6,7 +6,7 @@
 //! time without a solve, a solve without a check), is discarded with a one-line notice; storage
 //! that throws is treated as empty and every drill still runs, only nothing is kept.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// The `localStorage` key.
 pub const KEY: &str = "fanout-playground.drills";
@@ -34,25 +34,16 @@ pub struct Progress {
 impl Progress {
     /// Reads the saved text; an error says what is wrong with it.
     pub fn parse(text: &str) -> Result<Progress, String> {
-        let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
-        if value.get("version").and_then(Value::as_u64) != Some(1) {
-            return Err("unknown version".into());
-        }
-        let Some(Value::Object(items)) = value.get("drills") else { return Err("no drills object".into()) };
-        let mut drills = Vec::with_capacity(items.len());
-        for (id, item) in items {
-            drills.push((id.clone(), saved(item).map_err(|e| format!("drill \"{id}\": {e}"))?));
-        }
-        Ok(Progress { drills })
+        Ok(Progress { drills: crate::saved::parse_entries(text, "drills", "drill", saved)? })
     }
 
     /// The text to save.
     pub fn to_text(&self) -> String {
-        let mut drills = Map::new();
-        for (id, s) in &self.drills {
-            drills.insert(id.clone(), json!({"solved": s.solved, "best_s": s.best_s, "attempts": s.attempts}));
-        }
-        json!({"version": 1, "drills": drills}).to_string()
+        crate::saved::entries_text(
+            "drills",
+            &self.drills,
+            |s| json!({"solved": s.solved, "best_s": s.best_s, "attempts": s.attempts}),
+        )
     }
 
     /// One drill's progress (empty if never checked).
@@ -97,35 +88,16 @@ fn saved(item: &Value) -> Result<Saved, String> {
     Ok(Saved { solved, best_s, attempts })
 }
 
-/// The browser's `localStorage`, or `None` where it is blocked (access throws) or missing.
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
-
 /// Loads the saved progress: `(progress, notice)`. A corrupt or impossible saved state is
 /// removed and named in the notice; blocked storage gives empty progress and no notice.
 pub fn load() -> (Progress, Option<String>) {
-    let Some(s) = storage() else { return (Progress::default(), None) };
-    match s.get_item(KEY) {
-        Ok(Some(text)) => match Progress::parse(&text) {
-            Ok(p) => (p, None),
-            Err(e) => {
-                let _ = s.remove_item(KEY);
-                (
-                    Progress::default(),
-                    Some(format!("Your saved drill progress could not be read ({e}) and was discarded.")),
-                )
-            }
-        },
-        _ => (Progress::default(), None),
-    }
+    let (progress, notice) = crate::saved::load(KEY, "drill progress", Progress::parse);
+    (progress.unwrap_or_default(), notice)
 }
 
 /// Saves the progress; does nothing where storage is blocked or full.
 pub fn save(progress: &Progress) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(KEY, &progress.to_text());
-    }
+    crate::saved::save(KEY, &progress.to_text());
 }
 
 /// Whole seconds as a timer shows them: "0:07", "4:05", "1:02:03".

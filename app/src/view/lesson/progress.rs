@@ -5,7 +5,7 @@
 //! one-line notice; storage that throws (blocked by the browser) is treated as empty and every
 //! lesson still runs, only nothing is kept.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// The `localStorage` key.
 pub const KEY: &str = "fanout-playground.lessons";
@@ -53,25 +53,16 @@ impl Status {
 impl Progress {
     /// Reads the saved text; an error says what is wrong with it.
     pub fn parse(text: &str) -> Result<Progress, String> {
-        let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
-        if value.get("version").and_then(Value::as_u64) != Some(1) {
-            return Err("unknown version".into());
-        }
-        let Some(Value::Object(items)) = value.get("lessons") else { return Err("no lessons object".into()) };
-        let mut lessons = Vec::with_capacity(items.len());
-        for (id, item) in items {
-            lessons.push((id.clone(), saved(item).map_err(|e| format!("lesson \"{id}\": {e}"))?));
-        }
-        Ok(Progress { lessons })
+        Ok(Progress { lessons: crate::saved::parse_entries(text, "lessons", "lesson", saved)? })
     }
 
     /// The text to save.
     pub fn to_text(&self) -> String {
-        let mut lessons = Map::new();
-        for (id, s) in &self.lessons {
-            lessons.insert(id.clone(), json!({"step": s.step, "answered": s.answered, "done": s.done}));
-        }
-        json!({"version": 1, "lessons": lessons}).to_string()
+        crate::saved::entries_text(
+            "lessons",
+            &self.lessons,
+            |s| json!({"step": s.step, "answered": s.answered, "done": s.done}),
+        )
     }
 
     /// One lesson's progress (empty if never opened).
@@ -124,35 +115,16 @@ fn saved(item: &Value) -> Result<Saved, String> {
     Ok(Saved { step: step as usize, answered, done })
 }
 
-/// The browser's `localStorage`, or `None` where it is blocked (access throws) or missing.
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
-
 /// Loads the saved progress: `(progress, notice)`. A corrupt saved state is removed and named in
 /// the notice; blocked storage gives empty progress and no notice.
 pub fn load() -> (Progress, Option<String>) {
-    let Some(s) = storage() else { return (Progress::default(), None) };
-    match s.get_item(KEY) {
-        Ok(Some(text)) => match Progress::parse(&text) {
-            Ok(p) => (p, None),
-            Err(e) => {
-                let _ = s.remove_item(KEY);
-                (
-                    Progress::default(),
-                    Some(format!("Your saved lesson progress could not be read ({e}) and was discarded.")),
-                )
-            }
-        },
-        _ => (Progress::default(), None),
-    }
+    let (progress, notice) = crate::saved::load(KEY, "lesson progress", Progress::parse);
+    (progress.unwrap_or_default(), notice)
 }
 
 /// Saves the progress; does nothing where storage is blocked or full.
 pub fn save(progress: &Progress) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(KEY, &progress.to_text());
-    }
+    crate::saved::save(KEY, &progress.to_text());
 }
 
 #[cfg(test)]
