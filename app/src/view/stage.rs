@@ -74,14 +74,21 @@ fn Cards() -> impl IntoView {
 /// A story on the stage: the header (picker, clock, share bar), the time controls, the main
 /// column and, beside it, the inspector and the event log. The story is `ctx`'s, made by the
 /// app (`Kept`) so that it outlives the stage: leaving the view pauses it.
-#[component]
-pub fn Stage(ctx: Ctx) -> impl IntoView {
+/// What every view that plays a story on its own stage sets up: `ctx` as the context, the
+/// clock that plays it, the keyboard's time controls, the announcer of notable events; leaving
+/// the view pauses the story.
+pub(crate) fn use_story(ctx: Ctx) {
     provide_context(ctx);
     clock::use_clock(ctx);
     transport::use_keyboard(ctx);
     log::use_announcer(ctx);
-    share::use_drop(ctx);
     on_cleanup(move || ctx.pause());
+}
+
+#[component]
+pub fn Stage(ctx: Ctx) -> impl IntoView {
+    use_story(ctx);
+    share::use_drop(ctx);
     let side = NodeRef::<leptos::html::Aside>::new();
     // The inspector's fidelity notes are fetched with it, after the first paint: only it shows them.
     let beside = after_paint(

@@ -69,14 +69,10 @@ pub fn DrillView() -> impl IntoView {
         }
     };
     let ctx = d.ctx;
-    provide_context(ctx);
+    super::stage::use_story(ctx);
     provide_context(d);
     inspector::load_fidelity();
-    clock::use_clock(ctx);
-    transport::use_keyboard(ctx);
-    log::use_announcer(ctx);
     clock::use_every_second(move || d.tick());
-    on_cleanup(move || ctx.pause());
     // The address says which drill, or the list. A drill opens afresh unless it is the one being
     // played and not yet solved or given up.
     let wanted = Memo::new(move |_| {

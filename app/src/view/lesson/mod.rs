@@ -26,7 +26,7 @@ pub use play::Play;
 
 use super::app::{use_kept, Kept};
 use super::nav::{use_nav, AppHeader, Nav};
-use super::{clock, inspector, log, transport, Ctx};
+use super::{inspector, log, transport, Ctx};
 use crate::playground::{Playground, SPEEDS};
 use crate::route::Route;
 use engine::lesson::LessonIndex;
@@ -86,14 +86,10 @@ pub fn LessonView() -> impl IntoView {
         }
     };
     let ctx = ls.ctx;
-    provide_context(ctx);
+    super::stage::use_story(ctx);
     provide_context(ls);
     inspector::load_fidelity();
-    clock::use_clock(ctx);
-    transport::use_keyboard(ctx);
-    log::use_announcer(ctx);
     keys::use_lesson_keys(ls);
-    on_cleanup(move || ctx.pause());
     // The address says which lesson and step, or the overview.
     Effect::new(move |_| nav.route.with(|r| ls.follow(r)));
     let loading = move || !ls.overview.get() && !ls.active();
