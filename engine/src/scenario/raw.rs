@@ -57,24 +57,33 @@ impl RawStep {
         let Value::Object(map) = value else { return RawStep::default() };
         let mut f = RawStep { object: true, ..RawStep::default() };
         for (key, value) in map {
-            let slot = match key.as_str() {
-                "advance" => &mut f.advance,
-                "action" => &mut f.action,
-                "params" => &mut f.params,
-                "expect" => &mut f.expect,
-                "expect_error" => &mut f.expect_error,
-                "save" => &mut f.save,
-                "note" => &mut f.note,
-                _ => {
-                    if f.unknown.as_deref().is_none_or(|u| key.as_str() < u) {
-                        f.unknown = Some(key);
-                    }
-                    continue;
-                }
-            };
-            *slot = Some(value);
+            match f.slot(&key) {
+                Some(slot) => *slot = Some(value),
+                None => f.unknown_key(&key),
+            }
         }
         f
+    }
+
+    /// Where a known key's value goes; `None` for a key a step does not have.
+    fn slot(&mut self, key: &str) -> Option<&mut Option<Value>> {
+        Some(match key {
+            "advance" => &mut self.advance,
+            "action" => &mut self.action,
+            "params" => &mut self.params,
+            "expect" => &mut self.expect,
+            "expect_error" => &mut self.expect_error,
+            "save" => &mut self.save,
+            "note" => &mut self.note,
+            _ => return None,
+        })
+    }
+
+    /// Notes an unknown key: the least one is kept, the first a JSON object would list.
+    fn unknown_key(&mut self, key: &str) {
+        if self.unknown.as_deref().is_none_or(|u| key < u) {
+            self.unknown = Some(key.to_string());
+        }
     }
 }
 
@@ -197,23 +206,13 @@ impl<'de> Visitor<'de> for StepVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawStep, A::Error> {
         let mut f = RawStep { object: true, ..RawStep::default() };
         while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
-            let slot = match key.as_ref() {
-                "advance" => &mut f.advance,
-                "action" => &mut f.action,
-                "params" => &mut f.params,
-                "expect" => &mut f.expect,
-                "expect_error" => &mut f.expect_error,
-                "save" => &mut f.save,
-                "note" => &mut f.note,
-                other => {
-                    if f.unknown.as_deref().is_none_or(|u| other < u) {
-                        f.unknown = Some(other.to_string());
-                    }
+            match f.slot(&key) {
+                Some(slot) => *slot = Some(map.next_value::<Value>()?),
+                None => {
+                    f.unknown_key(&key);
                     map.next_value::<IgnoredAny>()?;
-                    continue;
                 }
-            };
-            *slot = Some(map.next_value::<Value>()?);
+            }
         }
         Ok(f)
     }
