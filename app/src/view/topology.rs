@@ -268,7 +268,7 @@ impl Layout {
     /// The diagram of `s` at the moment it was taken.
     #[cfg(test)]
     fn of_now(s: &Snapshot) -> Layout {
-        Layout::of(s, s.now, None, None)
+        Layout::of(s, s.now, None)
     }
 
     /// The diagram of `s` at `now` (the clock moves on while a snapshot is kept: the
@@ -277,11 +277,8 @@ impl Layout {
     /// `publish_to` is the topic (name or ARN) the page's Publish sends to: drawn first, with
     /// the producer's edge, when no simulated producer says where it publishes.
     ///
-    /// `stage` names a producer (a lesson step's `stage`): then only its design is drawn (see
-    /// [`staged`]).
-    pub(super) fn of(s: &Snapshot, now: SimTime, publish_to: Option<&str>, stage: Option<&Stage>) -> Layout {
-        let owned = stage.and_then(|p| staged(s, p));
-        let s = owned.as_ref().unwrap_or(s);
+    /// For a lesson step that draws one design, `s` is the part of the story [`staged`] keeps.
+    pub(super) fn of(s: &Snapshot, now: SimTime, publish_to: Option<&str>) -> Layout {
         let find = |name: &str| s.queues.iter().find(|q| q.name == name);
         let held = |name: &str| find(name).map_or(0, |q| q.visible + q.in_flight + q.delayed);
         let is_dlq = |name: &str| {
@@ -829,13 +826,21 @@ pub fn Topology() -> impl IntoView {
         let Some(el) = scroll_ref.get() else { return };
         follow_width(&el, narrow);
     });
+    // The part of the story a lesson step draws (its stage): cut from the snapshot when the story
+    // or the step changes, not at every frame the clock moves a countdown.
+    let staged_story =
+        Memo::new(move |_| ctx.stage.with(|st| st.as_ref().and_then(|st| ctx.snapshot.with(|s| staged(s, st)))));
     let layout = Memo::new(move |_| {
         logged.with(|_| ());
         // The clock is followed only while a message's timer runs: then its dot counts down.
         let timed = ctx.snapshot.with(timers_shown);
         let now = if timed { ctx.now.get() } else { ctx.now.get_untracked() };
-        let layout = ctx.stage.with(|stage| {
-            ctx.pg.with_untracked(|p| ctx.snapshot.with(|s| Layout::of(s, now, p.topic_wanted(), stage.as_ref())))
+        let layout = ctx.pg.with_untracked(|p| {
+            let publish_to = p.topic_wanted();
+            staged_story.with(|own| match own {
+                Some(s) => Layout::of(s, now, publish_to),
+                None => ctx.snapshot.with(|s| Layout::of(s, now, publish_to)),
+            })
         });
         let layout = if narrow.get() { layout.narrow() } else { layout };
         let filtered = layout.filtered();

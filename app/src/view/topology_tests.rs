@@ -396,7 +396,7 @@ fn the_producer_is_drawn_beside_the_topic_it_publishes_to() {
     for (with_producer, producer) in [(true, "shop"), (false, "checkout")] {
         let pg = two_topics(with_producer);
         let publish_to = if with_producer { None } else { pg.topic_wanted() };
-        let layout = Layout::of(&pg.snapshot(), pg.snapshot().now, publish_to, None);
+        let layout = Layout::of(&pg.snapshot(), pg.snapshot().now, publish_to);
         let topics: Vec<&str> = layout.topics.iter().map(|(t, _)| t.as_str()).collect();
         assert_eq!(topics, ["order-events", "on-call"], "with a producer: {with_producer}");
         assert_eq!(layout.producer, producer);
@@ -465,6 +465,13 @@ fn more_consumers_than_drawn_say_so_inside_their_row() {
     }
 }
 
+/// The diagram of a lesson step's stage, as the view draws it: the staged part of the story, or
+/// the whole story when the stage names no producer.
+fn staged_layout(s: &engine::snapshot::Snapshot, stage: &super::Stage) -> Layout {
+    let own = super::staged(s, stage);
+    Layout::of(own.as_ref().unwrap_or(s), s.now, None)
+}
+
 #[test]
 fn a_lesson_stage_draws_one_design_of_the_three_the_world_holds() {
     // Lesson 1's world holds all three designs' parts; each of its steps draws the one it runs.
@@ -488,7 +495,7 @@ fn a_lesson_stage_draws_one_design_of_the_three_the_world_holds() {
         pg.apply("CreateProducer", &params).unwrap_or_else(|e| panic!("{name}: {e:?}"));
     }
     let s = pg.snapshot();
-    let staged = |name: &str| Layout::of(&s, s.now, None, Some(&super::Stage { name: name.into(), planned: None }));
+    let staged = |name: &str| staged_layout(&s, &super::Stage { name: name.into(), planned: None });
     // Design 1: checkout calls its services in turn; no topic, no queue.
     let chain = staged("chain");
     assert_eq!(chain.producer, "chain");
@@ -509,7 +516,7 @@ fn a_lesson_stage_draws_one_design_of_the_three_the_world_holds() {
     assert_eq!(fan.topics.len(), 1);
     // No stage, or one naming no producer: the whole world, with the producer that publishes
     // to its topic.
-    for whole in [Layout::of(&s, s.now, None, None), staged("nobody")] {
+    for whole in [Layout::of(&s, s.now, None), staged("nobody")] {
         assert_eq!(whole.rows.len(), 4, "the three fan-out queues and all-jobs");
         assert_eq!(whole.producer, "fan-out");
     }
@@ -530,14 +537,14 @@ fn a_stage_is_drawn_from_the_steps_run_before_the_run_creates_its_producer() {
         other => panic!("step {} is {}", i + 1, other.name()),
     };
     let chain = super::Stage::of("chain", &run(1));
-    let drawn = Layout::of(&s, s.now, None, Some(&chain));
+    let drawn = staged_layout(&s, &chain);
     assert_eq!(drawn.producer, "chain");
     assert!(drawn.rows.is_empty() && drawn.topics.is_empty());
     let calls: Vec<&str> = drawn.calls.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(calls, ["payment-api", "billing-api", "packing-api", "sms-api"]);
-    let one = Layout::of(&s, s.now, None, Some(&super::Stage::of("one-queue", &run(2))));
+    let one = staged_layout(&s, &super::Stage::of("one-queue", &run(2)));
     assert_eq!(one.rows.iter().map(|r| r.queue.as_str()).collect::<Vec<_>>(), ["all-jobs"]);
-    let fan = Layout::of(&s, s.now, None, Some(&super::Stage::of("fan-out", &run(3))));
+    let fan = staged_layout(&s, &super::Stage::of("fan-out", &run(3)));
     assert_eq!(fan.rows.iter().map(|r| r.queue.as_str()).collect::<Vec<_>>(), ["billing", "packing", "sms"]);
     assert_eq!(fan.producer, "fan-out");
 }
