@@ -605,7 +605,7 @@ fn consumers_of(b: &mut Builder, layout: &Layout, queue: &str, consumers: &[Cons
                 (cut(&c.label, 8), html!("<tspan class=\"holding\"> · ", count, "</tspan>"), format!(", holding {h}"))
             }
             Some(h) => {
-                (cut(&c.label, 9), html!("<tspan class=\"holding\"> · ", h, "</tspan>"), format!(", holding {h}"))
+                (cut(&c.label, 7), html!("<tspan class=\"holding\"> · ", h, "</tspan>"), format!(", holding {h}"))
             }
             None => (c.label.clone(), Markup::new(), String::new()),
         };
