@@ -240,6 +240,20 @@ impl Playground {
         })
     }
 
+    /// What a drill lets the learner change, as its `may_change` spells it; `None` outside a drill.
+    pub fn may_change(&self) -> Option<Vec<String>> {
+        self.limits.as_ref().map(|l| l.may_change.iter().map(engine::drill::Allowed::as_text).collect())
+    }
+
+    /// A read-only action (`Get…`, `Describe…`, `List…`) on the story as it is now: answered by
+    /// a copy of the simulation, so nothing is recorded and nothing changes.
+    pub fn read(&self, action: &str, params: &Value) -> Result<Value, ApiError> {
+        if !engine::drill::controls::reads_only(action) {
+            return Err(ApiError::new("InvalidAction", format!("{action} is not a read-only action.")));
+        }
+        self.history.sim().clone().apply(action, params)
+    }
+
     /// Sends one of the learner's commands to the story; in a drill, only one it allows.
     fn send(&mut self, action: &str, params: &Value) -> Result<Value, ApiError> {
         match self.refusal(action, params) {

@@ -148,6 +148,67 @@ test('a change the drill does not allow is refused in words and changes nothing'
   await done(page, problems, 'drills-refused');
 });
 
+test('the silent subscription is solved with AWS calls: the queue policy read, edited and sent back, a subscription DLQ set', async () => {
+  const { page, problems } = await open('?drill=silent-subscription', { ready: 'drill-report' });
+  await stageBuilt(page);
+  const call = page.getByTestId('aws-call');
+  await call.locator('summary').click();
+  const action = page.getByTestId('aws-call-action');
+  const params = page.getByTestId('aws-call-params');
+  // The drill offers its own changes and the reads; nothing it does not allow.
+  const offered = await action.locator('option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(offered.filter((o) => !/^(Get|Describe|List)/.test(o)),
+    ['SetQueueAttributes:Policy', 'SetSubscriptionAttributes:RedrivePolicy', 'SetSubscriptionAttributes:RawMessageDelivery', 'Subscribe', 'CreateQueue', 'CreateWorker']);
+  assert.ok(offered.includes('GetQueueAttributes'));
+
+  // Packing selected, its policy is filled in as it is now: the renamed topic is not the one that sends.
+  await page.getByTestId('queue-packing-name').click();
+  await action.selectOption('SetQueueAttributes:Policy');
+  const filled = JSON.parse(await params.inputValue());
+  assert.match(filled.QueueUrl, /\/packing$/);
+  const policy = JSON.parse(filled.Attributes.Policy);
+  const source = policy.Statement[0].Condition.ArnEquals['aws:SourceArn'];
+  assert.notEqual(source, 'arn:aws:sns:us-east-1:000000000000:order-events');
+
+  // Not JSON: said, and nothing sent.
+  await params.fill('{"QueueUrl": ');
+  await page.getByTestId('aws-call-send').click();
+  assert.match(await text(page, 'aws-call-error'), /^The parameters are not JSON: .*line 1 column \d+\. Nothing was sent\.$/);
+  assert.equal(await page.getByTestId('undo').isDisabled(), true, 'nothing was kept');
+  // A setting the drill does not allow, slipped into the call: refused in words.
+  await params.fill(JSON.stringify({ QueueUrl: filled.QueueUrl, Attributes: { VisibilityTimeout: '60' } }));
+  await page.getByTestId('aws-call-send').click();
+  assert.equal(await text(page, 'aws-call-error'),
+    'Not allowed in this drill: it does not let you change SetQueueAttributes:VisibilityTimeout. Nothing was changed.');
+  assert.equal(await page.getByTestId('undo').isDisabled(), true);
+
+  // The fix: the policy names the topic that sends, and copies SNS cannot deliver are kept.
+  policy.Statement[0].Condition.ArnEquals['aws:SourceArn'] = 'arn:aws:sns:us-east-1:000000000000:order-events';
+  await params.fill(JSON.stringify({ QueueUrl: filled.QueueUrl, Attributes: { Policy: JSON.stringify(policy) } }));
+  await page.getByTestId('aws-call-send').click();
+  assert.equal(await text(page, 'aws-call-error'), '');
+  assert.equal(await text(page, 'aws-call-answer'), '{}');
+  await action.selectOption('SetSubscriptionAttributes:RedrivePolicy');
+  const sub = JSON.parse(await params.inputValue());
+  assert.equal(sub.AttributeName, 'RedrivePolicy');
+  sub.AttributeValue = JSON.stringify({ deadLetterTargetArn: 'arn:aws:sqs:us-east-1:000000000000:packing-sns-dlq' });
+  // With packing selected, the subscription filled in is packing's.
+  assert.match(sub.SubscriptionArn, /^arn:aws:sns:us-east-1:000000000000:order-events:/);
+  await params.fill(JSON.stringify(sub));
+  await page.getByTestId('aws-call-send').click();
+  assert.equal(await text(page, 'aws-call-error'), '');
+
+  // A read answers without changing the story: packing's policy now names order-events.
+  await action.selectOption('GetQueueAttributes');
+  await page.getByTestId('aws-call-send').click();
+  assert.match(await text(page, 'aws-call-answer'), /aws:SourceArn.*order-events/s);
+
+  await page.getByTestId('drill-check').click();
+  await verdict(page, 'true');
+  assert.match(await text(page, 'drill-your-fix'), /SetQueueAttributes packing: Policy/);
+  await done(page, problems, 'drills-aws-call', true);
+});
+
 test('a corrupt or impossible saved state is dropped with a one-line notice', async () => {
   for (const bad of ['{"version": 1, "drills": {"charged-twice": {"solved": false, "best_s": 30, "attempts": 1}}}', '{oops']) {
     const { page, problems } = await open('?drills', {

@@ -3,6 +3,7 @@
 
 mod app;
 mod bidi;
+mod call;
 mod chips;
 mod clock;
 mod compare;

@@ -12,8 +12,12 @@ use leptos::prelude::*;
 #[component]
 pub(crate) fn MainCol(#[prop(optional)] lesson: bool) -> impl IntoView {
     let col = NodeRef::<leptos::html::Div>::new();
-    let lower =
-        after_paint(move || col.get_untracked().map(Into::into), || view! { <Cards /> <controls::Subscriptions /> });
+    let lower = after_paint(
+        move || col.get_untracked().map(Into::into),
+        move || {
+            view! { <Cards /> <controls::Subscriptions /> {(!lesson).then(|| view! { <super::call::AwsCall /> })} }
+        },
+    );
     view! {
         <div class="main-col" node_ref=col>
             <controls::Publish describe=!lesson />

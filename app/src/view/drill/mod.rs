@@ -114,6 +114,7 @@ pub fn DrillView() -> impl IntoView {
                     <div class="main-col">
                         <section class="diagram" aria-label="Topology"><topology::Topology /></section>
                         <queues::Queues />
+                        <super::call::AwsCall />
                         <queues::Effects />
                         <metrics::Metrics />
                     </div>
