@@ -29,9 +29,13 @@ const ORDER: &[&str] = &[
     "retries-and-jitter",
     "idempotent-consumers",
     "ordering",
+    "fifo-in-production",
     "outbox",
     "eventbridge",
     "two-kinds-of-dlq",
+    "sns-delivery",
+    "operating-a-queue",
+    "when-not-to-use-events",
 ];
 
 fn builtins() -> Vec<(String, String)> {

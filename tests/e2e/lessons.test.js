@@ -275,9 +275,15 @@ async function walk(id, { width = 1280, shots = [] } = {}) {
     if (width === 375) await page.getByTestId('lesson-panel').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(screenshotDir, `walk-${id}-${width}-step${i + 1}${what}.png`) });
   };
+  // Nothing in the panel is wider than the panel: a long reading wraps rather than scrolling it sideways.
+  const fits = async (i, when) => {
+    const over = await page.getByTestId('lesson-panel').evaluate((el) => el.scrollWidth - el.clientWidth);
+    assert.ok(over <= 1, `${id} step ${i + 1}${when}: the panel is ${over} px wider than itself at ${width} px`);
+  };
   for (const [i, step] of lesson.steps.entries()) {
     await atStep(page, `${i + 1} / ${n}`);
     await shot(i, '');
+    await fits(i, '');
     if (step.kind === 'predict') {
       const k = step.choices.findIndex((c) => c.id === step.right) + 1;
       if (step.answer === 'number') await page.getByTestId('predict-number').fill(String(step.choices[k - 1].is ?? step.choices[k - 1].min));
@@ -291,6 +297,7 @@ async function walk(id, { width = 1280, shots = [] } = {}) {
       await result.waitFor({ timeout: 30_000 });
       assert.equal(await result.evaluate((el) => el.classList.contains('right')), true, `${id} step ${i + 1}: ${await result.textContent()}`);
       await shot(i, '-result');
+      await fits(i, ' (its result)');
     } else if (step.kind === 'checkpoint') {
       await page.getByTestId('checkpoint-show-me').click();
       if ((await page.getByTestId('lesson-next').textContent()).trim() !== 'Next') await page.getByTestId('lesson-next').click();
@@ -311,9 +318,9 @@ async function walk(id, { width = 1280, shots = [] } = {}) {
   await done(page, problems, `walk-${id}-${width}-end`);
 }
 
-// The lessons of issue 38, each walked to its end by its hooks (the older ten have their own
-// walks above and in lesson-stage.test.js).
-for (const id of ['first-fan-out', 'lambda-async', 'who-owns-the-retry', 'outbox', 'eventbridge']) {
+// Every lesson of the index, walked to its end by its hooks at both widths.
+const everyLesson = JSON.parse(await readFile(new URL('../../public/lessons/index.json', import.meta.url))).lessons.map((l) => l.id);
+for (const id of everyLesson) {
   test(`lesson ${id} can be finished in the browser, every answer judged by the engine`, async () => {
     const steps = (await lessonFile(id)).steps.map((_, i) => i + 1);
     await walk(id, { width: 1280, shots: steps });
