@@ -31,14 +31,22 @@ pub struct Saved {
     pub score: Option<u32>,
     /// The best score of the runs before this one, in percent.
     pub best: Option<u32>,
+    /// The number of the question's first step when this was saved (`Interview::first`). A
+    /// record saved before a question gained a step 0 has none: its steps are moved up one.
+    pub first: usize,
 }
 
 impl Saved {
     /// An empty record for a question of `steps` steps.
     pub fn new(steps: usize) -> Saved {
-        let mut s = Saved::default();
+        let mut s = Saved { first: 1, ..Saved::default() };
         s.fit(steps);
         s
+    }
+
+    /// This record, for a question whose first step is numbered `first`.
+    pub fn numbered_from(self, first: usize) -> Saved {
+        Saved { first, ..self }
     }
 
     fn fit(&mut self, steps: usize) {
@@ -50,13 +58,30 @@ impl Saved {
     /// Reads a saved text for a question of `steps` steps. What cannot be true (a time past
     /// [`MAX_STEP_MS`], a step out of range, a score over 100) is dropped and named in the
     /// one-line notice; a text that is not a record at all starts afresh, with a notice.
-    pub fn read(text: &str, steps: usize) -> (Saved, Option<String>) {
+    pub fn read(text: &str, steps: usize, first: usize) -> (Saved, Option<String>) {
         let v: Value = serde_json::from_str(text).unwrap_or_default();
-        let Some(answers) = v.get("answers").and_then(Value::as_array) else {
-            return (Saved::new(steps), Some("The saved answers could not be read; starting afresh.".into()));
-        };
+        if !v.get("answers").is_some_and(Value::is_array) {
+            let fresh = Saved::new(steps).numbered_from(first);
+            return (fresh, Some("The saved answers could not be read; starting afresh.".into()));
+        }
+        // Saved when the question's steps were numbered from 1 and it now has a step 0: the
+        // work on step n moves to n's new place, one further on.
+        let shift = usize::from(first == 0 && v.get("first_step").and_then(Value::as_u64) != Some(0));
+        let mut v = v;
+        if shift == 1 {
+            for key in ["answers", "times", "ticks"] {
+                if let Some(list) = v.get_mut(key).and_then(Value::as_array_mut) {
+                    list.insert(0, Value::Null);
+                }
+            }
+            if let Some(n) = v.get("step").and_then(Value::as_u64) {
+                v["step"] = json!(n + 1);
+            }
+        }
+        let answers = v.get("answers").and_then(Value::as_array).cloned().unwrap_or_default();
         let mut dropped: Vec<String> = Vec::new();
         let mut s = Saved {
+            first,
             answers: answers.iter().map(|a| a.as_str().unwrap_or_default().to_string()).take(steps).collect(),
             ..Saved::default()
         };
@@ -66,7 +91,7 @@ impl Saved {
                 Some(ms) if ms <= MAX_STEP_MS => s.times.push(ms),
                 None if t.is_null() => s.times.push(0),
                 _ => {
-                    dropped.push(format!("step {}'s time", n + 1));
+                    dropped.push(format!("step {}'s time", n + first));
                     s.times.push(0);
                 }
             }
@@ -112,6 +137,7 @@ impl Saved {
             "practice": self.practice,
             "score": self.score,
             "best": self.best,
+            "first_step": self.first,
         })
         .to_string()
     }
@@ -138,7 +164,7 @@ impl Saved {
 
     /// A fresh run of the same question: its score joins the best, the rest starts empty.
     pub fn fresh(&self, steps: usize) -> Saved {
-        Saved { best: self.best_so_far(), ..Saved::new(steps) }
+        Saved { best: self.best_so_far(), ..Saved::new(steps).numbered_from(self.first) }
     }
 
     /// All the time spent, in ms.
@@ -182,7 +208,7 @@ mod tests {
         s.practice = true;
         s.best = Some(75);
         s.score = Some(40);
-        assert_eq!(Saved::read(&s.write(), 3), (s.clone(), None));
+        assert_eq!(Saved::read(&s.write(), 3, 1), (s.clone(), None));
         assert_eq!(s.best_so_far(), Some(75));
         let next = s.fresh(3);
         assert_eq!((next.best, next.score, next.answers[1].as_str(), next.practice), (Some(75), None, "", false));
@@ -193,7 +219,7 @@ mod tests {
     #[test]
     fn impossible_saved_values_are_dropped_with_one_notice() {
         let text = r#"{"answers": ["a", "b"], "times": [18446744073709551615, 4000], "step": 40, "best": 900}"#;
-        let (s, notice) = Saved::read(text, 2);
+        let (s, notice) = Saved::read(text, 2, 1);
         assert_eq!(s.times, [0, 4_000], "the wrapped time is gone, the good one kept");
         assert_eq!((s.step, s.best), (None, None));
         assert_eq!(s.answers, ["a", "b"]);
@@ -204,11 +230,11 @@ mod tests {
 
     #[test]
     fn a_text_that_is_no_record_starts_afresh_and_an_old_record_is_kept() {
-        let (s, notice) = Saved::read("{not json", 7);
+        let (s, notice) = Saved::read("{not json", 7, 1);
         assert_eq!((s.answers.len(), s.times.len()), (7, 7));
         assert!(notice.unwrap().contains("could not be read"));
         // What the page saved before the step, the timer and the ticks were kept.
-        let (s, notice) = Saved::read(r#"{"answers": ["x"], "times": [3000]}"#, 2);
+        let (s, notice) = Saved::read(r#"{"answers": ["x"], "times": [3000]}"#, 2, 1);
         assert_eq!((s.answers, s.times, s.step, notice), (vec!["x".into(), String::new()], vec![3_000, 0], None, None));
     }
 
@@ -219,5 +245,21 @@ mod tests {
         assert_eq!(step_score(&[], 4, 0), (0, 4));
         assert_eq!(percent(&[(3, 4), (1, 4)]), Some(50));
         assert_eq!(percent(&[]), None);
+    }
+
+    #[test]
+    fn work_saved_before_a_question_gained_its_step_0_stays_with_its_steps() {
+        // Saved on the seven-step checkout: step 3 (index 2) shown, an answer and a time on step 1.
+        let old = r#"{"answers": ["call in turn", "", "one queue each"], "times": [60000, 0, 5000], "ticks": [[true]], "step": 2}"#;
+        let (s, notice) = Saved::read(old, 8, 0);
+        assert_eq!(notice, None);
+        assert_eq!(s.answers[..4], ["", "call in turn", "", "one queue each"]);
+        assert_eq!(s.times[..4], [0, 60_000, 0, 5_000]);
+        assert!(s.ticked(1, 0) && !s.ticked(0, 0));
+        assert_eq!(s.step, Some(3), "still the step numbered 3");
+        // Once written with its numbering, it reads back unmoved.
+        assert_eq!(Saved::read(&s.write(), 8, 0).0, s);
+        // A question numbered from 1 moves nothing.
+        assert_eq!(Saved::read(old, 7, 1).0.answers[0], "call in turn");
     }
 }

@@ -49,6 +49,10 @@ pub struct Interview {
     pub title: String,
     pub summary: String,
     pub steps: Vec<InterviewStep>,
+    /// The number of the first step: 1, or 0 for a question whose requirements step came
+    /// before its numbered steps (`"first_step": 0`), so that their numbers, and the addresses
+    /// and saved work that name them, stay as they were.
+    pub first: usize,
 }
 
 /// Whether a file is an interview walkthrough (a top-level `"interview"` key).
@@ -72,7 +76,7 @@ fn texts(v: &Value, key: &str, at: &str, range: std::ops::RangeInclusive<usize>)
     Ok(out)
 }
 
-const TOP_KEYS: &[&str] = &["interview", "title", "summary", "steps"];
+const TOP_KEYS: &[&str] = &["interview", "title", "summary", "first_step", "steps"];
 const STEP_KEYS: &[&str] = &["title", "minutes", "question", "follow_ups", "model_answer", "rubric", "try"];
 
 fn known(v: &Value, keys: &[&str], at: &str) -> Result<(), String> {
@@ -96,11 +100,21 @@ impl Interview {
         if raw.is_empty() || raw.len() > 12 {
             return Err("steps: must hold 1 to 12 steps".into());
         }
+        let first = match v.get("first_step") {
+            None => 1,
+            Some(n) if n == 0 || n == 1 => n.as_u64().unwrap_or(1) as usize,
+            Some(_) => return Err("first_step: must be 0 or 1".into()),
+        };
         let mut steps = Vec::with_capacity(raw.len());
         for (i, s) in raw.iter().enumerate() {
-            steps.push(step(s, &format!("step {}: ", i + 1))?);
+            steps.push(step(s, &format!("step {}: ", i + first))?);
         }
-        Ok(Interview { id, title: text(&v, "title", "")?, summary: text(&v, "summary", "")?, steps })
+        Ok(Interview { id, title: text(&v, "title", "")?, summary: text(&v, "summary", "")?, steps, first })
+    }
+
+    /// The number step `i` (0-based) goes by: in the page, its address and its errors.
+    pub fn number(&self, i: usize) -> usize {
+        i + self.first
     }
 
     /// What a complete walkthrough still lacks, one line each: a step without a rubric, a
@@ -109,7 +123,7 @@ impl Interview {
     pub fn gaps(&self) -> Vec<String> {
         let mut out = Vec::new();
         for (i, s) in self.steps.iter().enumerate() {
-            let at = format!("step {}: ", i + 1);
+            let at = format!("step {}: ", self.number(i));
             if s.rubric.is_none() {
                 out.push(format!("{at}rubric: missing (3 to 6 points and 1 to 5 red flags)"));
             }
@@ -127,11 +141,11 @@ impl Interview {
 
     /// The scenario file a step's "try it" runs: its design's, with the step's steps after.
     pub fn try_scenario(&self, step: usize, design_file: &str) -> Result<String, String> {
-        let s = self.steps.get(step).ok_or_else(|| format!("no step {}", step + 1))?;
+        let s = self.steps.get(step).ok_or_else(|| format!("no step {}", self.number(step)))?;
         let mut scenario: Value = serde_json::from_str(design_file).map_err(|e| format!("design {}: {e}", s.design))?;
         let steps = scenario.get_mut("steps").and_then(Value::as_array_mut).ok_or("the design has no steps")?;
         steps.extend(s.run.iter().cloned());
-        scenario["name"] = json!(format!("{}, step {}: {}", self.title, step + 1, s.title));
+        scenario["name"] = json!(format!("{}, step {}: {}", self.title, self.number(step), s.title));
         Ok(scenario.to_string())
     }
 }
@@ -200,9 +214,12 @@ mod tests {
     const CHECKOUT: &str = include_str!("../../public/interview/checkout.json");
 
     #[test]
-    fn the_checkout_walkthrough_has_seven_steps_each_with_a_model_answer_of_three_to_six_points() {
+    fn the_checkout_walkthrough_has_its_requirements_as_step_0_then_seven_steps_each_with_a_model_answer_of_three_to_six_points() {
         let i = Interview::parse(CHECKOUT).expect("checkout.json parses");
-        assert_eq!((i.id.as_str(), i.steps.len()), ("checkout", 7));
+        assert_eq!((i.id.as_str(), i.steps.len(), i.first), ("checkout", 8, 0));
+        // The seven keep the numbers they had before step 0 came first.
+        assert_eq!((i.number(0), i.number(1), i.number(7)), (0, 1, 7));
+        assert_eq!(i.steps[1].title, "The coupled version");
         assert!(i.steps.iter().all(|s| (3..=6).contains(&s.model_answer.len()) && !s.follow_ups.is_empty()));
         assert_eq!(i.gaps(), Vec::<String>::new(), "checkout is complete: rubrics, follow-up answers, checks");
         assert!(is_interview(CHECKOUT) && !is_interview(r#"{"lesson": "x"}"#));
@@ -224,21 +241,35 @@ mod tests {
             assert_eq!(i.id, id);
             assert_eq!(i.gaps(), Vec::<String>::new(), "{id}");
             assert_eq!(i.steps.iter().map(|s| s.minutes).sum::<u32>(), 45, "{id}: one 45-minute clock");
-            if id != "checkout" {
-                assert!(i.steps[0].title.starts_with("Requirements"), "{id} opens with its requirements");
-            }
+            assert!(i.steps[0].title.starts_with("Requirements"), "{id} opens with its requirements");
         }
+    }
+
+    #[test]
+    fn first_step_is_0_or_1_and_errors_name_steps_by_their_numbers() {
+        let mut v: Value = serde_json::from_str(CHECKOUT).unwrap();
+        v["steps"][1]["model_answer"] = json!(["only one"]);
+        let e = Interview::parse(&v.to_string()).unwrap_err();
+        assert!(e.starts_with("step 1: model_answer"), "numbered from 0, the second step is step 1: {e}");
+        v["first_step"] = json!(2);
+        assert_eq!(Interview::parse(&v.to_string()).unwrap_err(), "first_step: must be 0 or 1");
+        v.as_object_mut().unwrap().remove("first_step");
+        let i = Interview::parse(&serde_json::from_str::<Value>(CHECKOUT).map(|mut v| {
+            v.as_object_mut().unwrap().remove("first_step");
+            v.to_string()
+        }).unwrap()).unwrap();
+        assert_eq!((i.first, i.number(0)), (1, 1), "by default the first step is step 1");
     }
 
     #[test]
     fn a_bad_walkthrough_says_which_step_and_field() {
         let mut v: Value = serde_json::from_str(CHECKOUT).unwrap();
-        v["steps"][2]["model_answer"] = json!(["only one"]);
+        v["steps"][3]["model_answer"] = json!(["only one"]);
         let e = Interview::parse(&v.to_string()).unwrap_err();
         assert!(e.starts_with("step 3: model_answer"), "{e}");
-        v["steps"][2]["colour"] = json!(1);
+        v["steps"][3]["colour"] = json!(1);
         assert!(Interview::parse(&v.to_string()).unwrap_err().contains("colour: unknown key"));
-        v["steps"][2] = json!({"title": "t"});
+        v["steps"][3] = json!({"title": "t"});
         v["steps"][0]["try"]["design"] = json!("nope");
         assert!(Interview::parse(&v.to_string()).unwrap_err().contains("\"nope\""));
     }
@@ -259,10 +290,10 @@ mod tests {
     #[test]
     fn an_empty_rubric_point_or_follow_up_answer_is_refused() {
         let mut v: Value = serde_json::from_str(CHECKOUT).unwrap();
-        v["steps"][1]["rubric"] = json!({"points": ["a", " ", "c"], "red_flags": ["x"]});
+        v["steps"][2]["rubric"] = json!({"points": ["a", " ", "c"], "red_flags": ["x"]});
         assert!(Interview::parse(&v.to_string()).unwrap_err().starts_with("step 2: rubric.points"));
-        v["steps"][1]["rubric"] = json!({"points": ["a", "b", "c"], "red_flags": ["x"]});
-        v["steps"][1]["follow_ups"] = json!([{"question": "Why?", "answer": ""}]);
+        v["steps"][2]["rubric"] = json!({"points": ["a", "b", "c"], "red_flags": ["x"]});
+        v["steps"][2]["follow_ups"] = json!([{"question": "Why?", "answer": ""}]);
         let e = Interview::parse(&v.to_string()).unwrap_err();
         assert!(e.starts_with("step 2: follow_ups.1.answer"), "{e}");
     }

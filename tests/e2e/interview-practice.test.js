@@ -55,17 +55,18 @@ test('the review copies its Markdown with the box closed, with follow-ups and ti
 test('a reload keeps the step (in the address) and the running timer', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   let { page, problems } = await open(context, `${server.url}?interview=checkout`);
-  await page.getByTestId('interview-next').click();
-  await page.getByTestId('interview-next').click();
+  assert.equal(await textOf(page, 'interview-step'), '0 / 7', 'the requirements come first, as step 0');
+  assert.match(page.url(), /[?&]interview=checkout&step=0$/);
+  for (let n = 1; n <= 3; n++) await page.getByTestId('interview-next').click();
   assert.equal(await textOf(page, 'interview-step'), '3 / 7');
   assert.match(page.url(), /[?&]interview=checkout&step=3$/);
   await page.getByTestId('interview-timer').locator('input').check();
-  await page.waitForFunction(() => /0:02 of 7 min/.test(document.querySelector('[data-testid="interview-timer"]').textContent));
+  await page.waitForFunction(() => /0:02 of 6 min/.test(document.querySelector('[data-testid="interview-timer"]').textContent));
   await page.reload();
   await page.getByTestId('interview').waitFor();
   assert.equal(await textOf(page, 'interview-step'), '3 / 7');
   assert.ok(await page.getByTestId('interview-timer').locator('input').isChecked(), 'the timer still runs');
-  await page.waitForFunction(() => /0:0[3-9] of 7 min/.test(document.querySelector('[data-testid="interview-timer"]').textContent));
+  await page.waitForFunction(() => /0:0[3-9] of 6 min/.test(document.querySelector('[data-testid="interview-timer"]').textContent));
   // Without a step in the address, the saved one.
   await page.goto(`${server.url}?interview=checkout`);
   await page.getByTestId('interview').waitFor();
@@ -81,7 +82,11 @@ test('impossible saved values are dropped with a one-line notice; an overrun is 
   const notice = await textOf(page, 'interview-notice');
   assert.match(notice, /step 2's time/);
   assert.match(notice, /the step/);
-  assert.equal(await textOf(page, 'interview-step'), '1 / 7', 'the dropped step: the first');
+  assert.equal(await textOf(page, 'interview-step'), '0 / 7', 'the dropped step: the first');
+  // Saved before step 0 came first: the work saved on step 1 is still on step 1.
+  assert.equal(await page.getByTestId('interview-answer').inputValue(), '');
+  await page.getByTestId('interview-next').click();
+  assert.equal(await textOf(page, 'interview-step'), '1 / 7');
   assert.equal(await page.getByTestId('interview-answer').inputValue(), 'kept');
   assert.equal(await textOf(page, 'interview-overrun'), '1:40 over');
   assert.match(await page.getByTestId('interview-timer').getAttribute('class'), /\bover\b/);
@@ -128,7 +133,7 @@ for (const [width, scheme] of [[1280, 'light'], [375, 'dark']]) {
     let { page, problems } = await open(context, `${server.url}?interview=checkout`);
     await page.getByTestId('interview-practice').click();
     await page.getByTestId('interview-practice-on').waitFor();
-    assert.equal(await textOf(page, 'interview-step'), '1 / 7');
+    assert.equal(await textOf(page, 'interview-step'), '0 / 7');
     assert.equal(await page.getByTestId('interview-reveal').count(), 0, 'no model answer during practice');
     assert.equal(await page.getByTestId('interview-follow-up').count(), 0, 'no follow-up answers during practice');
     assert.match(await textOf(page, 'interview-timer'), /Practice: 0:0\d of 45 min/);
@@ -141,13 +146,13 @@ for (const [width, scheme] of [[1280, 'light'], [375, 'dark']]) {
     // A reload midway: the answers, the step and the running clock survive.
     await page.reload();
     await page.getByTestId('interview-practice-on').waitFor();
-    assert.equal(await textOf(page, 'interview-step'), '5 / 7');
+    assert.equal(await textOf(page, 'interview-step'), '4 / 7');
     await page.getByTestId('interview-back').click();
     assert.equal(await page.getByTestId('interview-answer').inputValue(), 'practice answer 4');
     await page.getByTestId('interview-next').click();
     const before = await textOf(page, 'interview-timer');
     await page.waitForFunction((b) => document.querySelector('[data-testid="interview-timer"]').textContent.trim() !== b, before);
-    for (let n = 5; n <= 7; n++) {
+    for (let n = 5; n <= 8; n++) {
       await answer(page, n);
       await page.getByTestId('interview-next').click();
     }
@@ -160,7 +165,7 @@ for (const [width, scheme] of [[1280, 'light'], [375, 'dark']]) {
     await page.getByTestId('interview-review-step-2').getByTestId('interview-tick-0').check();
     await page.getByTestId('interview-review-step-2').getByTestId('interview-flag-0').check();
     assert.equal(await step1.getByTestId('interview-step-score').textContent(), 'Score: 2 / 4');
-    assert.match(await textOf(page, 'interview-score'), /^Score: 6% \(2 \/ 29 points\)$/);
+    assert.match(await textOf(page, 'interview-score'), /^Score: 6% \(2 \/ 33 points\)$/);
     assert.match(await step1.getByTestId('interview-review-time').textContent(), /^0:\d\d of 5 min$/);
     await page.reload();
     await page.getByTestId('interview-review').waitFor();
@@ -168,7 +173,7 @@ for (const [width, scheme] of [[1280, 'light'], [375, 'dark']]) {
     await page.getByTestId('interview-copy').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="interview-copied"]').textContent.includes('Copied'));
     const md = await page.evaluate(() => navigator.clipboard.readText());
-    assert.match(md, /Score: 6% \(2 \/ 29 points\)/);
+    assert.match(md, /Score: 6% \(2 \/ 33 points\)/);
     assert.match(md, /- \[x\] Names the calls in turn/);
     assert.match(md, /- \[x\] Red flag: /);
     assert.match(md, /practice answer 7/);

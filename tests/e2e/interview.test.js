@@ -21,6 +21,10 @@ async function open(context, url) {
 test('step 1 to the review, typed answers kept across a reload', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   let { page, problems } = await open(context, `${server.url}?interview=checkout`);
+  // The requirements come first, as step 0; the seven keep their numbers.
+  assert.equal(await textOf(page, 'interview-step'), '0 / 7');
+  assert.match(await page.getByTestId('interview-step').locator('xpath=..').textContent(), /Requirements and load/);
+  await page.getByTestId('interview-next').click();
   assert.equal(await textOf(page, 'interview-step'), '1 / 7');
   assert.match(await textOf(page, 'interview-question'), /charge the card/);
   await page.getByTestId('interview-answer').fill('Call them in turn; latency adds up.');

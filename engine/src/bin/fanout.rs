@@ -616,7 +616,7 @@ fn test_interview(path: &str, text: &str) -> (usize, usize) {
         let scenario = match scenario {
             Ok(s) => s,
             Err(e) => {
-                println!("FAIL {path}: step {}: {e}", i + 1);
+                println!("FAIL {path}: step {}: {e}", interview.number(i));
                 failed += 1;
                 continue;
             }
@@ -624,13 +624,13 @@ fn test_interview(path: &str, text: &str) -> (usize, usize) {
         let run = checked(&scenario);
         for o in &run.outcomes {
             let Some(diffs) = o.check.as_ref().filter(|d| !d.is_empty()) else { continue };
-            println!("FAIL {path}: step {}, try-it step {} ({}):", i + 1, o.step, o.label);
+            println!("FAIL {path}: step {}, try-it step {} ({}):", interview.number(i), o.step, o.label);
             for d in diffs {
                 println!("     {d}");
             }
         }
         if let Some(stop) = &run.stopped {
-            println!("FAIL {path}: step {}: {stop}", i + 1);
+            println!("FAIL {path}: step {}: {stop}", interview.number(i));
         }
         passed += run.passed();
         failed += run.failed() + usize::from(run.stopped.is_some());

@@ -34,13 +34,14 @@ fn storage_key(id: &str) -> String {
 
 /// The saved work on question `id`, and a one-line notice when storage is blocked or held
 /// something that could not be true (see [`Saved::read`]).
-fn load_saved(id: &str, steps: usize) -> (Saved, Option<String>) {
+fn load_saved(id: &str, steps: usize, first: usize) -> (Saved, Option<String>) {
+    let fresh = Saved::new(steps).numbered_from(first);
     let Some(store) = window().local_storage().ok().flatten() else {
-        return (Saved::new(steps), Some("This browser blocks storage: answers last until the page closes.".into()));
+        return (fresh, Some("This browser blocks storage: answers last until the page closes.".into()));
     };
     match store.get_item(&storage_key(id)).ok().flatten() {
-        Some(text) => Saved::read(&text, steps),
-        None => (Saved::new(steps), None),
+        Some(text) => Saved::read(&text, steps, first),
+        None => (fresh, None),
     }
 }
 
@@ -60,7 +61,7 @@ fn question(i: &Interview, s: usize, practice: bool) -> impl IntoView {
     let st = &i.steps[s];
     view! {
         <div>
-            <h2><span class="interview-n" data-testid="interview-step">{format!("{} / {}", s + 1, i.steps.len())}</span>
+            <h2><span class="interview-n" data-testid="interview-step">{format!("{} / {}", i.number(s), i.number(i.steps.len() - 1))}</span>
                 " "{st.title.clone()}</h2>
             <blockquote class="interview-question" data-testid="interview-question" dir="auto">
                 <p>{st.question.clone()}</p>
@@ -119,9 +120,9 @@ fn InterviewLoader(id: String) -> impl IntoView {
 
 /// The step the page opens at: the address's (1-based, one past the last is the review,
 /// clamped), else the saved one, else the first.
-fn first_step(address: Option<&str>, saved: Option<usize>, total: usize) -> usize {
+fn first_step(address: Option<&str>, saved: Option<usize>, total: usize, first: usize) -> usize {
     match address.and_then(|s| s.parse::<usize>().ok()) {
-        Some(n) => n.clamp(1, total + 1) - 1,
+        Some(n) => n.clamp(first, total + first) - first,
         None => saved.unwrap_or(0).min(total),
     }
 }
@@ -139,7 +140,7 @@ fn try_speed(end_ms: u64) -> usize {
 fn best_of(id: &str) -> Option<u32> {
     let store = window().local_storage().ok().flatten()?;
     let text = store.get_item(&storage_key(id)).ok().flatten()?;
-    Saved::read(&text, 0).0.best_so_far()
+    Saved::read(&text, 0, 1).0.best_so_far()
 }
 
 /// The questions, each with the best score so far; `current` is marked, and its score follows
@@ -183,13 +184,13 @@ fn QuestionList(current: String, #[prop(optional)] live: Option<RwSignal<Saved>>
 pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
     let nav = use_nav();
     let iv = StoredValue::new(iv);
-    let total = iv.with_value(|i| i.steps.len());
-    let (saved0, note) = load_saved(&id, total);
+    let (total, numbered_from) = iv.with_value(|i| (i.steps.len(), i.first));
+    let (saved0, note) = load_saved(&id, total, numbered_from);
     let address = nav.route.with_untracked(|r| match r {
         Route::Interview { step, .. } => step.clone(),
         _ => None,
     });
-    let first = first_step(address.as_deref(), saved0.step, total);
+    let first = first_step(address.as_deref(), saved0.step, total, numbered_from);
     let timing = RwSignal::new(saved0.timing);
     let practice = RwSignal::new(saved0.practice);
     let saved = RwSignal::new(saved0);
@@ -210,7 +211,7 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
     // The address names the step shown, so that a reload comes back to it.
     let name_step = move |s: usize| {
         let id = key.get_value();
-        nav.replace(Route::Interview { id, step: Some((s + 1).to_string()) }, "");
+        nav.replace(Route::Interview { id, step: Some((s + numbered_from).to_string()) }, "");
     };
     name_step(first);
     let tick = leptos::prelude::set_interval_with_handle(
@@ -435,11 +436,16 @@ mod tests {
 
     #[test]
     fn the_page_opens_at_the_addressed_step_else_the_saved_one() {
-        assert_eq!(first_step(Some("3"), Some(5), 7), 2);
-        assert_eq!(first_step(Some("99"), None, 7), 7, "past the end: the review");
-        assert_eq!(first_step(Some("x"), Some(4), 7), 4);
-        assert_eq!(first_step(None, None, 7), 0);
-        assert_eq!(first_step(None, Some(9), 7), 7);
+        assert_eq!(first_step(Some("3"), Some(5), 7, 1), 2);
+        assert_eq!(first_step(Some("99"), None, 7, 1), 7, "past the end: the review");
+        assert_eq!(first_step(Some("0"), None, 7, 1), 0, "before the first: the first");
+        assert_eq!(first_step(Some("x"), Some(4), 7, 1), 4);
+        assert_eq!(first_step(None, None, 7, 1), 0);
+        assert_eq!(first_step(None, Some(9), 7, 1), 7);
+        // A question with a step 0: every number names the step it named before.
+        assert_eq!(first_step(Some("3"), None, 8, 0), 3);
+        assert_eq!(first_step(Some("0"), None, 8, 0), 0);
+        assert_eq!(first_step(Some("8"), None, 8, 0), 8, "the review, at the same address as before");
     }
 
     #[test]

@@ -35,7 +35,7 @@ pub fn markdown(i: &Interview, saved: &Saved) -> String {
     let mut out = format!("# {}\n\n{}\n\nTime in all: {}\n\n", i.title, score_line(i, saved), mmss(saved.total_ms()));
     for (n, s) in i.steps.iter().enumerate() {
         let spent = saved.times.get(n).copied().unwrap_or(0);
-        out.push_str(&format!("## {}. {}\n\nTime: {} of {} min\n\n", n + 1, s.title, mmss(spent), s.minutes));
+        out.push_str(&format!("## {}. {}\n\nTime: {} of {} min\n\n", i.number(n), s.title, mmss(spent), s.minutes));
         out.push_str(&format!("**Question.** {}\n\n**Follow-ups.**\n\n", s.question));
         for f in &s.follow_ups {
             match &f.answer {
@@ -82,8 +82,10 @@ pub fn Review(iv: StoredValue<Interview>, saved: RwSignal<Saved>, store: Callbac
     let total = iv.with_value(|i| i.steps.len());
     let rows = (0..total)
         .map(|n| {
-            let (title, minutes, question, model) =
-                iv.with_value(|i| (i.steps[n].title.clone(), i.steps[n].minutes, i.steps[n].question.clone(), i.steps[n].model_answer.clone()));
+            let (number, title, minutes, question, model) = iv.with_value(|i| {
+                let s = &i.steps[n];
+                (i.number(n), s.title.clone(), s.minutes, s.question.clone(), s.model_answer.clone())
+            });
             let answer = move || {
                 let a = saved.with(|s| s.answers.get(n).map(|a| a.trim().to_string()).unwrap_or_default());
                 if a.is_empty() { "(no answer)".to_string() } else { a }
@@ -91,8 +93,8 @@ pub fn Review(iv: StoredValue<Interview>, saved: RwSignal<Saved>, store: Callbac
             let spent = move || saved.with(|s| format!("{} of {minutes} min", mmss(s.times.get(n).copied().unwrap_or(0))));
             let follow_ups = iv.with_value(|i| super::check::follow_ups(&i.steps[n], false));
             view! {
-                <article class="review-item" data-testid=format!("interview-review-step-{}", n + 1)>
-                    <h3>{format!("{}. {title} ", n + 1)}<span class="hint" data-testid="interview-review-time">{spent}</span></h3>
+                <article class="review-item" data-testid=format!("interview-review-step-{number}")>
+                    <h3>{format!("{number}. {title} ")}<span class="hint" data-testid="interview-review-time">{spent}</span></h3>
                     <p class="hint" dir="auto">{question}</p>
                     <ul class="follow-ups hint">{follow_ups}</ul>
                     <div class="review-cols">
@@ -149,6 +151,7 @@ mod tests {
         s.tick(0, 1, true);
         let md = markdown(&i, &s);
         assert!(md.contains("Time in all: 6:40"), "{md}");
+        assert!(md.contains("## 0. Requirements and load") && md.contains("## 1. The coupled version"), "steps by their numbers");
         assert!(md.contains("Time: 6:40 of 5 min"));
         let f = &i.steps[0].follow_ups[0];
         assert!(
