@@ -298,7 +298,11 @@ fn each_run_plays_in_about_a_minute_at_its_suggested_speed() {
                 StepKind::Checkpoint(c) => advanced(&c.solution),
                 _ => 0,
             };
-            let wall_s = ms / 1_000 / u64::from(lesson.speed_of(i));
+            // A pace window plays its stretch at its own speed.
+            let slowed: u64 =
+                step.pace.iter().map(|w| (w.to_ms.min(ms).saturating_sub(w.from_ms)) / u64::from(w.speed)).sum();
+            let fast = ms - engine::lesson::Pace::covered(&step.pace, ms);
+            let wall_s = (fast / u64::from(lesson.speed_of(i)) + slowed) / 1_000;
             assert!(wall_s <= 60, "{id} step {}: {wall_s} s of playing at {}×", i + 1, lesson.speed_of(i));
         }
     }

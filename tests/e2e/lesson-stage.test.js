@@ -175,3 +175,34 @@ test('the worker opened from the diagram can be paused there; Show me stays in v
   await page.waitForFunction(() => document.querySelector('[data-testid="checkpoint"]')?.dataset.done === 'true', null, { timeout: 30_000 });
   assert.deepEqual(await finish(page, problems, 'lesson-stage-inspector-worker'), []);
 });
+
+test('a run slows down for the moment its step is about: design 3 plays the SMS slowdown at 4x, the rest fast', async () => {
+  const { page, problems } = await openPlayground(browser, `${server.url}?lesson=three-designs&step=4`, LAPTOP, 'lesson-panel');
+  await atStep(page, '4 / 6');
+  const seconds = (t) => t.split(':').reduce((s, x) => s * 60 + Number(x), 0);
+  const start = seconds((await page.getByTestId('clock').textContent()).trim());
+  // Samples of the speed shown and the story's clock, every 40 ms of the run.
+  await page.evaluate(() => {
+    window.paceSamples = [];
+    window.paceTimer = setInterval(() => {
+      const speed = document.querySelector('[data-testid="speed"]');
+      window.paceSamples.push([speed.selectedOptions[0].textContent.trim(), document.querySelector('[data-testid="clock"]').textContent.trim()]);
+    }, 40);
+  });
+  await page.getByTestId('predict-choice-1').click();
+  await page.getByTestId('predict-submit').click();
+  await page.getByTestId('predict-result').waitFor({ timeout: 60_000 });
+  const samples = await page.evaluate(() => { clearInterval(window.paceTimer); return window.paceSamples; });
+  const runs = samples.reduce((out, [speed, clock]) => {
+    if (out.at(-1)?.speed !== speed) out.push({ speed, at: seconds(clock) - start });
+    return out;
+  }, []).filter((r) => r.at >= 0);
+  const slow = runs.find((r) => r.speed === '4×');
+  assert.ok(slow, `the run never played at 4×: ${JSON.stringify(runs)}`);
+  // The clock's text is rewritten every 100 ms of wall time: at 32× it can lag 3.2 s of story.
+  assert.ok(slow.at >= 14.5 && slow.at <= 20, `4× began ${slow.at} s into the run, not at 18 s: ${JSON.stringify(runs)}`);
+  const fast = runs.filter((r) => r !== slow && r.speed === '32×');
+  assert.ok(fast.some((r) => r.at < slow.at) && fast.some((r) => r.at >= 56.5 && r.at < 62), `32× before and from 60 s on: ${JSON.stringify(runs)}`);
+  assert.deepEqual(problems, []);
+  await page.context().close();
+});

@@ -76,7 +76,31 @@ pub struct LessonStep {
     /// calls (Chain), its queue (SingleQueue) or its topic and what that feeds (FanOut), and
     /// nothing else the world holds. `None`: the whole world.
     pub stage: Option<String>,
+    /// Where the step's run slows down for the moment its text is about (`"pace"`), in order.
+    pub pace: Vec<Pace>,
     pub kind: StepKind,
+}
+
+/// A stretch of a step's run played at its own speed: from `from_ms` to `to_ms` after the run
+/// begins (virtual time), at `speed` virtual seconds per real second. The rest of the run plays
+/// at the step's speed, or faster when it would take long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pace {
+    pub from_ms: u64,
+    pub to_ms: u64,
+    pub speed: u32,
+}
+
+impl Pace {
+    /// The window `t_ms` (since the run began) falls in, if any.
+    pub fn at(pace: &[Pace], t_ms: u64) -> Option<&Pace> {
+        pace.iter().find(|p| p.from_ms <= t_ms && t_ms < p.to_ms)
+    }
+
+    /// How much of a run of `span_ms` the windows cover.
+    pub fn covered(pace: &[Pace], span_ms: u64) -> u64 {
+        pace.iter().map(|p| p.to_ms.min(span_ms).saturating_sub(p.from_ms)).sum()
+    }
 }
 
 /// What a step does.

@@ -141,6 +141,10 @@ fn step(raw: Value, saved: &mut Vec<String>) -> Result<LessonStep, StepError> {
             )))
         }
     };
+    let pace = match m.remove("pace") {
+        None => Vec::new(),
+        Some(v) => pace(&v).map_err(|e| fail(("pace".into(), e)))?,
+    };
     let text = if kind == "remember" && !m.contains_key("text") {
         String::new()
     } else {
@@ -157,7 +161,43 @@ fn step(raw: Value, saved: &mut Vec<String>) -> Result<LessonStep, StepError> {
     if let Some(k) = f.map.keys().next() {
         return Err(fail((k.clone(), format!("unknown key for a {kind} step"))));
     }
-    Ok(LessonStep { text, speed, stage, kind: kind_value })
+    Ok(LessonStep { text, speed, stage, pace, kind: kind_value })
+}
+
+/// A step's `pace`: `[{"from": "20s", "to": "50s", "speed": 4}, …]`, windows in order that do
+/// not overlap, each at one of the playback speeds.
+fn pace(v: &Value) -> Result<Vec<super::Pace>, String> {
+    let list = v.as_array().ok_or("must be a list of {\"from\", \"to\", \"speed\"}")?;
+    if list.len() > 8 {
+        return Err("at most 8 windows".into());
+    }
+    let mut out: Vec<super::Pace> = Vec::with_capacity(list.len());
+    for (i, w) in list.iter().enumerate() {
+        let at = format!("{}: ", i + 1);
+        let Some(m) = w.as_object() else {
+            return Err(format!("{at}must be an object {{\"from\", \"to\", \"speed\"}}"));
+        };
+        if let Some(k) = m.keys().find(|k| !["from", "to", "speed"].contains(&k.as_str())) {
+            return Err(format!("{at}{k}: unknown key (known: from, to, speed)"));
+        }
+        let time = |k: &str| -> Result<u64, String> {
+            let t = m.get(k).and_then(Value::as_str).ok_or_else(|| format!("{at}{k}: a duration such as \"20s\""))?;
+            crate::time::parse_duration(t).map_err(|e| format!("{at}{k}: {e}"))
+        };
+        let (from_ms, to_ms) = (time("from")?, time("to")?);
+        let speed = match m.get("speed").and_then(Value::as_u64) {
+            Some(s) if SPEEDS.contains(&(s as u32)) => s as u32,
+            _ => return Err(format!("{at}speed: must be one of 1, 2, 4, 8, 16, 32, 64")),
+        };
+        if to_ms <= from_ms {
+            return Err(format!("{at}to must come after from"));
+        }
+        if out.last().is_some_and(|p| p.to_ms > from_ms) {
+            return Err(format!("{at}must begin after the window before it ends"));
+        }
+        out.push(super::Pace { from_ms, to_ms, speed });
+    }
+    Ok(out)
 }
 
 /// A field error: the field's path and the message.

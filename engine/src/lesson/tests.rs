@@ -221,3 +221,38 @@ fn a_stage_names_a_producer_that_exists_once_its_step_has_run() {
     v["steps"][1]["stage"] = json!(7);
     assert!(error(&v).contains("stage"), "{}", error(&v));
 }
+
+#[test]
+fn a_pace_window_slows_part_of_a_run_and_must_lie_inside_it() {
+    let mut v = lesson();
+    v["steps"][0]["run"].as_array_mut().unwrap().push(json!({"advance": "60s"}));
+    v["steps"][0]["pace"] = json!([{"from": "10s", "to": "20s", "speed": 1}, {"from": "30s", "to": "40s", "speed": 2}]);
+    let parsed = parse(&v).expect("the lesson parses");
+    let pace = &parsed.steps[0].pace;
+    assert_eq!(pace.len(), 2);
+    assert_eq!(super::Pace::at(pace, 15_000).map(|p| p.speed), Some(1));
+    assert_eq!(super::Pace::at(pace, 20_000), None, "a window ends where its `to` is");
+    assert_eq!(super::Pace::covered(pace, 35_000), 15_000);
+    assert_eq!(parsed.verify().failed(), 0, "{:?}", parsed.verify().checks);
+    // A window past the run's end is a check that fails, saying where.
+    v["steps"][0]["pace"] = json!([{"from": "50s", "to": "70s", "speed": 1}]);
+    let report = parse(&v).expect("the lesson parses").verify();
+    let problems: Vec<String> = report.checks.iter().flat_map(|c| c.problems.clone()).collect();
+    assert_eq!(problems, ["a window ends 70000 ms into the run, which lasts 60000 ms"]);
+    // Malformed windows are refused with the window and the field.
+    for (pace, said) in [
+        (json!({"from": "1s"}), "must be a list"),
+        (json!([{"from": "2s", "to": "1s", "speed": 1}]), "1: to must come after from"),
+        (json!([{"from": "1s", "to": "2s", "speed": 3}]), "1: speed: must be one of"),
+        (
+            json!([{"from": "1s", "to": "5s", "speed": 1}, {"from": "4s", "to": "6s", "speed": 1}]),
+            "2: must begin after",
+        ),
+        (json!([{"from": "soon", "to": "5s", "speed": 1}]), "1: from:"),
+        (json!([{"from": "1s", "to": "5s", "speed": 1, "pause": true}]), "1: pause: unknown key"),
+    ] {
+        v["steps"][0]["pace"] = pace;
+        let e = error(&v);
+        assert!(e.contains("pace") && e.contains(said), "{e}");
+    }
+}

@@ -109,6 +109,7 @@ impl Lesson {
         loop {
             let n = Some(session.step_index() + 1);
             report.step_starts.push(story.sim().events().len());
+            let begun = story.sim().now();
             let kind = session.step().kind.clone();
             match &kind {
                 StepKind::Narration | StepKind::Remember { .. } => {}
@@ -163,6 +164,17 @@ impl Lesson {
                     vec![format!("the stage names producer \"{stage}\", which does not exist when the step has run")]
                 };
                 report.add(n, format!("stage \"{stage}\""), problems);
+            }
+            // A pace window slows the run for its moment: it must lie inside the run.
+            let pace = &session.step().pace;
+            if !pace.is_empty() {
+                let ran = story.sim().now().ms().saturating_sub(begun.ms());
+                let problems = pace
+                    .iter()
+                    .filter(|w| w.to_ms > ran)
+                    .map(|w| format!("a window ends {} ms into the run, which lasts {ran} ms", w.to_ms))
+                    .collect();
+                report.add(n, "pace", problems);
             }
             if !session.next(story.sim()) {
                 break;

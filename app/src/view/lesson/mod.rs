@@ -448,18 +448,29 @@ impl Lessons {
     /// take long; at once when even 64× would take more than 20 s).
     fn play_run(&self) {
         let ctx = self.ctx;
-        let Some((until, speed)) = self.play.with_untracked(|p| {
-            p.as_ref().and_then(|p| p.until.map(|t| (t, p.session.lesson().speed_of(p.session.step_index()))))
+        let Some((until, speed, covered)) = self.play.with_untracked(|p| {
+            let p = p.as_ref()?;
+            let span = p.until?.ms().saturating_sub(p.from.ms());
+            let covered = engine::lesson::Pace::covered(&p.session.step().pace, span);
+            p.until.map(|t| (t, p.session.lesson().speed_of(p.session.step_index()), covered))
         }) else {
             return;
         };
         let span = until.ms().saturating_sub(ctx.pg.with_untracked(|p| p.now().ms()));
-        // SPEEDS[i].1 is quarters of a virtual ms per real ms: 4 is 1×.
-        let wanted = SPEEDS.iter().position(|s| s.1 >= u64::from(speed) * 4).unwrap_or(SPEEDS.len() - 1);
-        let fits = (wanted..SPEEDS.len()).find(|&i| span * 4 / SPEEDS[i].1 <= 12_000);
+        // The stretches outside the step's pace windows play at its speed, faster when they
+        // would take long; the windows at their own (`follow_story` switches).
+        let wanted = play::speed_index(speed);
+        let fits = (wanted..SPEEDS.len()).find(|&i| span.saturating_sub(covered) * 4 / SPEEDS[i].1 <= 12_000);
         match fits {
             Some(i) if span > 0 => {
-                ctx.speed.set(i);
+                self.play.update_untracked(|p| {
+                    if let Some(p) = p {
+                        p.base_speed = i;
+                    }
+                });
+                let at_start =
+                    self.play.try_update_untracked(|p| p.as_mut().and_then(|p| p.pace_switch(p.from))).flatten();
+                ctx.speed.set(at_start.unwrap_or(i));
                 ctx.playing.set(true);
                 self.show_diagram();
             }
@@ -524,6 +535,11 @@ impl Lessons {
             }
             if until.is_some_and(|t| now >= t) {
                 ls.finish();
+            } else if let Some(i) = until
+                .and_then(|_| ls.play.try_update_untracked(|p| p.as_mut().and_then(|p| p.pace_switch(now))).flatten())
+            {
+                // The run enters or leaves one of its step's pace windows.
+                ls.ctx.speed.set(i);
             } else if open
                 && ls.ctx.pg.with_untracked(|pg| {
                     ls.play.with_untracked(|p| p.as_ref().is_some_and(|p| p.session.reached(pg.sim())))

@@ -36,6 +36,11 @@ pub struct Play {
     pub facts: Vec<GoalStatus>,
     /// Where the run being played ends.
     pub until: Option<SimTime>,
+    /// Where it began, and how it is paced: the speed (an index of `SPEEDS`) it plays at outside
+    /// the step's pace windows, and the window it is in now (`None`: outside them).
+    pub from: SimTime,
+    pub base_speed: usize,
+    pub window: Option<usize>,
     /// Whether the checkpoint's goals have all held once (it stays reached).
     pub reached: bool,
     /// What went wrong performing the step (an action the engine refused), one line each.
@@ -64,6 +69,9 @@ impl Play {
             answer: None,
             facts: Vec::new(),
             until: None,
+            from: SimTime::ZERO,
+            base_speed: 0,
+            window: None,
             reached: false,
             errors: Vec::new(),
         }
@@ -101,7 +109,7 @@ impl Play {
     fn play_back(&mut self, pg: &mut Playground, from: SimTime) {
         let to = pg.now();
         pg.seek(from);
-        self.until = Some(to);
+        (self.until, self.from, self.window) = (Some(to), from, None);
         self.phase = Phase::Playing;
     }
 
@@ -118,6 +126,21 @@ impl Play {
         let StepKind::Predict(p) = &self.session.step().kind else { return None };
         let (answer, given) = (self.answer.as_ref()?, self.given.as_deref()?);
         (self.phase == Phase::Shown).then(|| answer.judge(p, given))
+    }
+
+    /// While the run plays, the speed to switch to at `now`, when `now` crosses into or out
+    /// of one of the step's pace windows; `None` otherwise (so a speed the learner picks within
+    /// a stretch stays theirs).
+    pub fn pace_switch(&mut self, now: SimTime) -> Option<usize> {
+        self.until?;
+        let pace = &self.session.step().pace;
+        let t = now.ms().saturating_sub(self.from.ms());
+        let window = pace.iter().position(|w| w.from_ms <= t && t < w.to_ms);
+        if window == self.window {
+            return None;
+        }
+        self.window = window;
+        Some(window.map_or(self.base_speed, |w| speed_index(pace[w].speed)))
     }
 
     /// "Show me": performs the checkpoint's recorded solution and plays it.
@@ -186,3 +209,10 @@ impl Play {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 #[path = "play_tests.rs"]
 mod tests;
+
+/// The index in `SPEEDS` of `speed` virtual seconds per real second (`SPEEDS[i].1` counts
+/// quarters of a virtual ms per real ms: 4 is 1×).
+pub fn speed_index(speed: u32) -> usize {
+    use crate::playground::SPEEDS;
+    SPEEDS.iter().position(|s| s.1 >= u64::from(speed) * 4).unwrap_or(SPEEDS.len() - 1)
+}

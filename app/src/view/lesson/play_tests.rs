@@ -113,3 +113,21 @@ fn reset_in_a_lesson_goes_back_to_the_start_of_the_step() {
     pg.reset();
     assert_eq!(pg.snapshot(), start);
 }
+
+#[test]
+fn a_run_slows_down_for_its_pace_window_and_speeds_up_after_it() {
+    // Three designs, design 3: the SMS slowdown (18 s to 1 min into the run) plays at 4×.
+    let (mut pg, mut play) = open(lesson("three-designs"), 3).unwrap();
+    play.commit(&mut pg, "none");
+    assert_eq!(play.phase, Phase::Playing);
+    play.base_speed = 7;
+    let from = play.from.ms();
+    let at = |s: u64| engine::SimTime(from + s * 1_000);
+    let (start, inside, later, after) = (at(0), at(18), at(30), at(60));
+    assert_eq!(play.pace_switch(start), None, "it starts at its own speed");
+    assert_eq!(play.pace_switch(inside), Some(super::speed_index(4)), "the window slows it to 4×");
+    assert_eq!(play.pace_switch(later), None, "within the window nothing changes (a speed the learner picks stays)");
+    assert_eq!(play.pace_switch(after), Some(7), "after the window, its own speed again");
+    play.finish(&mut pg);
+    assert_eq!(play.pace_switch(at(20)), None, "a finished run is not paced");
+}
