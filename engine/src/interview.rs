@@ -214,7 +214,8 @@ mod tests {
     const CHECKOUT: &str = include_str!("../../public/interview/checkout.json");
 
     #[test]
-    fn the_checkout_walkthrough_has_its_requirements_as_step_0_then_seven_steps_each_with_a_model_answer_of_three_to_six_points() {
+    fn the_checkout_walkthrough_has_its_requirements_as_step_0_then_seven_steps_each_with_a_model_answer_of_three_to_six_points(
+    ) {
         let i = Interview::parse(CHECKOUT).expect("checkout.json parses");
         assert_eq!((i.id.as_str(), i.steps.len(), i.first), ("checkout", 8, 0));
         // The seven keep the numbers they had before step 0 came first.
@@ -254,10 +255,15 @@ mod tests {
         v["first_step"] = json!(2);
         assert_eq!(Interview::parse(&v.to_string()).unwrap_err(), "first_step: must be 0 or 1");
         v.as_object_mut().unwrap().remove("first_step");
-        let i = Interview::parse(&serde_json::from_str::<Value>(CHECKOUT).map(|mut v| {
-            v.as_object_mut().unwrap().remove("first_step");
-            v.to_string()
-        }).unwrap()).unwrap();
+        let i = Interview::parse(
+            &serde_json::from_str::<Value>(CHECKOUT)
+                .map(|mut v| {
+                    v.as_object_mut().unwrap().remove("first_step");
+                    v.to_string()
+                })
+                .unwrap(),
+        )
+        .unwrap();
         assert_eq!((i.first, i.number(0)), (1, 1), "by default the first step is step 1");
     }
 

@@ -151,7 +151,10 @@ mod tests {
         s.tick(0, 1, true);
         let md = markdown(&i, &s);
         assert!(md.contains("Time in all: 6:40"), "{md}");
-        assert!(md.contains("## 0. Requirements and load") && md.contains("## 1. The coupled version"), "steps by their numbers");
+        assert!(
+            md.contains("## 0. Requirements and load") && md.contains("## 1. The coupled version"),
+            "steps by their numbers"
+        );
         assert!(md.contains("Time: 6:40 of 5 min"));
         let f = &i.steps[0].follow_ups[0];
         assert!(
