@@ -49,9 +49,11 @@ pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
 pub fn reading(value: &Result<serde_json::Value, String>, unit: engine::lesson::unit::Unit) -> String {
     use engine::lesson::unit::Unit;
     use serde_json::Value;
+    // As the engine reads a number (`engine::lesson::test::number_of`): a list counts its items.
     let number = match value {
         Ok(Value::Number(n)) => n.as_u64(),
         Ok(Value::String(s)) => s.parse::<u64>().ok(),
+        Ok(Value::Array(items)) => Some(items.len() as u64),
         _ => None,
     };
     match (unit, number) {
@@ -65,6 +67,12 @@ pub fn reading(value: &Result<serde_json::Value, String>, unit: engine::lesson::
         }
         _ => match value {
             Ok(Value::String(s)) => s.clone(),
+            // A list of names or numbers (message ids, event ids in the order they came), as words.
+            Ok(Value::Array(items)) if items.iter().all(|i| i.is_string() || i.is_number()) => items
+                .iter()
+                .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
+                .collect::<Vec<_>>()
+                .join(", "),
             Ok(Value::Null) => "nothing".into(),
             Ok(v) => v.to_string(),
             Err(e) => e.clone(),
@@ -131,6 +139,12 @@ mod tests {
         assert_eq!(r(json!(3), Unit::Count("message", "messages")), "3 messages");
         assert_eq!(r(json!("1"), Unit::Count("message", "messages")), "1 message");
         assert_eq!(r(json!("Crashed"), Unit::Plain), "Crashed");
+        // A receive's messages, as the engine checks them: by how many.
+        assert_eq!(
+            r(json!([{"Body": "4418 OrderPlaced", "MD5OfBody": "f2df"}]), Unit::Count("message", "messages")),
+            "1 message"
+        );
+        assert_eq!(r(json!(["evt-4418-2", "evt-4418-3"]), Unit::Plain), "evt-4418-2, evt-4418-3");
         assert_eq!(r(json!(null), Unit::Ms), "nothing");
         assert_eq!(reading(&Err("no such queue".into()), Unit::Ms), "no such queue");
     }

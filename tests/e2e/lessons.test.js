@@ -260,6 +260,30 @@ const nextReady = (page) => page.waitForFunction(() => {
 }, null, { timeout: 30_000 });
 
 /**
+ * When a prediction's answer appears, the diagram shows the state the answer is about: a probe
+ * of a queue's visible messages reads the same number the queue's node on the diagram shows,
+ * and a probe of an alarm's state the state its badge on the diagram shows.
+ */
+async function diagramAgrees(page, id, i, step) {
+  const read = (await page.getByTestId('predict-result').textContent()).match(/The engine read ([^.]*)\./)?.[1];
+  const where = `${id} step ${i + 1}`;
+  if (step.probe.queue && step.probe.field === 'visible') {
+    const q = step.probe.queue;
+    const shown = await page.evaluate((q) => [...document.querySelectorAll('.diagram [aria-label]')]
+      .map((e) => e.getAttribute('aria-label'))
+      .find((l) => l.startsWith(`Queue ${q}: `) || new RegExp(`dead-letter queue ${q}: `, "i").test(l)), q);
+    assert.ok(shown, `${where}: the diagram draws no ${q}`);
+    assert.equal(Number(shown.match(/: (\d+)/)[1]), Number(read.match(/^\d+/)?.[0]), `${where}: the engine read "${read}", the diagram shows "${shown}"`);
+  }
+  if (step.probe.action === 'DescribeAlarms') {
+    const name = step.probe.params.AlarmNames?.[0];
+    const badge = page.getByTestId(`diagram-alarm-${name}`);
+    assert.equal(await badge.count(), 1, `${where}: alarm ${name} is on the diagram`);
+    assert.match(await badge.textContent(), new RegExp(read.replace(/_/g, '.')), `${where}: the engine read "${read}"`);
+  }
+}
+
+/**
  * Walks lesson `id` from its first step to its last by the test hooks alone, as a learner who
  * answers every prediction right and presses Show me at every checkpoint: each answer is judged
  * right by the engine in the browser, each checkpoint is met, and the last screen is reached.
@@ -280,6 +304,13 @@ async function walk(id, { width = 1280, shots = [] } = {}) {
     const over = await page.getByTestId('lesson-panel').evaluate((el) => el.scrollWidth - el.clientWidth);
     assert.ok(over <= 1, `${id} step ${i + 1}${when}: the panel is ${over} px wider than itself at ${width} px`);
   };
+  // No engine reading is shown raw: no JSON list where a learner reads a value (a filter
+  // policy, itself JSON, is shown as the policy it is).
+  const noRawReading = async (i) => {
+    for (const r of await page.locator('.lesson-facts .reading').allTextContents()) {
+      assert.ok(!/^\s*\[/.test(r), `${id} step ${i + 1}: a raw reading "${r.slice(0, 60)}"`);
+    }
+  };
   for (const [i, step] of lesson.steps.entries()) {
     await atStep(page, `${i + 1} / ${n}`);
     await shot(i, '');
@@ -298,6 +329,8 @@ async function walk(id, { width = 1280, shots = [] } = {}) {
       assert.equal(await result.evaluate((el) => el.classList.contains('right')), true, `${id} step ${i + 1}: ${await result.textContent()}`);
       await shot(i, '-result');
       await fits(i, ' (its result)');
+      await diagramAgrees(page, id, i, step);
+      await noRawReading(i);
     } else if (step.kind === 'checkpoint') {
       await page.getByTestId('checkpoint-show-me').click();
       if ((await page.getByTestId('lesson-next').textContent()).trim() !== 'Next') await page.getByTestId('lesson-next').click();
@@ -306,6 +339,7 @@ async function walk(id, { width = 1280, shots = [] } = {}) {
     } else if (step.kind === 'run') {
       if ((await page.getByTestId('lesson-next').textContent()).trim() !== 'Next') await page.getByTestId('lesson-next').click();
       await shot(i, '-ran');
+      await noRawReading(i);
     } else if (step.kind === 'remember') {
       await page.getByTestId('lesson-remember').waitFor();
       break;

@@ -48,7 +48,9 @@ impl Probe {
             Probe::Events { kind, field: None, .. } => of_events(kind),
             Probe::Events { field: Some((name, _)), .. } => of_name(name),
             Probe::Action { largest: Some(name), .. } => of_name(name),
-            Probe::Action { path: Some(path), .. } => of_name(path.rsplit('.').next().unwrap_or(path)),
+            Probe::Action { path: Some(path), .. } | Probe::Response { path: Some(path) } => {
+                of_name(path.rsplit('.').next().unwrap_or(path))
+            }
             _ => Unit::Plain,
         }
     }
@@ -94,7 +96,7 @@ fn of_name(name: &str) -> Unit {
         "halfdone" => Unit::Count("half-done order", "half-done orders"),
         "calls" => Unit::Count("call", "calls"),
         "throttled" => Unit::Count("throttled call", "throttled calls"),
-        "visible" | "stored" | "in_flight" | "delayed" => MESSAGES,
+        "visible" | "stored" | "in_flight" | "delayed" | "messages" => MESSAGES,
         // `EffectsByEvent.evt-4417`: how many times one event's work was done.
         n if n.starts_with("evt-") => SIDE_EFFECTS,
         _ => Unit::Plain,
@@ -117,6 +119,7 @@ mod tests {
         assert_eq!(unit(json!({"queue": "sms", "field": "retention_period"})), Unit::Seconds);
         assert_eq!(unit(json!({"events": "ExpiredByRetention", "field": "age_ms"})), Unit::Ms);
         assert_eq!(unit(json!({"events": "Received"})), Unit::Count("receive", "receives"));
+        assert_eq!(unit(json!({"response": "Messages"})), MESSAGES, "a receive's messages, counted");
         assert_eq!(unit(json!({"events": "TopicCreated"})), Unit::Count("event", "events"));
         let producer =
             |path: &str| json!({"action": "DescribeProducer", "params": {"ProducerName": "chain"}, "path": path});
