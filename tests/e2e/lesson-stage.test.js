@@ -206,3 +206,28 @@ test('a run slows down for the moment its step is about: design 3 plays the SMS 
   assert.deepEqual(problems, []);
   await page.context().close();
 });
+
+test('the queue cards and Publish keep to the design a step draws', async () => {
+  const { page, problems } = await openPlayground(browser, `${server.url}?lesson=three-designs&step=2`, LAPTOP, 'lesson-panel');
+  const cards = () => page.locator('section.queues article.queue-card').evaluateAll((cs) => cs.map((c) => c.dataset.testid));
+  // Design 1 calls the services in turn: no queue, and no topic to publish to.
+  await atStep(page, '2 / 6');
+  assert.deepEqual(await cards(), []);
+  assert.match(await page.getByTestId('publish-off-stage').textContent(), /no topic to publish to: chain sends the orders itself/);
+  // Design 2: its one queue.
+  await page.goto(`${server.url}?lesson=three-designs&step=3`);
+  await atStep(page, '3 / 6');
+  await page.waitForFunction(() => document.querySelectorAll('section.queues article.queue-card').length === 1);
+  assert.deepEqual(await cards(), ['queue-all-jobs']);
+  assert.equal(await page.getByTestId('publish-off-stage').count(), 1);
+  // Design 3 fans out from order-events: its queues, and Publish to that topic.
+  await page.goto(`${server.url}?lesson=three-designs&step=4`);
+  await atStep(page, '4 / 6');
+  await page.waitForFunction(() => document.querySelectorAll('section.queues article.queue-card').length >= 3);
+  const three = await cards();
+  assert.ok(['queue-billing', 'queue-packing', 'queue-sms'].every((c) => three.includes(c)) && !three.includes('queue-all-jobs'), three.join(', '));
+  assert.equal(await page.getByTestId('publish-off-stage').count(), 0);
+  assert.match(await page.getByRole('button', { name: /Publish to order-events/ }).textContent(), /order-events/);
+  assert.deepEqual(problems, []);
+  await page.context().close();
+});

@@ -14,6 +14,9 @@ struct Form {
     presets: Vec<(String, String)>,
     /// What Publish sends to: its name, whether it is a FIFO topic, and what it is.
     target: Option<(String, bool, Sends)>,
+    /// In a lesson step that draws one design without that topic: the design's producer, which
+    /// sends the orders itself (Publish would send where the diagram shows nothing).
+    off_stage: Option<String>,
 }
 
 /// The Publish panel: the scenario's description, its events, and a custom message; drawn
@@ -24,17 +27,35 @@ struct Form {
 pub fn Publish(#[prop(optional)] describe: bool) -> impl IntoView {
     let ctx = use_ctx();
     let form = Memo::new(move |_| {
-        ctx.snapshot.with(|s| {
-            ctx.pg.with_untracked(|p| Form {
-                description: p.description.clone(),
-                presets: p.presets().iter().map(|p| (p.name.clone(), p.label.clone())).collect(),
-                target: p.publish_target(s),
+        ctx.stage.with(|stage| {
+            ctx.snapshot.with(|s| {
+                ctx.pg.with_untracked(|p| {
+                    let target = p.publish_target(s);
+                    let staged = stage.as_ref().and_then(|st| super::topology::staged_parts(s, st));
+                    let off_stage = staged.and_then(|(producer, topic, _)| {
+                        (topic.is_none() || topic.as_deref() != target.as_ref().map(|t| t.0.as_str()))
+                            .then(|| producer.name.clone())
+                    });
+                    Form {
+                        description: p.description.clone(),
+                        presets: p.presets().iter().map(|p| (p.name.clone(), p.label.clone())).collect(),
+                        target,
+                        off_stage,
+                    }
+                })
             })
         })
     });
     view! {
         <section class="controls" aria-label="Publish an event">
-            {move || view! { <PublishForm form=form.get() describe=describe /> }}
+            {move || match form.get() {
+                Form { off_stage: Some(producer), .. } => view! {
+                    <p class="hint" data-testid="publish-off-stage">
+                        "This step's design has no topic to publish to: "<strong>{producer}</strong>" sends the orders itself."
+                    </p>
+                }.into_any(),
+                form => view! { <PublishForm form=form describe=describe /> }.into_any(),
+            }}
             <p class="error" role="alert" data-testid="error">{move || ctx.error.get()}</p>
         </section>
     }
@@ -44,7 +65,7 @@ pub fn Publish(#[prop(optional)] describe: bool) -> impl IntoView {
 #[component]
 fn PublishForm(form: Form, describe: bool) -> impl IntoView {
     let ctx = use_ctx();
-    let Form { description, presets, target } = form;
+    let Form { description, presets, target, .. } = form;
     let first = presets.first().map(|p| p.0.clone()).unwrap_or_default();
     let (kind, custom) = (RwSignal::new(first), RwSignal::new(false));
     let sends = target.as_ref().map(|t| t.2);

@@ -45,7 +45,17 @@ pub fn skips(j: &engine::world::JobView) -> impl Iterator<Item = String> {
 #[component]
 pub fn Queues() -> impl IntoView {
     let ctx = use_ctx();
-    let names = Memo::new(move |_| ctx.snapshot.with(|s| s.queues.iter().map(|q| q.name.clone()).collect::<Vec<_>>()));
+    // In a lesson step that draws one design (its `stage`), the cards are that design's queues.
+    let names = Memo::new(move |_| {
+        ctx.stage.with(|stage| {
+            ctx.snapshot.with(|s| {
+                let staged =
+                    stage.as_ref().and_then(|st| super::topology::staged_parts(s, st)).map(|(_, _, keep)| keep);
+                let shown = |q: &&QueueView| staged.as_ref().is_none_or(|k| k.contains(&q.name));
+                s.queues.iter().filter(shown).map(|q| q.name.clone()).collect::<Vec<_>>()
+            })
+        })
+    });
     view! {
         <section class="queues" aria-label="Queues">
             // Each card follows its own queue; a card comes and goes with its queue.

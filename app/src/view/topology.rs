@@ -666,39 +666,49 @@ impl Stage {
 /// producer's topic with what it feeds. `None` when there is no such producer (then the whole
 /// world is drawn).
 pub(super) fn staged(s: &Snapshot, stage: &Stage) -> Option<Snapshot> {
-    let p = s.world.producers.iter().find(|p| p.name == stage.name).or(stage.planned.as_ref())?;
+    let (p, topic, keep) = staged_parts(s, stage)?;
     let mut out = s.clone();
     out.world.producers = vec![p.clone()];
     out.world.order_services.clear();
     out.eventbridge = Default::default();
-    let keep_queues: Vec<String> = match (p.design, p.sends_to.as_deref()) {
-        ("SingleQueue", Some(q)) => {
-            out.topics.clear();
-            vec![q.to_string()]
-        }
-        ("FanOut", Some(t)) => {
-            out.topics.retain(|x| x.name == t);
-            let subs = out.topics.iter().flat_map(|x| &x.subscriptions);
-            subs.flat_map(|x| x.queue.iter().chain(x.dead_letter_queue.iter())).cloned().collect()
-        }
-        _ => {
-            out.topics.clear();
-            // In the order it calls them (found one by one: a sort would bring its code along).
-            out.world.dependencies =
-                p.calls.iter().filter_map(|c| s.world.dependencies.iter().find(|d| d.name == *c).cloned()).collect();
-            Vec::new()
-        }
-    };
-    // A kept queue's dead-letter queue stays with it.
-    let dlqs: Vec<String> =
-        s.queues.iter().filter(|q| keep_queues.contains(&q.name)).filter_map(|q| q.dead_letter_queue.clone()).collect();
-    out.queues.retain(|q| keep_queues.contains(&q.name) || dlqs.contains(&q.name));
+    out.topics.retain(|x| topic.as_deref() == Some(x.name.as_str()));
+    if p.design == "Chain" {
+        // In the order it calls them (found one by one: a sort would bring its code along).
+        out.world.dependencies =
+            p.calls.iter().filter_map(|c| s.world.dependencies.iter().find(|d| d.name == *c).cloned()).collect();
+    }
+    out.queues.retain(|q| keep.contains(&q.name));
     let kept = |queue: &str| out.queues.iter().any(|q| q.name == queue);
     let workers = out.world.workers.iter().filter(|w| kept(&w.queue)).cloned().collect();
     let mappings = out.world.event_source_mappings.iter().filter(|m| kept(&m.queue)).cloned().collect();
     out.world.workers = workers;
     out.world.event_source_mappings = mappings;
     Some(out)
+}
+
+/// What a stage's design holds: its producer, the topic it publishes to (a `FanOut`'s), and
+/// its queues (a `SingleQueue`'s queue, or what the topic feeds), each with its dead-letter
+/// queue. The diagram, the queue cards and Publish all keep to it.
+pub(super) fn staged_parts<'a>(
+    s: &'a Snapshot,
+    stage: &'a Stage,
+) -> Option<(&'a engine::world::ProducerView, Option<String>, Vec<String>)> {
+    let p = s.world.producers.iter().find(|p| p.name == stage.name).or(stage.planned.as_ref())?;
+    let (topic, queues): (Option<String>, Vec<String>) = match (p.design, p.sends_to.as_deref()) {
+        ("SingleQueue", Some(q)) => (None, vec![q.to_string()]),
+        ("FanOut", Some(t)) => {
+            let subs = s.topics.iter().filter(|x| x.name == t).flat_map(|x| &x.subscriptions);
+            (
+                Some(t.to_string()),
+                subs.flat_map(|x| x.queue.iter().chain(x.dead_letter_queue.iter())).cloned().collect(),
+            )
+        }
+        _ => (None, Vec::new()),
+    };
+    // A kept queue's dead-letter queue stays with it.
+    let dlqs = s.queues.iter().filter(|q| queues.contains(&q.name)).filter_map(|q| q.dead_letter_queue.clone());
+    let keep: Vec<String> = queues.iter().cloned().chain(dlqs).collect();
+    Some((p, topic, keep))
 }
 
 /// The line midway between the first and the last of `rows` (what a topic or a bus feeds, or a
