@@ -289,15 +289,15 @@ async function diagramAgrees(page, id, i, step) {
  * right by the engine in the browser, each checkpoint is met, and the last screen is reached.
  * Screenshots of `shots` steps (1-based) at this width are saved on the way.
  */
-async function walk(id, { width = 1280, shots = [] } = {}) {
+async function walk(id, { width = 1280, colorScheme = 'light', shots = [] } = {}) {
   const lesson = await lessonFile(id);
   const n = lesson.steps.length;
-  const { page, problems } = await open(`?lesson=${id}`, { viewport: { width, height: 860 } });
+  const { page, problems } = await open(`?lesson=${id}`, { viewport: { width, height: 860 }, colorScheme });
   const shot = async (i, what) => {
     if (!shots.includes(i + 1)) return;
     await mkdir(screenshotDir, { recursive: true });
     if (width === 375) await page.getByTestId('lesson-panel').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(screenshotDir, `walk-${id}-${width}-step${i + 1}${what}.png`) });
+    await page.screenshot({ path: join(screenshotDir, `walk-${id}-${width}-${colorScheme}-step${i + 1}${what}.png`) });
   };
   // Nothing in the panel is wider than the panel: a long reading wraps rather than scrolling it sideways.
   const fits = async (i, when) => {
@@ -349,16 +349,19 @@ async function walk(id, { width = 1280, shots = [] } = {}) {
   }
   const saved = JSON.parse(await page.evaluate((k) => localStorage.getItem(k), KEY));
   assert.equal(saved.lessons[id].done, true, `${id} is saved as done`);
-  await done(page, problems, `walk-${id}-${width}-end`);
+  await done(page, problems, `walk-${id}-${width}-${colorScheme}-end`);
 }
 
-// Every lesson of the index, walked to its end by its hooks at both widths.
+// Every lesson of the index, walked to its end by its hooks at both widths, light and dark,
+// with a screenshot of every step.
 const everyLesson = JSON.parse(await readFile(new URL('../../public/lessons/index.json', import.meta.url))).lessons.map((l) => l.id);
 for (const id of everyLesson) {
   test(`lesson ${id} can be finished in the browser, every answer judged by the engine`, async () => {
     const steps = (await lessonFile(id)).steps.map((_, i) => i + 1);
-    await walk(id, { width: 1280, shots: steps });
-    await walk(id, { width: 375, shots: steps });
+    for (const colorScheme of ['light', 'dark']) {
+      await walk(id, { width: 1280, colorScheme, shots: steps });
+      await walk(id, { width: 375, colorScheme, shots: steps });
+    }
   });
 }
 
