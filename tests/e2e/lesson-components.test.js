@@ -63,8 +63,12 @@ test('a picked choice keeps the focus; Next is the same button from step to step
   const next = await page.getByTestId('lesson-next').elementHandle();
   assert.equal(await next.evaluate((el) => el.disabled), true, 'no Next before the answer is committed');
   await page.getByTestId('predict-submit').click();
-  await page.getByTestId('lesson-next').click();
+  // The run plays; skip to its end once it does, and go on once the result is there.
+  await page.waitForFunction(() => document.querySelector('[data-testid="predict-result"]')
+    || document.querySelector('[data-testid="lesson-next"]')?.textContent.trim() === 'Skip to the end');
+  if (!(await page.getByTestId('predict-result').count())) await page.getByTestId('lesson-next').click();
   await page.getByTestId('predict-result').waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid="lesson-next"]')?.textContent.trim() === 'Next');
   await page.getByTestId('lesson-next').click();
   await atStep(page, '3 / 8');
   assert.equal(await next.evaluate((el) => el.isConnected), true, 'Next stays the same element');

@@ -27,7 +27,7 @@ pub use play::Play;
 use super::app::{use_kept, Kept};
 use super::nav::{use_nav, AppHeader, Nav};
 use super::{inspector, log, transport, Ctx};
-use crate::playground::{Playground, SPEEDS};
+use crate::playground::Playground;
 use crate::route::Route;
 use engine::lesson::LessonIndex;
 use leptos::html;
@@ -444,8 +444,8 @@ impl Lessons {
         }
     }
 
-    /// Plays the current step's run on the diagram at the lesson's speed (faster when it would
-    /// take long; at once when even 64× would take more than 20 s).
+    /// Plays the current step's run on the diagram at the step's speed, faster only when it
+    /// would take long (see [`play::run_speed`]); never skipped for its length.
     fn play_run(&self) {
         let ctx = self.ctx;
         let Some((until, speed, covered)) = self.play.with_untracked(|p| {
@@ -459,10 +459,8 @@ impl Lessons {
         let span = until.ms().saturating_sub(ctx.pg.with_untracked(|p| p.now().ms()));
         // The stretches outside the step's pace windows play at its speed, faster when they
         // would take long; the windows at their own (`follow_story` switches).
-        let wanted = play::speed_index(speed);
-        let fits = (wanted..SPEEDS.len()).find(|&i| span.saturating_sub(covered) * 4 / SPEEDS[i].1 <= 12_000);
-        match fits {
-            Some(i) if span > 0 => {
+        match play::run_speed(span, covered, speed) {
+            i if span > 0 => {
                 self.play.update_untracked(|p| {
                     if let Some(p) = p {
                         p.base_speed = i;

@@ -216,3 +216,16 @@ pub fn speed_index(speed: u32) -> usize {
     use crate::playground::SPEEDS;
     SPEEDS.iter().position(|s| s.1 >= u64::from(speed) * 4).unwrap_or(SPEEDS.len() - 1)
 }
+
+/// A run's stretches outside its pace windows play longest this long, in real ms: the step's
+/// own speed when they fit, else the slowest speed at which they do, else the fastest.
+pub const RUN_MS: u64 = 30_000;
+
+/// The speed (an index of `SPEEDS`) a run of `span_ms`, `covered_ms` of it in pace windows,
+/// plays at outside them, for a step whose speed is `speed`. A long run is played fast, never
+/// skipped: what it shows would be hidden otherwise (the learner can skip it).
+pub fn run_speed(span_ms: u64, covered_ms: u64, speed: u32) -> usize {
+    use crate::playground::SPEEDS;
+    let fast = span_ms.saturating_sub(covered_ms);
+    (speed_index(speed)..SPEEDS.len()).find(|&i| fast * 4 / SPEEDS[i].1 <= RUN_MS).unwrap_or(SPEEDS.len() - 1)
+}

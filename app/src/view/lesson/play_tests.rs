@@ -131,3 +131,16 @@ fn a_run_slows_down_for_its_pace_window_and_speeds_up_after_it() {
     play.finish(&mut pg);
     assert_eq!(play.pace_switch(at(20)), None, "a finished run is not paced");
 }
+
+#[test]
+fn a_run_plays_at_its_steps_speed_when_it_fits_and_a_long_one_fast_never_skipped() {
+    use super::{run_speed, speed_index};
+    // Three designs, design 3: 340 s, 42 s of it in its pace window, at 16×: 18.6 s.
+    assert_eq!(run_speed(340_000, 42_000, 16), speed_index(16));
+    // Lambda batches: 30 min at 64× is 28 s: played, not skipped.
+    assert_eq!(run_speed(1_800_000, 0, 64), speed_index(64));
+    // Longer than even 64× fits: the fastest speed, still played.
+    assert_eq!(run_speed(7_200_000, 0, 8), speed_index(64));
+    // Too long for the step's speed: the slowest that fits 30 s.
+    assert_eq!(run_speed(300_000, 0, 8), speed_index(16));
+}
