@@ -120,6 +120,34 @@ fn latest_version_wins_ignores_an_older_event_that_arrives_late() {
 }
 
 #[test]
+fn an_older_version_applied_after_a_newer_one_is_logged_and_counted_unless_the_consumer_keeps_the_latest() {
+    // SQS: a standard queue may deliver messages out of order, so a consumer that applies
+    // whatever comes applies version 1 after version 2; keeping the latest version per entity
+    // (the seeds' fix) skips it instead.
+    for (mode, applied_late) in [("None", 1), ("Atomic", 1), ("LatestVersionWins", 0)] {
+        let mut sim = Sim::new(5);
+        queue(&mut sim, "q", json!({}));
+        ok(&mut sim, "CreateWorker", json!({"WorkerName": "w", "QueueUrl": "q", "Job": "status", "Idempotency": mode}));
+        let shipped = json!({"event_id": "evt-4417-3", "event_type": "OrderShipped", "order_id": 4417, "version": 3});
+        let paid = json!({"event_id": "evt-4417-2", "event_type": "OrderPaid", "order_id": 4417, "version": 2});
+        send(&mut sim, "q", &shipped.to_string());
+        secs(&mut sim, 2);
+        send(&mut sim, "q", &paid.to_string());
+        secs(&mut sim, 2);
+        let j = job(&mut sim, "status", &[]);
+        assert_eq!(j["OutOfOrder"], applied_late, "{mode}");
+        let late = events_named(&sim, "StaleVersionApplied");
+        assert_eq!(late.len(), applied_late as usize, "{mode}");
+        if let Some(e) = late.first() {
+            assert_eq!(
+                (e["event_id"].as_str(), e["version"].as_u64(), e["newer"].as_u64()),
+                (Some("evt-4417-2"), Some(2), Some(3))
+            );
+        }
+    }
+}
+
+#[test]
 fn end_to_end_latency_runs_from_publish_to_the_side_effect() {
     // Seeds: the store records the time from OrderPlaced to the SMS being sent for every order.
     let mut sim = Sim::new(6);

@@ -246,10 +246,14 @@ fn template(entry: &str, n: &Names, p: &Playground) -> Value {
     let now = |read: &str, params: Value, path: &[&str]| {
         let v = p.read(read, &params).unwrap_or_default();
         let v = path.iter().fold(v, |v, k| v.get(k).cloned().unwrap_or_default());
-        if v.is_null() {
-            example(path.last().copied().unwrap_or_default())
-        } else {
-            v
+        match v {
+            Value::Null => example(path.last().copied().unwrap_or_default()),
+            // A random processing time reads "1000ms-6000ms"; it is set as {"Min", "Max"}.
+            Value::String(t) if t.contains("ms-") => match t.split_once('-') {
+                Some((min, max)) => json!({"Min": min, "Max": max}),
+                None => Value::String(t),
+            },
+            v => v,
         }
     };
     let text = |v: Value| Value::String(v.as_str().unwrap_or_default().into());

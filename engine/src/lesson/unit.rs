@@ -22,6 +22,7 @@ pub enum Unit {
 const MESSAGES: Unit = Unit::Count("message", "messages");
 const EVENTS: Unit = Unit::Count("event", "events");
 const SIDE_EFFECTS: Unit = Unit::Count("side effect", "side effects");
+const STALE: Unit = Unit::Count("older version applied late", "older versions applied late");
 
 impl Probe {
     /// What this probe's reading is measured in.
@@ -75,6 +76,7 @@ fn of_events(kind: &str) -> Unit {
         "FunctionInvoked" => Unit::Count("invocation", "invocations"),
         "Deduplicated" | "DuplicateStored" => MESSAGES,
         "WorkerCrashed" => Unit::Count("crash", "crashes"),
+        "StaleVersionApplied" => STALE,
         _ => EVENTS,
     }
 }
@@ -96,6 +98,7 @@ fn of_name(name: &str) -> Unit {
         "halfdone" => Unit::Count("half-done order", "half-done orders"),
         "calls" => Unit::Count("call", "calls"),
         "throttled" => Unit::Count("throttled call", "throttled calls"),
+        "outoforder" => STALE,
         "visible" | "stored" | "in_flight" | "delayed" | "messages" => MESSAGES,
         // `EffectsByEvent.evt-4417`: how many times one event's work was done.
         n if n.starts_with("evt-") => SIDE_EFFECTS,

@@ -130,6 +130,10 @@ pub(crate) struct JobLedger {
     pub recorded: IdCounter,
     /// Latest version applied per entity (latest-version-wins mode).
     pub versions: VecMap<Box<str>, u64>,
+    /// The newest version whose effect was performed, per entity, whatever the mode: what
+    /// tells an older version applied after a newer one (`StaleVersionApplied`).
+    pub newest: VecMap<Box<str>, u64>,
+    pub out_of_order: u64,
     pub effects: u64,
     pub events: u64,
     pub duplicates: u64,
@@ -148,6 +152,8 @@ impl JobLedger {
             counts: IdCounter::default(),
             recorded: IdCounter::default(),
             versions: VecMap::new(),
+            newest: VecMap::new(),
+            out_of_order: 0,
             effects: 0,
             events: 0,
             duplicates: 0,
@@ -234,6 +240,19 @@ impl Sim {
             }
             Idempotency::None => {}
         }
+        // An older version of an entity performed after a newer one: the order a standard
+        // queue (or a retry) does not keep, seen by the consumer's ledger.
+        let stale = match (&info.entity, info.version) {
+            (Some(entity), Some(version)) => {
+                let newest = ledger.newest.get(entity).copied();
+                if newest.is_none_or(|n| version > n) {
+                    ledger.newest.insert(entity.clone(), version);
+                }
+                newest.filter(|n| version < *n)
+            }
+            _ => None,
+        };
+        ledger.out_of_order += u64::from(stale.is_some());
         let latency = now.0.saturating_sub(info.occurred_at.unwrap_or(sent_at).0);
         ledger.end_to_end.record(latency);
         self.world.metrics.count(job_key("SideEffects"), 1);
@@ -249,6 +268,16 @@ impl Sim {
             actor: actor.clone(),
         };
         self.emit(EventKind::World(event));
+        if let (Some(newer), Some(version)) = (stale, info.version) {
+            let event = WorldEvent::StaleVersionApplied {
+                job: spec.job.clone(),
+                event_id: id.clone(),
+                actor: actor.clone(),
+                version,
+                newer,
+            };
+            self.emit(EventKind::World(event));
+        }
         Effect { performed: true }
     }
 
@@ -268,6 +297,7 @@ impl Sim {
             "DistinctEvents": ledger.events,
             "DuplicateSideEffects": ledger.duplicates,
             "Skipped": ledger.skipped,
+            "OutOfOrder": ledger.out_of_order,
             "EffectsByEvent": by_event,
             "DuplicatedEvents": ledger.counts.at_least(2, 50),
             "EndToEndLatency": ledger.end_to_end.json(),

@@ -89,6 +89,14 @@ pub enum WorldEvent {
         actor: Name,
         reason: String,
     },
+    /// An older version of an entity's event was applied after a newer one had been.
+    StaleVersionApplied {
+        job: Name,
+        event_id: Arc<str>,
+        actor: Name,
+        version: u64,
+        newer: u64,
+    },
     DependencyCreated {
         dependency: Name,
     },
@@ -343,6 +351,7 @@ impl WorldEvent {
             ProcessingFailed { .. } => "ProcessingFailed",
             SideEffectPerformed { .. } => "SideEffectPerformed",
             SideEffectSkipped { .. } => "SideEffectSkipped",
+            StaleVersionApplied { .. } => "StaleVersionApplied",
             DependencyCreated { .. } => "DependencyCreated",
             DependencyUpdated { .. } => "DependencyUpdated",
             DependencyCallFailed { .. } => "DependencyCallFailed",
@@ -414,6 +423,9 @@ impl WorldEvent {
                 format!("{job}: {effect} for {event_id} by {actor} ({})", nth(*times))
             }
             SideEffectSkipped { job, event_id, reason, .. } => format!("{job}: {event_id} skipped ({reason})"),
+            StaleVersionApplied { job, event_id, version, newer, .. } => {
+                format!("{job}: {event_id} applied version {version} after version {newer}")
+            }
             DependencyCreated { dependency } => format!("dependency {dependency} created"),
             DependencyUpdated { dependency, settings } => {
                 format!("dependency {dependency}: set {}", settings.join(", "))
@@ -531,7 +543,9 @@ impl WorldEvent {
             | WorkerStopped { worker, .. }
             | WorkerDeleted { worker, .. } => vec![worker],
             ProcessingFailed { actor, queue, .. } => vec![actor, queue],
-            SideEffectPerformed { job, actor, .. } | SideEffectSkipped { job, actor, .. } => vec![job, actor],
+            SideEffectPerformed { job, actor, .. }
+            | SideEffectSkipped { job, actor, .. }
+            | StaleVersionApplied { job, actor, .. } => vec![job, actor],
             DependencyCreated { dependency } | DependencyUpdated { dependency, .. } => vec![dependency],
             DependencyCallFailed { dependency, caller, .. } => vec![dependency, caller],
             FunctionCreated { function } | FunctionUpdated { function, .. } | FunctionDeleted { function } => {

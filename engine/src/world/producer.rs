@@ -88,6 +88,9 @@ pub(crate) struct Producer {
     pub poison_every: u64,
     pub duplicate_every: u64,
     pub event_type: String,
+    /// `Version`: the version every event carries (1 by default). Another version names its
+    /// events `evt-<order>-v<version>`, so two producers can send one order's later states.
+    pub version: u64,
     /// `Manual`: no timer; each `Produce` emits the next event (compare mode's checkout).
     pub manual: bool,
     /// `FanOut` or `SingleQueue` with `Jobs`: the calls made while the customer waits, before
@@ -116,6 +119,7 @@ pub(crate) const PRODUCER_KEYS: &[&str] = &[
     "PoisonEvery",
     "DuplicateEvery",
     "EventType",
+    "Version",
     "Manual",
     "Poison",
 ];
@@ -127,15 +131,19 @@ impl Producer {
         let poison = poison || self.poison_every > 0 && n % self.poison_every == 0;
         // A phone number missing a digit is the poison message of the seeds' SMS consumer.
         let phone = if poison { "+91987654321" } else { "+919876543210" };
+        let id = match self.version {
+            1 => format!("evt-{order}"),
+            v => format!("evt-{order}-v{v}"),
+        };
         let body = json!({
-            "event_id": format!("evt-{order}"),
+            "event_id": id,
             "event_type": self.event_type,
             "order_id": order,
-            "version": 1,
+            "version": self.version,
             "occurred_at_ms": now_ms,
             "data": { "phone": phone, "amount": 500 + order % 97 * 25 },
         });
-        (format!("evt-{order}"), body)
+        (id, body)
     }
 }
 
@@ -190,6 +198,7 @@ impl Sim {
             poison_every: p.opt_int("PoisonEvery", 0, 1_000_000)?.unwrap_or(0) as u64,
             duplicate_every: p.opt_int("DuplicateEvery", 0, 1_000_000)?.unwrap_or(0) as u64,
             event_type: p.opt_str("EventType")?.unwrap_or("OrderPlaced").to_string(),
+            version: p.opt_int("Version", 1, 1_000_000)?.unwrap_or(1) as u64,
             manual: p.opt_bool("Manual")?.unwrap_or(false),
             calls,
             awaiting: VecMap::new(),
