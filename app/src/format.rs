@@ -49,13 +49,8 @@ pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
 pub fn reading(value: &Result<serde_json::Value, String>, unit: engine::lesson::unit::Unit) -> String {
     use engine::lesson::unit::Unit;
     use serde_json::Value;
-    // As the engine reads a number (`engine::lesson::test::number_of`): a list counts its items.
-    let number = match value {
-        Ok(Value::Number(n)) => n.as_u64(),
-        Ok(Value::String(s)) => s.parse::<u64>().ok(),
-        Ok(Value::Array(items)) => Some(items.len() as u64),
-        _ => None,
-    };
+    // As the engine reads a number: a list counts its items.
+    let number = value.as_ref().ok().and_then(engine::lesson::test::number_of).and_then(|n| u64::try_from(n).ok());
     match (unit, number) {
         (Unit::Count(one, many), Some(n)) => count(n, one, many),
         (Unit::Ms, Some(n)) => duration(n),

@@ -66,6 +66,12 @@ pub const QUIET_STEPS: usize = 10_000;
 /// The index of 1× in [`SPEEDS`].
 pub const DEFAULT_SPEED: usize = 2;
 
+/// The slowest speed (an index of [`SPEEDS`], from `from` on) at which `virtual_ms` of story
+/// plays within `real_ms` of wall time; the fastest when none does.
+pub fn fitting_speed(from: usize, virtual_ms: u64, real_ms: u64) -> usize {
+    (from..SPEEDS.len()).find(|&i| virtual_ms * 4 / SPEEDS[i].1 <= real_ms).unwrap_or(SPEEDS.len() - 1)
+}
+
 /// What the page's Publish button sends to (`Playground::publish_target`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sends {

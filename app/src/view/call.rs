@@ -29,14 +29,18 @@ const READS: &[&str] = &[
 pub fn AwsCall() -> impl IntoView {
     let ctx = use_ctx();
     // The calls offered: a drill's allowed changes, else every control; then the reads that
-    // have something to read.
+    // have something to read. Follows the snapshot, which a new story changes too (the story
+    // itself moves at every frame while time plays).
     let offered = Memo::new(move |_| {
-        let changes =
-            ctx.pg.with(|p| p.may_change()).unwrap_or_else(|| CONTROLS.iter().map(|c| c.action.into()).collect());
-        let reads = ctx
-            .snapshot
-            .with(|s| READS.iter().filter(|r| Names::of(s, None).has(r)).map(|r| r.to_string()).collect::<Vec<_>>());
-        changes.into_iter().chain(reads).collect::<Vec<_>>()
+        ctx.snapshot.with(|s| {
+            let changes = ctx
+                .pg
+                .with_untracked(|p| p.may_change())
+                .unwrap_or_else(|| CONTROLS.iter().map(|c| c.action.into()).collect());
+            let names = Names::of(s, None);
+            let reads = READS.iter().filter(|r| names.has(r)).map(|r| r.to_string());
+            changes.into_iter().chain(reads).collect::<Vec<_>>()
+        })
     });
     let call = RwSignal::new(String::new());
     let params = RwSignal::new(String::new());

@@ -130,10 +130,7 @@ fn first_step(address: Option<&str>, saved: Option<usize>, total: usize, first: 
 /// The speed (an index of [`crate::playground::SPEEDS`]) at which a run of `end_ms` plays in
 /// about 40 s or less, never below 1×.
 fn try_speed(end_ms: u64) -> usize {
-    let speeds = crate::playground::SPEEDS;
-    (crate::playground::DEFAULT_SPEED..speeds.len())
-        .find(|&i| end_ms * 4 / speeds[i].1 <= 40_000)
-        .unwrap_or(speeds.len() - 1)
+    crate::playground::fitting_speed(crate::playground::DEFAULT_SPEED, end_ms, 40_000)
 }
 
 /// The best score saved for question `id`, if any.

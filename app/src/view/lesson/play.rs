@@ -37,10 +37,11 @@ pub struct Play {
     /// Where the run being played ends.
     pub until: Option<SimTime>,
     /// Where it began, and how it is paced: the speed (an index of `SPEEDS`) it plays at outside
-    /// the step's pace windows, and the window it is in now (`None`: outside them).
+    /// the step's pace windows, and the window it is in now, by where it begins (`None`:
+    /// outside them).
     pub from: SimTime,
     pub base_speed: usize,
-    pub window: Option<usize>,
+    pub window: Option<u64>,
     /// Whether the checkpoint's goals have all held once (it stays reached).
     pub reached: bool,
     /// What went wrong performing the step (an action the engine refused), one line each.
@@ -135,12 +136,12 @@ impl Play {
         self.until?;
         let pace = &self.session.step().pace;
         let t = now.ms().saturating_sub(self.from.ms());
-        let window = pace.iter().position(|w| w.from_ms <= t && t < w.to_ms);
-        if window == self.window {
+        let window = engine::lesson::Pace::at(pace, t);
+        if window.map(|w| w.from_ms) == self.window {
             return None;
         }
-        self.window = window;
-        Some(window.map_or(self.base_speed, |w| speed_index(pace[w].speed)))
+        self.window = window.map(|w| w.from_ms);
+        Some(window.map_or(self.base_speed, |w| speed_index(w.speed)))
     }
 
     /// "Show me": performs the checkpoint's recorded solution and plays it.
@@ -225,7 +226,5 @@ pub const RUN_MS: u64 = 30_000;
 /// plays at outside them, for a step whose speed is `speed`. A long run is played fast, never
 /// skipped: what it shows would be hidden otherwise (the learner can skip it).
 pub fn run_speed(span_ms: u64, covered_ms: u64, speed: u32) -> usize {
-    use crate::playground::SPEEDS;
-    let fast = span_ms.saturating_sub(covered_ms);
-    (speed_index(speed)..SPEEDS.len()).find(|&i| fast * 4 / SPEEDS[i].1 <= RUN_MS).unwrap_or(SPEEDS.len() - 1)
+    crate::playground::fitting_speed(speed_index(speed), span_ms.saturating_sub(covered_ms), RUN_MS)
 }
