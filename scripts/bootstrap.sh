@@ -24,7 +24,8 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown || fail "could not add the wasm32 target: run 'rustup target add wasm32-unknown-unknown'"
 fi
-for c in rustfmt clippy; do
+# rust-src: the browser build compiles the standard library with the bundle (scripts/build.sh).
+for c in rustfmt clippy rust-src; do
   rustup component list --installed | grep -q "^$c" || rustup component add "$c" \
     || fail "could not add $c: run 'rustup component add $c'"
 done
@@ -54,6 +55,9 @@ fi
 
 # Trunk runs cargo offline (Trunk.toml), so every crate must already be in the local registry.
 cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked || fail "cargo fetch failed: check the crates.io mirror"
+# ... and the standard library's own dependencies, which the browser build compiles.
+RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort cargo fetch --target wasm32-unknown-unknown >/dev/null \
+  || fail "cargo fetch of the standard library's dependencies failed: check the crates.io mirror"
 
 [ "${1:-build}" = test ] || exit 0
 

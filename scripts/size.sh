@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 budget=${SIZE_BUDGET:-600000}
-ceiling=${SIZE_CEILING:-830000}
+ceiling=${SIZE_CEILING:-784000}
 gz() { gzip -9 -c "$1" | wc -c; }
 br() { node -e 'const z=require("zlib");process.stdout.write(String(z.brotliCompressSync(require("fs").readFileSync(process.argv[1]),{params:{[z.constants.BROTLI_PARAM_QUALITY]:11}}).length))' "$1"; }
 status=0

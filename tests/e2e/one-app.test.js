@@ -50,6 +50,51 @@ test('moving between the views fetches no wasm and keeps the sandbox story', asy
   assert.deepEqual(await finish(page, problems, 'one-app-moves'), []);
 });
 
+test('leaving a view before it has finished building keeps the app alive', async () => {
+  // What lies under and beside a stage's first screen is built when the browser is next idle.
+  // A learner who leaves a lesson before then (here at once, with the CPU 4x slower, as on a
+  // phone) must find the next view working: the late build finds its place gone and does nothing.
+  const { page, problems } = await openPlayground(browser, server.url);
+  await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const moves = [['nav-lessons', 'lesson-open-visibility-timeout'], ['lesson-open-visibility-timeout', 'lesson-text'],
+    ['nav-compare', 'fault-sms-slow'], ['nav-playground', 'publish']];
+  for (let round = 0; round < 3; round++) {
+    for (const [click, shown] of moves) {
+      const seen = await page.evaluate(([click, shown]) => new Promise((done) => {
+        const start = performance.now();
+        const watch = () => {
+          if (document.querySelector(`[data-testid="${shown}"]`)) done(true);
+          else if (performance.now() - start > 10_000) done(false);
+          else requestAnimationFrame(watch);
+        };
+        document.querySelector(`[data-testid="${click}"]`).click();
+        watch();
+      }), [click, shown]);
+      assert.ok(seen, `round ${round + 1}: ${shown} appears after ${click} is clicked`);
+    }
+  }
+  await page.getByTestId('publish').click();
+  await page.getByTestId('queue-billing-visible').waitFor();
+  assert.deepEqual(await finish(page, problems, 'one-app-quick-moves'), []);
+});
+
+test('a trap in the app shows the error panel, once, with a way to reload', async () => {
+  // The release build compiles a panic to a WebAssembly trap; the page's script answers it.
+  for (const address of [server.url, server.url + 'embed.html?embed=1&scenario=poison-dlq']) {
+    const { page, problems } = await openPlayground(browser, address, undefined, address.includes('embed') ? 'embed-root' : 'publish');
+    assert.equal(await page.locator('.crashed').count(), 0, 'no panel on a working page');
+    await page.evaluate(() => {
+      window.dispatchEvent(new ErrorEvent('error', { error: new TypeError('not a trap') }));
+      for (let i = 0; i < 2; i++) window.dispatchEvent(new ErrorEvent('error', { error: new WebAssembly.RuntimeError('unreachable') }));
+    });
+    const panel = page.locator('.crashed[role="alert"]');
+    assert.equal(await panel.count(), 1, `${address}: one panel for two traps, none for another error`);
+    assert.match(await panel.textContent(), /Something went wrong.*Reload the playground/s);
+    await Promise.all([page.waitForEvent('load'), panel.getByRole('button', { name: 'Reload the playground' }).click()]);
+    assert.deepEqual(await finish(page, problems, 'one-app-trap'), []);
+  }
+});
+
 test('every scenario opens in the sandbox with its cards, metrics, share link and export', async () => {
   const ids = (await readdir(join(root, 'public/scenarios'))).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
   const { page, problems } = await openPlayground(browser, server.url);

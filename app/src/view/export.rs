@@ -40,9 +40,7 @@ pub fn ExportView() -> impl IntoView {
         Some(ctx) => {
             leptos::task::spawn_local(async move {
                 if let Ok(link) = share::link_now(ctx, "").await {
-                    if nav.view() == View::Export {
-                        nav.replace(Route::Export, &link);
-                    }
+                    nav.replace_within(View::Export, Route::Export, &link);
                 }
             });
             view! { <ExportStage ctx=ctx /> }.into_any()

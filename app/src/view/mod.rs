@@ -207,26 +207,6 @@ pub(crate) fn ErrorPanel(message: String) -> impl IntoView {
     }
 }
 
-/// After a panic the wasm instance is gone; this hook puts a plain DOM panel on the page so
-/// the learner is never left with a blank or frozen screen.
-pub fn install_panic_panel() {
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        previous(info);
-        let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-        let Some(body) = doc.body() else { return };
-        if let Ok(panel) = doc.create_element("div") {
-            panel.set_class_name("error-panel crashed");
-            panel.set_attribute("role", "alert").ok();
-            panel.set_inner_html(
-                "<h1>Something went wrong</h1><p>The simulation stopped because of a bug. Reloading starts the \
-                 scenario again.</p><button onclick=\"location.reload()\">Reload the playground</button>",
-            );
-            body.append_child(&panel).ok();
-        }
-    }));
-}
-
 /// How a list on the page (`old`, in ascending order of its keys) becomes `new`: for each new
 /// item, the old one it keeps, if any (old items not kept go). Items only come and go, they
 /// never move, so a scrub back in time (older items back at the front) inserts the few that

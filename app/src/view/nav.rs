@@ -54,6 +54,15 @@ impl Nav {
         }
     }
 
+    /// As [`replace`](Self::replace), but only while the learner is still on `view`: an answer
+    /// that arrives late (a fetched lesson, drill, scenario or share link) names its place in the
+    /// address only if the learner has not moved to another view meanwhile, never taking them back.
+    pub fn replace_within(&self, view: View, route: Route, fragment: &str) {
+        if self.route.with_untracked(Route::view) == view {
+            self.replace(route, fragment);
+        }
+    }
+
     /// The view shown now.
     pub fn view(&self) -> View {
         self.route.with(Route::view)

@@ -13,7 +13,7 @@ use leptos::prelude::*;
 pub(crate) fn MainCol(#[prop(optional)] lesson: bool) -> impl IntoView {
     let col = NodeRef::<leptos::html::Div>::new();
     let lower = after_paint(
-        move || col.get_untracked().map(Into::into),
+        move || col.try_get_untracked().flatten().map(Into::into),
         move || {
             view! { <Cards /> <controls::Subscriptions /> {(!lesson).then(|| view! { <super::call::AwsCall /> })} }
         },
@@ -42,7 +42,8 @@ pub(crate) fn take_loaded<T: Send + Sync + 'static>(slot: RwSignal<Option<T>>) -
 /// task after the paint), and returns `None` to put in its place. What lies under or beside the
 /// first screen (the queue cards, the policies, the inspector and the log) is built this way:
 /// it then holds back neither the diagram and Publish nor a first click on them. It lives as
-/// long as the page: under the caller's owner (so with its context), never unmounted.
+/// long as the page: under the caller's owner (so with its context), never unmounted. `parent`
+/// must not panic once the caller is gone (read node refs with `try_get_untracked`).
 pub(crate) fn after_paint<V: IntoView + 'static>(
     parent: impl FnOnce() -> Option<web_sys::HtmlElement> + 'static,
     view: impl FnOnce() -> V + 'static,
@@ -50,8 +51,10 @@ pub(crate) fn after_paint<V: IntoView + 'static>(
     use wasm_bindgen::{closure::Closure, JsCast};
     let owner = Owner::current()?;
     request_animation_frame(move || {
+        // The learner may have left the view before the browser was idle: then its parent is
+        // disposed or out of the page, and nothing is built.
         let mount = move || {
-            if let Some(parent) = parent() {
+            if let Some(parent) = parent().filter(|p| p.is_connected()) {
                 std::mem::forget(owner.with(|| leptos::mount::mount_to(parent, view)));
             }
         };
@@ -96,7 +99,7 @@ pub fn Stage(ctx: Ctx) -> impl IntoView {
     let side = NodeRef::<leptos::html::Aside>::new();
     // The inspector's fidelity notes are fetched with it, after the first paint: only it shows them.
     let beside = after_paint(
-        move || side.get_untracked(),
+        move || side.try_get_untracked().flatten(),
         || {
             inspector::load_fidelity();
             view! { <inspector::Inspector /> <log::EventLog /> }

@@ -91,7 +91,7 @@ pub fn ScenarioPicker() -> impl IntoView {
                     // The address names the scenario, so a reload opens it again.
                     let scenario = (id != BUILTIN[0].0).then_some(id);
                     if let Some(nav) = nav {
-                        nav.replace(crate::route::Route::Sandbox { scenario }, "");
+                        nav.replace_within(crate::route::View::Sandbox, crate::route::Route::Sandbox { scenario }, "");
                     }
                 }
                 Err(e) => ctx.error.set(Some(e)),

@@ -174,7 +174,7 @@ impl Drills {
         leptos::task::spawn_local(async move {
             if let Err(e) = d.try_open(&id).await {
                 d.notice.set(Some(e));
-                d.nav.replace(Route::Drills, "");
+                d.nav.replace_within(crate::route::View::Drills, Route::Drills, "");
             }
         });
     }

@@ -28,7 +28,7 @@ use super::app::{use_kept, Kept};
 use super::nav::{use_nav, AppHeader, Nav};
 use super::{inspector, log, transport, Ctx};
 use crate::playground::Playground;
-use crate::route::Route;
+use crate::route::{Route, View};
 use engine::lesson::LessonIndex;
 use leptos::html;
 use leptos::prelude::*;
@@ -298,7 +298,7 @@ impl Lessons {
         self.leave();
         self.overview.set(true);
         self.load_index();
-        nav.replace(Route::Lessons, "");
+        nav.replace_within(View::Lessons, Route::Lessons, "");
     }
 
     /// Fetches lesson `id` and opens it at `step` (1-based text, as in the address), or at the
@@ -435,7 +435,7 @@ impl Lessons {
         });
         if let Some((_, nav)) = self.app {
             self.progress.with_untracked(progress::save);
-            nav.replace(Route::Lesson { id: id.clone(), step: Some(step.to_string()) }, "");
+            nav.replace_within(View::Lessons, Route::Lesson { id: id.clone(), step: Some(step.to_string()) }, "");
         }
         self.play_run();
         if let Some(after) = hint_after {
