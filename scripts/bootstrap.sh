@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 TRUNK_VERSION=0.22.1
 TRUNK_RUSTC=1.96.1            # trunk 0.22 declares rust-version 1.96.1; the default toolchain is older
 BINARYEN_VERSION=132.0.0      # Debian's binaryen 108 silently produces a blank page
+WASM_SPLIT_VERSION=0.2.4      # wasm_split_cli_support, for wasm_split_helpers 0.2.3 (Cargo.lock)
 # wasm-bindgen-cli must equal the wasm-bindgen in Cargo.lock (Trunk.toml pins the same).
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
 
@@ -43,6 +44,14 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   # Not --locked: its lockfile wants a webpki-roots version the registry mirror lacks.
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" \
     || fail "could not build wasm-bindgen-cli: run 'cargo install wasm-bindgen-cli --version $WASM_BINDGEN_VERSION'"
+fi
+
+# wasm-split-cli splits the app's wasm at its #[lazy] functions (scripts/build.sh); its version
+# goes with the wasm_split_helpers in Cargo.lock (Leptos's lazy loading).
+if ! cargo install --list 2>/dev/null | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:" || ! command -v wasm-split-cli >/dev/null; then
+  say "installing wasm-split-cli $WASM_SPLIT_VERSION (about 1 minute once)"
+  cargo install --locked wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary \
+    || fail "could not build wasm-split-cli: run 'cargo install --locked wasm_split_cli_support --version $WASM_SPLIT_VERSION --features build-binary'"
 fi
 
 if ! wasm-opt --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION%%.*}"; then

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Builds the release bundle in dist/:
 #   index.html   the playground (binary `app`): the sandbox, the lessons, compare mode, the
-#                interview walkthrough and the export, one app; Trunk also copies public/.
+#                interview walkthrough, the drills and the export, one app; Trunk copies public/.
+#                Its wasm is split (wasm-split-cli): the first load holds the engine, Leptos and
+#                the sandbox; each other view's own code is a module of its own, fetched when the
+#                first screen is up (so that moving to the view fetches nothing), or at once when
+#                the address opens that view.
 #   lesson.html, compare.html, export.html, routes.html
 #                copies of index.html, so that every address the playground has had loads the
 #                same bundle (the app reads the address; see app/src/route.rs).
 #   embed.html   embed mode, for an iframe in a documentation page (binary `embed`, its own
-#                bundle: no other view, so it loads sooner).
+#                bundle, built by Trunk: no other view, so it loads sooner).
 # Trunk always writes its page as index.html, so the embed is built into target/pages/embed and
 # its page, script and wasm are copied into dist/.
 set -euo pipefail
@@ -20,16 +24,65 @@ cd "$(dirname "$0")/.."
 export RUSTC_BOOTSTRAP=1
 export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
 # -inline-threshold=0: LLVM inlines only what must be (7 KB gzip; the frame and scrub figures of
-# docs/performance.md hold). PANIC_MESSAGES=1 keeps panic messages, for finding a bug.
-flags="-Cllvm-args=-inline-threshold=0"
+# docs/performance.md hold). --emit-relocs keeps what wasm-split-cli needs to split the app (the
+# embed gets it too, so that both builds share their compiled crates; wasm-opt drops it).
+# PANIC_MESSAGES=1 keeps panic messages, for finding a bug.
+flags="-Cllvm-args=-inline-threshold=0 -Clink-args=--emit-relocs"
 [ -n "${PANIC_MESSAGES:-}" ] || flags="-Zunstable-options -Cpanic=immediate-abort $flags"
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$flags"
+
+# Builds binary $1 into dist/ and puts its loader in page $2 (a Trunk page whose Rust link has
+# data-trunk-skip). wasm-split-cli splits the wasm at the app's #[lazy] functions (the embed has
+# none: its wasm stays whole, and the tool only drops what the split needs, the relocations).
+bundle() {
+    local bin=$1 page=$2
+    cargo build --offline --locked --profile wasm-release --target wasm32-unknown-unknown -p app --bin "$bin"
+    local input="target/wasm32-unknown-unknown/wasm-release/$bin.wasm"
+    local name="$bin-$(sha256sum "$input" | cut -c1-16)"
+    local split="target/pages/split-$bin"
+    rm -rf "$split" && mkdir -p "$split"
+    wasm-split-cli "$input" "$split" --target web --out-name "$name"
+    # A split wasm keeps the linker's exports: the modules call into the main one through them.
+    local keep=()
+    compgen -G "$split/split_*.wasm" > /dev/null && keep=(--keep-lld-exports)
+    wasm-bindgen --target web --no-typescript "${keep[@]}" --out-dir "$split/bindgen" --out-name "$name" "$split/$name.wasm"
+    # The loader and the modules it fetches carry the bundle's name, as the main files do, so
+    # that a host's cache never mixes two builds.
+    if grep -q '"\./__wasm_split\.js"' "$split/bindgen/$name.js"; then
+        sed -i "s#from \"\./__wasm_split\.js\"#from \"./$name-split.js\"#" "$split/bindgen/$name.js"
+        sed -e "s#\"\./\(chunk_[0-9]*\|split_[A-Za-z0-9_]*\)\.wasm\"#\"./$name-\1.wasm\"#g" "$split/__wasm_split.js" > "dist/$name-split.js"
+        for module in "$split"/chunk_*.wasm "$split"/split_*.wasm; do
+            [ -f "$module" ] || continue
+            wasm-opt "${opt[@]}" "$module" -o "dist/$name-$(basename "$module")" 2> /dev/null
+        done
+    fi
+    cp "$split/bindgen/$name.js" dist/
+    wasm-opt "${opt[@]}" "$split/bindgen/${name}_bg.wasm" -o "dist/${name}_bg.wasm" 2> /dev/null
+    # The page loads the main module as Trunk's own loader would.
+    local loader="<link crossorigin href=/$name.js rel=modulepreload><link as=fetch crossorigin href=/${name}_bg.wasm rel=preload type=application/wasm><script type=module>import init from\"/$name.js\";await init({module_or_path:\"/${name}_bg.wasm\"});</script>"
+    python3 - "$page" "$loader" <<'PY'
+import sys
+path, loader = sys.argv[1], sys.argv[2]
+page = open(path).read()
+assert page.count("</head>") == 1, f"{path}: no single </head> to put the loader before"
+open(path, "w").write(page.replace("</head>", loader + "</head>"))
+PY
+}
+# wasm-opt: -Oz; --low-memory-unused lets it fold address arithmetic into loads and stores (about
+# 4 KB gzip): the low 1 KB is the bottom of the 1 MB stack that Rust places first, reached only
+# just before a stack overflow. --converge repeats the passes until they gain nothing (about
+# 0.4 KB gzip). --strip-producers and --strip-target-features drop two custom sections no browser
+# reads (about 0.2 KB gzip).
+opt=(-Oz --low-memory-unused --converge --strip-producers --strip-target-features --strip-debug
+     --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals
+     --enable-reference-types --enable-multivalue)
+
 trunk build --release
+bundle app dist/index.html
 source scripts/pages.sh
 for view in "${views[@]}"; do
     cp dist/index.html "dist/$view.html"
 done
-out=target/pages/embed
-trunk build embed.html --release true --dist "$out"
-cp "$out/index.html" dist/embed.html
-cp "$out"/embed-*.js "$out"/embed-*_bg.wasm dist/
+trunk build embed.html --release true --dist target/pages/embed
+cp target/pages/embed/index.html dist/embed.html
+bundle embed dist/embed.html

@@ -38,7 +38,7 @@ step "unit and property tests (native)"    cargo test --workspace
 step "data files (fanout test)"               scenarios
 step "AWS exports (cfn-lint, moto)"        scripts/export_check.sh
 step "component tests (wasm, Chromium)"    cargo test -p app --target wasm32-unknown-unknown
-step "release build (trunk: app, embed)"  scripts/build.sh
+step "release build (app split, embed)"   scripts/build.sh
 step "bundle size"                         scripts/size.sh
 step "end-to-end tests (Chromium)"         bash -c 'cd tests && npm test'
 

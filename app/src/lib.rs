@@ -12,12 +12,12 @@ pub mod story_file;
 mod view;
 
 pub use playground::Playground;
-pub use view::{provide_nav, App, Ctx, EmbedApp, Stage};
+pub use view::{components, provide_nav, App, Ctx, EmbedApp, Stage, ViewFuture, Views};
 
 /// Mounts the playground (`index.html` and its copies `lesson.html`, `compare.html`,
 /// `export.html`, `routes.html`; the `app` binary): every view in one app.
-pub fn mount() {
-    mount_page(App);
+pub fn mount(views: Views) {
+    mount_page(move || leptos::view! { <App views /> });
 }
 
 /// Mounts embed mode (`embed.html`, the `embed` binary): the compact view for an iframe in a
@@ -30,7 +30,7 @@ pub fn mount_embed() {
 /// panic messages (`PANIC_MESSAGES=1 scripts/build.sh`, and the component tests); the release
 /// build traps at once, and the page's own script (`index.html`, `embed.html`) then shows the
 /// error panel, so the learner is never left with a frozen screen.
-fn mount_page<V: leptos::IntoView + 'static>(root: fn() -> V) {
+fn mount_page<V: leptos::IntoView + 'static>(root: impl FnOnce() -> V + 'static) {
     console_error_panic_hook::set_once();
     if let Some(boot) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("boot")) {
         boot.remove();

@@ -74,6 +74,13 @@ export function stageBuilt(page) {
   return page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestIdleCallback(() => done()))));
 }
 
+/** Waits until the app has fetched the code of every view but the sandbox (scripts/build.sh
+ * splits it into modules of their own, fetched once the first screen is painted): from then on,
+ * moving between views fetches nothing. */
+export function viewsLoaded(page) {
+  return page.waitForSelector('html[data-views="loaded"]', { state: 'attached', timeout: 10_000 });
+}
+
 /** Saves the test's screenshot, closes its page, and returns the problems seen. */
 export async function finish(page, problems, name) {
   await mkdir(screenshotDir, { recursive: true });

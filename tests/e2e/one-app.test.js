@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, openPlayground, finish, textOf } from './harness.js';
+import { startServer, launchBrowser, openPlayground, finish, textOf, viewsLoaded } from './harness.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 let server;
@@ -19,6 +19,7 @@ test('moving between the views fetches no wasm and keeps the sandbox story', asy
   await page.getByTestId('publish').click();
   await page.getByTestId('step').click();
   const story = [await textOf(page, 'clock'), await textOf(page, 'queue-billing-visible')];
+  await viewsLoaded(page);
   const fetched = [];
   page.on('request', (r) => { if (/\.(wasm|js)$/.test(new URL(r.url()).pathname)) fetched.push(r.url()); });
   const views = [

@@ -111,20 +111,81 @@ impl Kept {
     }
 }
 
+/// The views other than the sandbox, as the binary that mounts the app provides them: the `app`
+/// binary puts each one's code in a module of its own (`#[lazy]`, see `app/src/main.rs`).
+#[derive(Clone, Copy)]
+pub struct Views {
+    /// The view's component, once its code is in.
+    pub open: fn(View) -> ViewFuture<AnyView>,
+    /// Fetches every view's code.
+    pub preload: fn() -> ViewFuture<()>,
+}
+
+pub type ViewFuture<T> = std::pin::Pin<Box<dyn std::future::Future<Output = T>>>;
+
+/// The components of the views other than the sandbox, one function each, so that each can be
+/// put in a module of its own.
+pub mod components {
+    use super::lesson;
+    use leptos::prelude::*;
+
+    pub fn lessons() -> AnyView {
+        view! { <lesson::LessonView /> }.into_any()
+    }
+    pub fn compare() -> AnyView {
+        view! { <super::super::compare::CompareView /> }.into_any()
+    }
+    pub fn interview() -> AnyView {
+        view! { <super::super::interview::InterviewView /> }.into_any()
+    }
+    pub fn export() -> AnyView {
+        view! { <super::super::export::ExportView /> }.into_any()
+    }
+    pub fn drills() -> AnyView {
+        view! { <super::super::drill::DrillView /> }.into_any()
+    }
+}
+
 /// The app: the route's view under the shared header.
+///
+/// The sandbox is drawn at once. Another view is drawn when `views` has its code in: `views`
+/// fetches every view's code once the first screen is painted and the browser is idle, so that
+/// moving to a view fetches nothing; an address that opens another view asks for its code at
+/// once. When every view's code is in, `<html>` has `data-views="loaded"`.
 #[component]
-pub fn App() -> impl IntoView {
+pub fn App(views: Views) -> impl IntoView {
     let nav = provide_nav();
     share::provide_load_error(None);
     Kept::provide();
+    super::stage::when_idle(move || {
+        leptos::task::spawn_local(async move {
+            (views.preload)().await;
+            if let Some(html) = document().document_element() {
+                _ = html.set_attribute("data-views", "loaded");
+            }
+        })
+    });
     let view = Memo::new(move |_| nav.route.with(Route::view));
     move || match view.get() {
         View::Sandbox => view! { <SandboxView /> }.into_any(),
-        View::Lessons => view! { <lesson::LessonView /> }.into_any(),
-        View::Compare => view! { <super::compare::CompareView /> }.into_any(),
-        View::Interview => view! { <super::interview::InterviewView /> }.into_any(),
-        View::Export => view! { <super::export::ExportView /> }.into_any(),
-        View::Drills => view! { <super::drill::DrillView /> }.into_any(),
+        other => view! { <LazyView views other /> }.into_any(),
+    }
+}
+
+/// A view whose code may still be on its way: drawn once it is in (at once, if it is).
+#[component]
+fn LazyView(views: Views, other: View) -> impl IntoView {
+    let loading = match other {
+        View::Lessons => "Loading the lessons…",
+        View::Compare => "Loading compare mode…",
+        View::Interview => "Loading the interview…",
+        View::Export => "Loading the export…",
+        _ => "Loading the drills…",
+    };
+    view! {
+        <Suspense fallback=move || view! { <p class="boot" role="status">{loading}</p> }>
+            {Suspend::new(send_wrapper::SendWrapper::new((views.open)(other)))}
+        </Suspense>
     }
 }
 

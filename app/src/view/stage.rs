@@ -48,28 +48,33 @@ pub(crate) fn after_paint<V: IntoView + 'static>(
     parent: impl FnOnce() -> Option<web_sys::HtmlElement> + 'static,
     view: impl FnOnce() -> V + 'static,
 ) -> Option<V> {
-    use wasm_bindgen::{closure::Closure, JsCast};
     let owner = Owner::current()?;
+    // The learner may have left the view before the browser was idle: then its parent is
+    // disposed or out of the page, and nothing is built.
+    when_idle(move || {
+        if let Some(parent) = parent().filter(|p| p.is_connected()) {
+            std::mem::forget(owner.with(|| leptos::mount::mount_to(parent, view)));
+        }
+    });
+    None
+}
+
+/// Runs `f` once the frame being prepared is painted and the browser has had nothing more urgent
+/// to do since (an idle callback, within a second; where there is none, a task after the paint).
+pub(crate) fn when_idle(f: impl FnOnce() + 'static) {
+    use wasm_bindgen::{closure::Closure, JsCast};
     request_animation_frame(move || {
-        // The learner may have left the view before the browser was idle: then its parent is
-        // disposed or out of the page, and nothing is built.
-        let mount = move || {
-            if let Some(parent) = parent().filter(|p| p.is_connected()) {
-                std::mem::forget(owner.with(|| leptos::mount::mount_to(parent, view)));
-            }
-        };
         let w = window();
         let idle = js_sys::Reflect::get(&w, &"requestIdleCallback".into()).ok();
         match idle.and_then(|f| f.dyn_into::<js_sys::Function>().ok()) {
             Some(idle) => {
                 let options = js_sys::Object::new();
                 _ = js_sys::Reflect::set(&options, &"timeout".into(), &1000.into());
-                _ = idle.call2(&w, &Closure::once_into_js(mount), &options);
+                _ = idle.call2(&w, &Closure::once_into_js(f), &options);
             }
-            None => set_timeout(mount, std::time::Duration::ZERO),
+            None => set_timeout(f, std::time::Duration::ZERO),
         }
     });
-    None
 }
 
 /// The queue cards, the side effects and the metrics: the detailed view under the diagram.
