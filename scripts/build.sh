@@ -61,9 +61,12 @@ bundle() {
     # The page loads the main module as Trunk's own loader would.
     local loader="<link crossorigin href=/$name.js rel=modulepreload><link as=fetch crossorigin href=/${name}_bg.wasm rel=preload type=application/wasm><script type=module>import init from\"/$name.js\";await init({module_or_path:\"/${name}_bg.wasm\"});</script>"
     python3 - "$page" "$loader" <<'PY'
-import sys
+import re, sys
 path, loader = sys.argv[1], sys.argv[2]
 page = open(path).read()
+# Trunk leaves the skipped Rust link in the page: it is for Trunk only.
+page, skipped = re.subn(r"<link [^>]*data-trunk-skip[^>]*>", "", page)
+assert skipped == 1, f"{path}: no single Rust link with data-trunk-skip"
 assert page.count("</head>") == 1, f"{path}: no single </head> to put the loader before"
 open(path, "w").write(page.replace("</head>", loader + "</head>"))
 PY

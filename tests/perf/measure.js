@@ -62,7 +62,7 @@ try {
   // own. The second kind waits as the e2e tests do, with `waitFor`, whose script (60 to 90 ms of
   // main thread at 4x) runs in the page during the load, and whose checks come 100 to 500 ms
   // apart; its wall-clock figure is the one this section printed until 2026-12-04.
-  const slow = []; const added = []; const painted = []; const seenPainted = [];
+  const slow = []; const added = []; const painted = []; const seenPainted = []; const viewsIn = [];
   for (let i = 0; i < 10; i++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     await context.addInitScript(() => {
@@ -84,6 +84,13 @@ try {
     if (i % 2 === 0) {
       const shown = await page.evaluate(() => window.publishShown);
       added.push(shown.added); painted.push(shown.painted);
+      // The other views' modules, fetched once the first screen is up: when are they all in?
+      viewsIn.push(await page.evaluate(() => new Promise((done) => {
+        const html = document.documentElement;
+        if (html.dataset.views === 'loaded') { done(performance.now()); return; }
+        new MutationObserver((_, watch) => { if (html.dataset.views === 'loaded') { watch.disconnect(); done(performance.now()); } })
+          .observe(html, { attributes: true, attributeFilter: ['data-views'] });
+      })));
       assert(await page.getByTestId('publish').isVisible(), 'Publish is on the first screen');
     } else {
       await page.getByTestId('publish').waitFor();
@@ -96,6 +103,7 @@ try {
   results.slowAdded = pct(added, 50);
   results.slowPainted = pct(painted, 50);
   results.slowPaintedAll = painted;
+  results.viewsIn = pct(viewsIn, 50);
   results.slowSeenPainted = pct(seenPainted, 50);
 
   // 1c. A lesson opened cold, CPU 4x slower: until its panel's text is painted (timed in the page,
@@ -395,6 +403,7 @@ console.log(`  ${results.chips} message chips at 16x: frame p50 ${ms(results.fra
 console.log(`  scrubbing a ${results.events}-event history: p50 ${ms(results.scrubP50)}, p95 ${ms(results.scrubP95)}, max ${ms(results.scrubMax)} to the next drawn frame; main-thread work (${results.scrubWorkMoves} moves that changed the clock) p50 ${ms(results.scrubWorkP50)}, p95 ${ms(results.scrubWorkP95)}, max ${ms(results.scrubWorkMax)}`);
 console.log(`  cold load, CPU 4x slower: interactive (Publish painted, timed in the page) at ${results.slowPainted.toFixed(0)} ms (median of 5: ${results.slowPaintedAll.map((t) => t.toFixed(0)).join(', ')}); Publish added at ${results.slowAdded.toFixed(0)} ms`);
 console.log(`    the same load with Playwright's waitFor in the page: it saw Publish at ${results.slowInteractive} ms (median of 5), painted in the page at ${results.slowSeenPainted.toFixed(0)} ms`);
+console.log(`    every other view's module in (html[data-views="loaded"]) at ${results.viewsIn.toFixed(0)} ms (median of 5)`);
 console.log(`  a lesson opened cold, CPU 4x slower: its text painted at ${results.lessonCold.toFixed(0)} ms (median of 5: ${results.lessonColdAll.map((t) => t.toFixed(0)).join(', ')})`);
 console.log(`  moving between views, CPU 4x slower (click to the new view's first control painted, median of 3): ${results.switches.map(([k, t]) => `${k} ${t.toFixed(0)} ms`).join('; ')}; scripts or wasm fetched on the way: ${results.switchFetched}`);
 console.log(`  workers, 300 orders (900 messages) playing at 64x: frame p50 ${ms(results.frame900P50)}, p95 ${ms(results.frame900P95)} after the 10,000-event story in the same page; in a fresh page p50 ${ms(results.fresh900P50)}, p95 ${ms(results.fresh900P95)}`);
