@@ -146,25 +146,45 @@ pub mod components {
     }
 }
 
+/// Fetches the code of every view but the sandbox, once: when a stage's first screen is painted
+/// and the browser is idle (`Stage` calls [`PreloadViews::start`]), or 3 s after the app starts
+/// on a view without a stage. Earlier, it would compete with the first screen: the sandbox's
+/// first paint is its loading shell, before its scenario file is in.
+#[derive(Clone, Copy)]
+pub(crate) struct PreloadViews {
+    views: Views,
+    started: StoredValue<bool>,
+}
+
+impl PreloadViews {
+    pub(crate) fn start(self) {
+        if self.started.try_get_value() != Some(false) {
+            return;
+        }
+        self.started.set_value(true);
+        leptos::task::spawn_local(async move {
+            (self.views.preload)().await;
+            if let Some(html) = document().document_element() {
+                _ = html.set_attribute("data-views", "loaded");
+            }
+        });
+    }
+}
+
 /// The app: the route's view under the shared header.
 ///
-/// The sandbox is drawn at once. Another view is drawn when `views` has its code in: `views`
-/// fetches every view's code once the first screen is painted and the browser is idle, so that
-/// moving to a view fetches nothing; an address that opens another view asks for its code at
-/// once. When every view's code is in, `<html>` has `data-views="loaded"`.
+/// The sandbox is drawn at once. Another view is drawn when `views` has its code in; the code of
+/// every view is fetched after the first screen ([`PreloadViews`]), so that moving to a view
+/// fetches nothing; an address that opens another view asks for its code at once. When every
+/// view's code is in, `<html>` has `data-views="loaded"`.
 #[component]
 pub fn App(views: Views) -> impl IntoView {
     let nav = provide_nav();
     share::provide_load_error(None);
     Kept::provide();
-    super::stage::when_idle(move || {
-        leptos::task::spawn_local(async move {
-            (views.preload)().await;
-            if let Some(html) = document().document_element() {
-                _ = html.set_attribute("data-views", "loaded");
-            }
-        })
-    });
+    let preload = PreloadViews { views, started: StoredValue::new(false) };
+    provide_context(preload);
+    set_timeout(move || preload.start(), std::time::Duration::from_secs(3));
     let view = Memo::new(move |_| nav.route.with(Route::view));
     move || match view.get() {
         View::Sandbox => view! { <SandboxView /> }.into_any(),

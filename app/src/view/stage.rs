@@ -103,10 +103,15 @@ pub fn Stage(ctx: Ctx) -> impl IntoView {
     share::use_drop(ctx);
     let side = NodeRef::<leptos::html::Aside>::new();
     // The inspector's fidelity notes are fetched with it, after the first paint: only it shows them.
+    // Once this first screen is up, the app fetches its other views' code (not in the embed).
+    let preload = use_context::<super::app::PreloadViews>();
     let beside = after_paint(
         move || side.try_get_untracked().flatten(),
-        || {
+        move || {
             inspector::load_fidelity();
+            if let Some(preload) = preload {
+                preload.start();
+            }
             view! { <inspector::Inspector /> <log::EventLog /> }
         },
     );
