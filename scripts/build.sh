@@ -31,6 +31,11 @@ flags="-Cllvm-args=-inline-threshold=0 -Clink-args=--emit-relocs"
 [ -n "${PANIC_MESSAGES:-}" ] || flags="-Zunstable-options -Cpanic=immediate-abort $flags"
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$flags"
 
+# wasm-opt warns of what wasm-split-cli leaves in a module and it then drops: a linking section
+# (the split's relocations, of no use after it) and a name subsection it does not know. Every
+# other message is shown.
+quiet() { grep -v -e 'linking section is present' -e 'unknown name subsection' || true; }
+
 # Builds binary $1 into dist/ and puts its loader in page $2 (a Trunk page whose Rust link has
 # data-trunk-skip). wasm-split-cli splits the wasm at the app's #[lazy] functions (the embed has
 # none: its wasm stays whole, and the tool only drops what the split needs, the relocations).
@@ -53,11 +58,11 @@ bundle() {
         sed -e "s#\"\./\(chunk_[0-9]*\|split_[A-Za-z0-9_]*\)\.wasm\"#\"./$name-\1.wasm\"#g" "$split/__wasm_split.js" > "dist/$name-split.js"
         for module in "$split"/chunk_*.wasm "$split"/split_*.wasm; do
             [ -f "$module" ] || continue
-            wasm-opt "${opt[@]}" "$module" -o "dist/$name-$(basename "$module")" 2> /dev/null
+            wasm-opt "${opt[@]}" "$module" -o "dist/$name-$(basename "$module")" 2> >(quiet >&2)
         done
     fi
     cp "$split/bindgen/$name.js" dist/
-    wasm-opt "${opt[@]}" "$split/bindgen/${name}_bg.wasm" -o "dist/${name}_bg.wasm" 2> /dev/null
+    wasm-opt "${opt[@]}" "$split/bindgen/${name}_bg.wasm" -o "dist/${name}_bg.wasm" 2> >(quiet >&2)
     # The page loads the main module as Trunk's own loader would.
     local loader="<link crossorigin href=/$name.js rel=modulepreload><link as=fetch crossorigin href=/${name}_bg.wasm rel=preload type=application/wasm><script type=module>import init from\"/$name.js\";await init({module_or_path:\"/${name}_bg.wasm\"});</script>"
     python3 - "$page" "$loader" <<'PY'
