@@ -9,7 +9,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 budget=${SIZE_BUDGET:-600000}
-gz() { cat "$@" | gzip -9 -c | wc -c; }
 gzeach() { local n=0 f; for f in "$@"; do n=$((n + $(gzip -9 -c "$f" | wc -c))); done; echo $n; }
 br() { node -e 'const z=require("zlib");let n=0;for(const f of process.argv.slice(1))n+=z.brotliCompressSync(require("fs").readFileSync(f),{params:{[z.constants.BROTLI_PARAM_QUALITY]:11}}).length;process.stdout.write(String(n))' "$@"; }
 status=0

@@ -28,7 +28,7 @@ pub fn mount_embed() {
 
 /// Mounts a page's root on the body. A panic's message goes to the console in a build that keeps
 /// panic messages (`PANIC_MESSAGES=1 scripts/build.sh`, and the component tests); the release
-/// build traps at once, and the page's own script (`index.html`, `embed.html`) then shows the
+/// build traps at once, and the pages' script (`app/trap-panel.js`) then shows the
 /// error panel, so the learner is never left with a frozen screen.
 fn mount_page<V: leptos::IntoView + 'static>(root: impl FnOnce() -> V + 'static) {
     console_error_panic_hook::set_once();

@@ -459,21 +459,23 @@ impl Lessons {
         let span = until.ms().saturating_sub(ctx.pg.with_untracked(|p| p.now().ms()));
         // The stretches outside the step's pace windows play at its speed, faster when they
         // would take long; the windows at their own (`follow_story` switches).
-        match play::run_speed(span, covered, speed) {
-            i if span > 0 => {
-                self.play.update_untracked(|p| {
-                    if let Some(p) = p {
-                        p.base_speed = i;
-                    }
-                });
-                let at_start =
-                    self.play.try_update_untracked(|p| p.as_mut().and_then(|p| p.pace_switch(p.from))).flatten();
-                ctx.speed.set(at_start.unwrap_or(i));
-                ctx.playing.set(true);
-                self.show_diagram();
-            }
-            _ => self.finish(),
+        if span == 0 {
+            self.finish();
+            return;
         }
+        let base = play::run_speed(span, covered, speed);
+        let at_start = self
+            .play
+            .try_update_untracked(|p| {
+                p.as_mut().and_then(|p| {
+                    p.base_speed = base;
+                    p.pace_switch(p.from)
+                })
+            })
+            .flatten();
+        ctx.speed.set(at_start.unwrap_or(base));
+        ctx.playing.set(true);
+        self.show_diagram();
     }
 
     /// "Watch the diagram": on a phone, where the panel sits under it, the diagram is brought
