@@ -50,10 +50,14 @@ test('lesson 5 (poison messages) can be finished with the keyboard only', async 
   await page.getByTestId('lesson-panel').waitFor();
   await atStep(page, '1 / 8');
   await page.keyboard.press('Enter');
-  // Steps 2, 3 and 5 are predictions: a digit picks, Enter commits, Enter ends the run, Enter goes on.
-  const predict = async (digit, next) => {
-    await page.keyboard.press(digit);
-    assert.equal(await page.getByTestId(`predict-choice-${digit}`).getAttribute('aria-pressed'), 'true');
+  // Steps 2, 3 and 5 are predictions: a letter picks (B the second choice; a digit picks
+  // nothing, since labels are often numbers), Enter commits, Enter ends the run, Enter goes on.
+  const predict = async (letter, next) => {
+    const k = letter.charCodeAt(0) - 'a'.charCodeAt(0) + 1;
+    await page.keyboard.press(String(k));
+    assert.equal(await page.getByTestId(`predict-choice-${k}`).getAttribute('aria-pressed'), 'false');
+    await page.keyboard.press(letter);
+    assert.equal(await page.getByTestId(`predict-choice-${k}`).getAttribute('aria-pressed'), 'true');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
     await page.getByTestId('predict-result').waitFor();
@@ -71,10 +75,10 @@ test('lesson 5 (poison messages) can be finished with the keyboard only', async 
     await atStep(page, next);
   };
   await atStep(page, '2 / 8');
-  await predict('2', '3 / 8');
-  await predict('2', '4 / 8');
+  await predict('b', '3 / 8');
+  await predict('b', '4 / 8');
   await checkpoint('5 / 8');
-  await predict('1', '6 / 8');
+  await predict('a', '6 / 8');
   // A run step: Enter ends its run, Enter goes on.
   await page.keyboard.press('Enter');
   await page.keyboard.press('Enter');

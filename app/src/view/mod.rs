@@ -27,6 +27,7 @@ mod stage;
 mod tokens;
 pub(crate) mod topology;
 mod transport;
+mod welcome;
 
 use crate::playground::Playground;
 pub use app::{components, App, ViewFuture, Views};

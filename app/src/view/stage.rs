@@ -123,6 +123,7 @@ pub fn Stage(ctx: Ctx) -> impl IntoView {
                 <share::ShareBar />
             </AppHeader>
             <share::LoadErrorBanner />
+            <super::welcome::Welcome />
             <transport::Transport clock=true />
             <main class="stage">
                 <MainCol />

@@ -11,13 +11,31 @@ use leptos::prelude::*;
 pub fn Glossary() -> impl IntoView {
     let ls = use_lessons_ctx();
     let open = RwSignal::new(false);
+    let list = NodeRef::<leptos::html::Dl>::new();
     let toggle = move |_| {
         let now = !open.get_untracked();
         open.set(now);
         if now {
             ls.load_index();
+            // It opens in view: its start is brought up the page if it is below the window.
+            request_animation_frame(move || {
+                if let Some(dl) = list.get_untracked() {
+                    let options = web_sys::ScrollIntoViewOptions::new();
+                    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                    dl.scroll_into_view_with_scroll_into_view_options(&options);
+                }
+            });
         }
     };
+    // It closes when another lesson opens.
+    let lesson = ls.slice(|p| p.id().to_string());
+    Effect::new(move |was: Option<String>| {
+        let now = lesson.get();
+        if was.is_some_and(|w| w != now) {
+            open.set(false);
+        }
+        now
+    });
     // Built while it is open, from the index once it is there.
     let terms = move || {
         let shown = open.get();
@@ -40,7 +58,7 @@ pub fn Glossary() -> impl IntoView {
                 aria-expanded=move || open.get().to_string() on:click=toggle>
                 {move || if open.get() { "Close the glossary" } else { "Glossary: the words, spelled out" }}
             </button>
-            <dl id="lesson-glossary" data-testid="lesson-glossary" aria-label="Glossary" hidden=move || !open.get()>{terms}</dl>
+            <dl id="lesson-glossary" data-testid="lesson-glossary" aria-label="Glossary" node_ref=list hidden=move || !open.get()>{terms}</dl>
         </div>
     }
 }

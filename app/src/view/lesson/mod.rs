@@ -144,6 +144,9 @@ pub fn full_page_link(ls: Lessons) -> Option<String> {
     })
 }
 
+/// How much of a step, in CSS pixels from its title down, is brought into view as it opens.
+const STEP_ROOM_PX: f64 = 240.0;
+
 /// Where [`Lessons::focus`] moves the focus.
 #[derive(Clone, Copy)]
 enum Focus {
@@ -269,6 +272,46 @@ impl Lessons {
         if self.ctx.stage.get_untracked() != stage {
             self.ctx.stage.set(stage);
         }
+        self.bring_step_into_view();
+    }
+
+    /// A step (or a lesson) opens at the top of the page: the diagram and the step's title in
+    /// view together; where both do not fit (a phone), the title with the start of its text.
+    /// Never in an embed, whose page is the author's.
+    fn bring_step_into_view(&self) {
+        if self.embedded {
+            return;
+        }
+        request_animation_frame(|| {
+            let Ok(Some(head)) = document().query_selector(".lesson-stage .lesson-head") else { return };
+            let rect = head.get_bounding_client_rect();
+            if rect.height() == 0.0 {
+                // Not drawn yet (the stage is still hidden): the top of the page.
+                window().scroll_to_with_x_and_y(0.0, 0.0);
+                return;
+            }
+            let (top, height) = (rect.top(), window().inner_height());
+            let (scrolled, height) = (window().scroll_y().unwrap_or(0.0), height.ok().and_then(|h| h.as_f64()).unwrap_or(0.0));
+            // The title's place in the page, and room under it for the step's first lines.
+            let target = (top + scrolled + STEP_ROOM_PX - height).max(0.0);
+            window().scroll_to_with_x_and_y(0.0, target);
+        });
+    }
+
+    /// The learner picks choice `id` of the prediction: the button that commits it is brought
+    /// into view with it (never in an embed, whose frame the author sized).
+    pub fn pick(&self, id: String) {
+        self.picked.set(Some(id));
+        if self.embedded {
+            return;
+        }
+        request_animation_frame(|| {
+            if let Ok(Some(commit)) = document().query_selector(".lesson-panel .predict .commit") {
+                let options = web_sys::ScrollIntoViewOptions::new();
+                options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                commit.scroll_into_view_with_scroll_into_view_options(&options);
+            }
+        });
     }
 
     /// Whether a lesson is being played.
@@ -438,6 +481,9 @@ impl Lessons {
             nav.replace_within(View::Lessons, Route::Lesson { id: id.clone(), step: Some(step.to_string()) }, "");
         }
         self.play_run();
+        if hint_after.is_some() {
+            self.run_clock();
+        }
         if let Some(after) = hint_after {
             let (ls, key) = (*self, (id, step - 1));
             set_timeout(move || ls.hint.set(Some(key)), std::time::Duration::from_secs(after.into()));
@@ -450,23 +496,26 @@ impl Lessons {
         let ctx = self.ctx;
         let Some((until, speed, covered)) = self.play.with_untracked(|p| {
             let p = p.as_ref()?;
-            let span = p.until?.ms().saturating_sub(p.from.ms());
+            // What plays is the run up to its last change (then a short hold, `Play::shown_until`).
+            let end = p.last_change.unwrap_or(p.from).min(p.until?);
+            let span = end.ms().saturating_sub(p.from.ms());
             let covered = engine::lesson::Pace::covered(&p.session.step().pace, span);
-            p.until.map(|t| (t, p.session.lesson().speed_of(p.session.step_index()), covered))
+            Some((end, p.session.lesson().speed_of(p.session.step_index()), covered))
         }) else {
             return;
         };
         let span = until.ms().saturating_sub(ctx.pg.with_untracked(|p| p.now().ms()));
         // The stretches outside the step's pace windows play at its speed, faster when they
         // would take long; the windows at their own (`follow_story` switches).
-        if span == 0 {
+        if span == 0 && self.play.with_untracked(|p| p.as_ref().and_then(Play::shown_until)) <= Some(ctx.pg.with_untracked(Playground::now)) {
             self.finish();
             return;
         }
         let base = play::run_speed(span, covered, speed);
+        // Tracked: the panel's run plan (`data-run`) reads the base speed.
         let at_start = self
             .play
-            .try_update_untracked(|p| {
+            .try_update(|p| {
                 p.as_mut().and_then(|p| {
                     p.base_speed = base;
                     p.pace_switch(p.from)
@@ -476,6 +525,18 @@ impl Lessons {
         ctx.speed.set(at_start.unwrap_or(base));
         ctx.playing.set(true);
         self.show_diagram();
+    }
+
+    /// A checkpoint opens with time running at the step's speed: what the learner does shows
+    /// its effect at once (the clock's Pause stops it, as in the sandbox).
+    fn run_clock(&self) {
+        let Some(speed) = self.play.with_untracked(|p| {
+            p.as_ref().map(|p| play::speed_index(p.session.lesson().speed_of(p.session.step_index())))
+        }) else {
+            return;
+        };
+        self.ctx.speed.set(speed);
+        self.ctx.playing.set(true);
     }
 
     /// "Watch the diagram": on a phone, where the panel sits under it, the diagram is brought
@@ -527,7 +588,7 @@ impl Lessons {
             ls.ctx.snapshot.with(|_| ());
             let now = ls.ctx.now.get();
             let (lesson, until, open) = ls.play.with_untracked(|p| match p {
-                Some(p) => (Some(p.id().to_string()), p.until, p.phase == Phase::Ready && !p.reached),
+                Some(p) => (Some(p.id().to_string()), p.shown_until(), p.phase == Phase::Ready && !p.reached),
                 None => (None, None, false),
             });
             if lesson.is_none() {

@@ -46,6 +46,27 @@ pub fn LessonPanel(#[prop(optional)] children: Option<Children>) -> impl IntoVie
             && !p.reached
             && p.phase != Phase::Playing
     });
+    // Why Next is greyed out, said beside it (and read with it).
+    let why = ls.slice(|p| match (&p.session.step().kind, p.phase) {
+        (_, Phase::Playing) => String::new(),
+        _ if p.can_continue() => String::new(),
+        _ if p.session.at_end() => "This is the lesson's last screen.".to_string(),
+        (engine::lesson::StepKind::Predict(pr), _) if pr.answer == engine::lesson::AnswerMode::Number => {
+            "Next opens once you type a number and commit it.".to_string()
+        }
+        (engine::lesson::StepKind::Predict(_), _) => "Next opens once you pick an answer and commit it.".to_string(),
+        (engine::lesson::StepKind::Checkpoint(_), _) => "Next opens once every goal is ticked.".to_string(),
+        _ => String::new(),
+    });
+    // The run's plan in virtual ms, for tests that read its pacing without waiting on the wall
+    // clock: where it starts, its last change, where its result shows, where it ends, and the
+    // speed at its last change (virtual ms per 4 real ms, as `SPEEDS`).
+    let plan = ls.slice(|p| {
+        p.plan().map(|(from, last, shown, until, speed)| {
+            let last = last.map_or(String::new(), |t| t.to_string());
+            format!("{from} {last} {shown} {until} {speed}")
+        })
+    });
     // A run still playing: Next skips to its end.
     let next = move |_| if playing.get_untracked() { ls.skip() } else { ls.next() };
     // The step's control, built again only when another screen opens.
@@ -62,7 +83,7 @@ pub fn LessonPanel(#[prop(optional)] children: Option<Children>) -> impl IntoVie
         }
     });
     view! {
-        <section class="lesson-panel" data-testid="lesson-panel" aria-label="Lesson">
+        <section class="lesson-panel" data-testid="lesson-panel" aria-label="Lesson" data-run=move || plan.get()>
             <header class="lesson-head">
                 <span class="lesson-title" dir="auto">{rich_of(title)}</span>
                 <span class="lesson-step" data-testid="lesson-step"
@@ -81,14 +102,18 @@ pub fn LessonPanel(#[prop(optional)] children: Option<Children>) -> impl IntoVie
             <footer class="lesson-nav">
                 <button data-testid="lesson-back" title="Back to the previous step (Backspace)"
                     disabled=move || { position.get().0 <= 1 } on:click=move |_| ls.back()>"Back"</button>
-                <span class="lesson-keys" aria-hidden="true">
-                    {move || if playing.get() { "Watch the diagram" } else if show_me.get() { "" } else { "Enter ⏎ continues" }}
+                <span class="lesson-keys" id="lesson-next-why" data-testid="lesson-next-why" class:why=move || why.with(|w| !w.is_empty())>
+                    {move || {
+                        let why = why.get();
+                        if !why.is_empty() { why } else if playing.get() { "Watch the diagram".into() } else { "Enter ⏎ continues".into() }
+                    }}
                 </span>
                 <Show when=move || show_me.get()>
                     <button data-testid="checkpoint-show-me" title="Perform a recorded solution on the diagram"
                         on:click=move |_| ls.show_me()>"Show me"</button>
                 </Show>
                 <button class="primary" data-testid="lesson-next" title="Next step (Enter)" node_ref=ls.next_el
+                    aria-describedby="lesson-next-why"
                     disabled=move || !playing.get() && !can_continue.get() on:click=next>
                     {move || if playing.get() { "Skip to the end" } else { "Next" }}
                 </button>

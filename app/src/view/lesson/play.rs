@@ -36,12 +36,19 @@ pub struct Play {
     pub facts: Vec<GoalStatus>,
     /// Where the run being played ends.
     pub until: Option<SimTime>,
+    /// The last moment of the run at which the diagram changes (its last event): after it,
+    /// the run holds for [`HOLD_MS`] of wall time and then shows its result (no dead air).
+    pub last_change: Option<SimTime>,
+    /// Where the step's latest run ended (kept once it has played, unlike `until`).
+    pub ran_until: Option<SimTime>,
     /// Where it began, and how it is paced: the speed (an index of `SPEEDS`) it plays at outside
     /// the step's pace windows, and the window it is in now, by where it begins (`None`:
     /// outside them).
     pub from: SimTime,
     pub base_speed: usize,
     pub window: Option<u64>,
+    /// What "Show me" did, one line per control used, while its solution plays.
+    pub shown: Vec<String>,
     /// Whether the checkpoint's goals have all held once (it stays reached).
     pub reached: bool,
     /// What went wrong performing the step (an action the engine refused), one line each.
@@ -70,9 +77,12 @@ impl Play {
             answer: None,
             facts: Vec::new(),
             until: None,
+            last_change: None,
+            ran_until: None,
             from: SimTime::ZERO,
             base_speed: 0,
             window: None,
+            shown: Vec::new(),
             reached: false,
             errors: Vec::new(),
         }
@@ -109,8 +119,9 @@ impl Play {
     /// Seeks back to `from` and lets the page play to where the story now stands.
     fn play_back(&mut self, pg: &mut Playground, from: SimTime) {
         let to = pg.now();
+        self.last_change = pg.events().iter().rev().map(|e| e.at).find(|at| *at >= from && *at <= to);
         pg.seek(from);
-        (self.until, self.from, self.window) = (Some(to), from, None);
+        (self.until, self.ran_until, self.from, self.window) = (Some(to), Some(to), from, None);
         self.phase = Phase::Playing;
     }
 
@@ -144,10 +155,43 @@ impl Play {
         Some(window.map_or(self.base_speed, |w| speed_index(w.speed)))
     }
 
+    /// The speed (an index of `SPEEDS`) the run plays at `t`: its pace window's, or its base.
+    pub fn speed_at(&self, t: SimTime) -> usize {
+        let since = t.ms().saturating_sub(self.from.ms());
+        engine::lesson::Pace::at(&self.session.step().pace, since).map_or(self.base_speed, |w| speed_index(w.speed))
+    }
+
+    /// Where the playback of the run stops and the result shows: [`HOLD_MS`] of wall time
+    /// after the run's last change (at the speed it plays there), or the run's end if sooner.
+    /// What follows the last change is quiet: the story is then sought to the run's end, so the
+    /// state shown is exactly the performed one.
+    pub fn shown_until(&self) -> Option<SimTime> {
+        self.until.map(|until| self.shown_within(until))
+    }
+
+    fn shown_within(&self, until: SimTime) -> SimTime {
+        let Some(last) = self.last_change else { return self.from.min(until) };
+        let per_4ms = crate::playground::SPEEDS[self.speed_at(last)].1;
+        last.plus_ms(HOLD_MS * per_4ms / 4).min(until)
+    }
+
+    /// The latest run's plan, in virtual ms, as the page plays it: where it began, its last
+    /// change, where its result shows, where it ends, and the speed at its last change (virtual
+    /// ms per 4 real ms, as `SPEEDS`). `None` before the step has run anything.
+    pub fn plan(&self) -> Option<(u64, Option<u64>, u64, u64, u64)> {
+        let until = self.ran_until?;
+        let speed = crate::playground::SPEEDS[self.speed_at(self.last_change.unwrap_or(self.from))].1;
+        let last = self.last_change.map(SimTime::ms);
+        Some((self.from.ms(), last, self.shown_within(until).ms(), until.ms(), speed))
+    }
+
     /// "Show me": performs the checkpoint's recorded solution and plays it.
     pub fn show_me(&mut self, pg: &mut Playground) {
         if matches!(self.session.step().kind, StepKind::Checkpoint(_)) && self.phase == Phase::Ready {
             let from = pg.now();
+            if let StepKind::Checkpoint(c) = &self.session.step().kind {
+                self.shown = c.solution.iter().filter_map(said).collect();
+            }
             let performed = self.session.show_me(pg.story());
             self.errors = performed.errors;
             self.play_back(pg, from);
@@ -218,6 +262,9 @@ pub fn speed_index(speed: u32) -> usize {
     SPEEDS.iter().position(|s| s.1 >= u64::from(speed) * 4).unwrap_or(SPEEDS.len() - 1)
 }
 
+/// How long, in real ms, a run holds after its last change before its result shows.
+pub const HOLD_MS: u64 = 1_500;
+
 /// A run's stretches outside its pace windows play longest this long, in real ms: the step's
 /// own speed when they fit, else the slowest speed at which they do, else the fastest.
 pub const RUN_MS: u64 = 30_000;
@@ -227,4 +274,39 @@ pub const RUN_MS: u64 = 30_000;
 /// skipped: what it shows would be hidden otherwise (the learner can skip it).
 pub fn run_speed(span_ms: u64, covered_ms: u64, speed: u32) -> usize {
     crate::playground::fitting_speed(speed_index(speed), span_ms.saturating_sub(covered_ms), RUN_MS)
+}
+
+/// A step of a checkpoint's solution as the control a learner would use for it, in words:
+/// "+ Worker on sms", "Publish to order-events", "let 30 s pass". Reads (`Get…`, `Describe…`,
+/// `List…`) say nothing.
+pub fn said(step: &engine::scenario::Step) -> Option<String> {
+    use engine::scenario::Step;
+    let (action, params) = match step {
+        Step::Advance { ms, .. } => return Some(format!("Let {} pass", crate::format::duration(*ms))),
+        Step::Action { action, params, .. } => (action.as_str(), params),
+    };
+    if ["Get", "Describe", "List"].iter().any(|r| action.starts_with(r)) {
+        return None;
+    }
+    let name = |keys: &[&str]| keys.iter().find_map(|k| params.get(*k).and_then(|v| v.as_str())).map(short);
+    let on = name(&["QueueUrl", "TopicArn", "FunctionName", "WorkerName", "Name", "SubscriptionArn", "EventBusName"]);
+    Some(match (action, on) {
+        ("CreateWorker", Some(q)) => format!("+ Worker on {q}"),
+        ("Publish", Some(t)) => format!("Publish to {t}"),
+        ("SetQueueAttributes", Some(q)) => {
+            let names = params
+                .get("Attributes")
+                .and_then(|a| a.as_object())
+                .map(|a| a.keys().cloned().collect::<Vec<_>>().join(", "))
+                .unwrap_or_default();
+            format!("Set {names} on {q}")
+        }
+        (action, Some(on)) => format!("{action} on {on}"),
+        (action, None) => action.to_string(),
+    })
+}
+
+/// A resource's name from its ARN or queue URL (the part after the last `:` or `/`).
+fn short(s: &str) -> String {
+    s.rsplit([':', '/']).next().unwrap_or(s).to_string()
 }

@@ -154,7 +154,7 @@ fn Predict(question: String, number: bool, choices: Vec<(String, String)>) -> im
             }
         };
         view! {
-            <button class="primary" data-testid="predict-submit" disabled=missing on:click=move |_| ls.submit()
+            <button class="primary commit" data-testid="predict-submit" disabled=missing on:click=move |_| ls.submit()
                 title=move || if !missing() { "" } else if number { "Type a whole number first" } else { "Pick an answer first" }>
                 "Commit and run it"
             </button>
@@ -193,8 +193,8 @@ fn choice(
     };
     view! {
         <button class="choice" data-testid=format!("predict-choice-{k}") aria-pressed=pressed disabled=closed
-            on:click=move |_| ls.picked.set(Some(id.clone()))>
-            <span class="key" aria-hidden="true">{k}</span><span dir="auto">{rich(label)}</span>
+            on:click=move |_| ls.pick(id.clone())>
+            <span class="key" aria-hidden="true">{super::keys::choice_letter(k - 1).to_string()}</span><span dir="auto">{rich(label)}</span>
         </button>
     }
 }
@@ -267,11 +267,26 @@ fn Checkpoint(hint: String, done: String, controls: Vec<engine::lesson::Reach>) 
         })
     });
     let hint = StoredValue::new(hint);
+    let shown = ls.slice(|p| p.shown.clone());
+    // What "Show me" did, control by control, stays said under the goals.
+    let show_me = move || {
+        shown.with(|s| {
+            (!s.is_empty()).then(|| {
+                let items = s.iter().map(|l| view! { <li dir="auto">{l.clone()}</li> }).collect_view();
+                view! {
+                    <div class="shown-me" data-testid="checkpoint-shown">
+                        <p class="label">"Show me used, as you would:"</p>
+                        <ol>{items}</ol>
+                    </div>
+                }
+            })
+        })
+    };
     let rest = move || {
         if reached.get() {
-            view! { <p class="lesson-done" role="status" dir="auto">"✓ "{rich(&done)}</p> }.into_any()
+            view! { {show_me} <p class="lesson-done" role="status" dir="auto">"✓ "{rich(&done)}</p> }.into_any()
         } else if playing.get() {
-            wait().into_any()
+            view! { {show_me} {wait()} }.into_any()
         } else {
             let hint = move || {
                 hint_due.get().then(|| {
