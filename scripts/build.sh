@@ -15,21 +15,14 @@
 # its page, script and wasm are copied into dist/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The browser bundles compile the standard library with them, at the bundle's own settings
-# (opt-level z, LTO into one unit), and compile a panic to a trap: no panic message, location or
-# formatting code is shipped (the engine never panics on any input; a panic was an abort before).
-# This saves 41 KB gzip in the app; docs/performance.md has the figures. It needs rust-src
-# (scripts/bootstrap.sh adds it) and unstable cargo flags, which RUSTC_BOOTSTRAP allows on the
-# pinned stable toolchain for this build only: tests, clippy and the CLI use the plain build.
-export RUSTC_BOOTSTRAP=1
-export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
+# The stable compiler of rust-toolchain.toml, with no unstable flag: the standard library is the
+# one rustup ships for wasm32 (the bundle once compiled its own with -Zbuild-std and a panic to a
+# bare trap, -Cpanic=immediate-abort, 49 KB gzip smaller, on RUSTC_BOOTSTRAP; docs/performance.md).
+# A panic aborts (profile wasm-release) after console_error_panic_hook has logged its message.
 # -inline-threshold=0: LLVM inlines only what must be (7 KB gzip; the frame and scrub figures of
 # docs/performance.md hold). --emit-relocs keeps what wasm-split-cli needs to split the app (the
 # embed gets it too, so that both builds share their compiled crates; wasm-opt drops it).
-# PANIC_MESSAGES=1 keeps panic messages, for finding a bug.
-flags="-Cllvm-args=-inline-threshold=0 -Clink-args=--emit-relocs"
-[ -n "${PANIC_MESSAGES:-}" ] || flags="-Zunstable-options -Cpanic=immediate-abort $flags"
-export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$flags"
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Cllvm-args=-inline-threshold=0 -Clink-args=--emit-relocs"
 
 # wasm-opt warns of what wasm-split-cli leaves in a module and it then drops: a linking section
 # (the split's relocations, of no use after it) and a name subsection it does not know. Every
