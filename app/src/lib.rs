@@ -12,7 +12,7 @@ pub mod story_file;
 mod view;
 
 pub use playground::Playground;
-pub use view::{components, provide_nav, App, Ctx, EmbedApp, Stage, ViewFuture, Views};
+pub use view::{components, provide_nav, App, Ctx, EmbedApp, NotLoaded, Stage, ViewFuture, Views};
 
 /// Mounts the playground (`index.html` and its copies `lesson.html`, `compare.html`,
 /// `export.html`, `routes.html`; the `app` binary): every view in one app.
