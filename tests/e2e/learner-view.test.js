@@ -2,7 +2,7 @@
 // a screenshot under target/e2e-screenshots/ for people to look at, and fails on any console
 // error. The last test serves the page with `make serve`'s own server (scripts/serve.sh, which
 // builds every page and serves dist/ with a static server) and fails on any console message.
-import { test, before, after } from 'node:test';
+import { whilePlaying, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -250,7 +250,7 @@ test('step forward then back returns to the same moment; undo then redo restores
   // Undo after playing, then redo: the clock comes back too.
   await page.getByTestId('speed').selectOption({ label: '8×' });
   await page.getByTestId('play-pause').click();
-  await page.waitForFunction(() => /00:00:[2-5]\d/.test(document.querySelector('[data-testid="clock"]').textContent));
+  await whilePlaying(page, () => /00:00:[2-5]\d/.test(document.querySelector('[data-testid="clock"]').textContent));
   await page.getByTestId('play-pause').click();
   const played = await clockText(page);
   const counts = await page.getByTestId('queue-packing-visible').textContent();
