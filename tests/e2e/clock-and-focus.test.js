@@ -1,8 +1,8 @@
 // The clock runs on animation frames only while playing; the diagram and the message chips
 // update in place: a keyboard-focused node or chip keeps its focus while messages change.
-import { whilePlaying, test, before, after } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPlayground, finish } from './harness.js';
+import { startServer, launchBrowser, openPlayground, finish, whilePlaying } from './harness.js';
 
 let server;
 let browser;

@@ -2,13 +2,13 @@
 // a screenshot under target/e2e-screenshots/ for people to look at, and fails on any console
 // error. The last test serves the page with `make serve`'s own server (scripts/serve.sh, which
 // builds every page and serves dist/ with a static server) and fails on any console message.
-import { whilePlaying, test, before, after } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, openPlayground, finish, screenshotDir } from './harness.js';
+import { startServer, launchBrowser, openPlayground, finish, screenshotDir, whilePlaying } from './harness.js';
 import { mkdir } from 'node:fs/promises';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

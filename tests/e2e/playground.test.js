@@ -1,7 +1,7 @@
-import { whilePlaying, test, before, after } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startServer, launchBrowser, openPlayground, finish, textOf, screenshotDir } from './harness.js';
+import { startServer, launchBrowser, openPlayground, finish, textOf, screenshotDir, whilePlaying } from './harness.js';
 
 let server;
 let browser;

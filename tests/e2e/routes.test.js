@@ -1,6 +1,6 @@
-import { whilePlaying, test, before, after } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPlayground, finish } from './harness.js';
+import { startServer, launchBrowser, openPlayground, finish, whilePlaying } from './harness.js';
 
 let server;
 let browser;
