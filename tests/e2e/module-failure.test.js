@@ -12,8 +12,9 @@ let browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-/** A view's module: app-<hash>-split_<view>.wasm or app-<hash>-chunk_<n>.wasm (scripts/build.sh). */
-const MODULE = /\/app-[0-9a-f]+-(split|chunk)_[^/]*\.wasm$/;
+/** A view's module: any wasm of the app's bundle (dist/app-<hash>/, scripts/build.sh) but its
+ * first load, app_bg.wasm. */
+const MODULE = (url) => /^\/app-[0-9a-f]+\/[^/]+\.wasm$/.test(url.pathname) && !url.pathname.endsWith('/app_bg.wasm');
 
 /** The sandbox, opened with every module download aborted; `problems` collects what is not the
  * expected failed downloads (an uncaught exception, or a console error about anything else). */
@@ -66,7 +67,7 @@ test('when the site has a newer build than the page, a view that cannot be loade
   const { context, page, problems } = await openOffline();
   // The site's pages now name other scripts (a deploy replaced the files).
   await context.route((url) => url.searchParams.has('fresh'), (route) => route.fulfill({
-    status: 200, contentType: 'text/html', body: '<!doctype html><link rel=modulepreload href=/app-0000000000000000.js>',
+    status: 200, contentType: 'text/html', body: '<!doctype html><link rel=modulepreload href=/app-0000000000000000/app.js>',
   }));
   await page.getByTestId('nav-lessons').click();
   const notLoaded = page.getByTestId('view-not-loaded');

@@ -391,8 +391,12 @@ results.gzip = {};
 // The first load is the main wasm and every script of the bundle (the app's loader of its views'
 // modules included); the views' modules come after the first screen.
 for (const page of ['app', 'embed']) {
-  const wasm = files.find((f) => f.startsWith(`${page}-`) && f.endsWith('_bg.wasm'));
-  const js = files.filter((f) => f.startsWith(`${page}-`) && f.endsWith('.js'));
+  // The bundle's directory, dist/<page>-<hash>/ (scripts/build.sh).
+  const dir = files.find((f) => f.startsWith(`${page}-`) && !f.includes('.'));
+  if (!dir) continue;
+  const inDir = readdirSync(join(dist, dir)).map((f) => join(dir, f));
+  const wasm = inDir.find((f) => f.endsWith(`/${page}_bg.wasm`));
+  const js = inDir.filter((f) => f.endsWith('.js'));
   if (wasm && js.length) results.gzip[page] = gz(wasm) + js.reduce((n, f) => n + gz(f), 0);
 }
 
