@@ -3,14 +3,20 @@
 #   make test    install what is missing, run every check and test, print a summary
 SHELL := /bin/bash
 PORT ?= 8080
+DEV_PORT ?= 8081
 
-.PHONY: serve test build size bench perf bootstrap bootstrap-test clean
+.PHONY: serve test dev build size bench perf bootstrap bootstrap-test clean
 
 serve: bootstrap
 	@scripts/serve.sh $(PORT)
 
 test: bootstrap-test
 	@scripts/test.sh
+
+# Working on the playground: a debug, unsplit build served on DEV_PORT, rebuilt on change
+# (docs/building.md, "The dev loop").
+dev: bootstrap
+	@scripts/dev.sh $(DEV_PORT)
 
 build: bootstrap
 	@scripts/build.sh

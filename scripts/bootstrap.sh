@@ -6,7 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.22.1
-TRUNK_RUSTC=1.96.1            # trunk 0.22 declares rust-version 1.96.1; the default toolchain is older
 BINARYEN_VERSION=132.0.0      # Debian's binaryen 108 silently produces a blank page
 WASM_SPLIT_VERSION=0.2.4      # wasm_split_cli_support, for wasm_split_helpers 0.2.3 (Cargo.lock)
 # wasm-bindgen-cli must equal the wasm-bindgen in Cargo.lock (Trunk.toml pins the same).
@@ -21,22 +20,22 @@ need rustup "install Rust with rustup (https://rustup.rs), then run make again"
 need npm    "install Node.js and npm (apt-get install -y nodejs npm), then run make again"
 [ -n "$WASM_BINDGEN_VERSION" ] || fail "cannot read the wasm-bindgen version from Cargo.lock"
 
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  say "adding the wasm32-unknown-unknown target"
-  rustup target add wasm32-unknown-unknown || fail "could not add the wasm32 target: run 'rustup target add wasm32-unknown-unknown'"
+# rust-toolchain.toml names the compiler, its components and the wasm target; rustup installs
+# exactly that (and nothing when it is present). Every cargo below, trunk's build included, uses it.
+TOOLCHAIN=$(awk -F'"' '/^channel *=/{print $2; exit}' rust-toolchain.toml)
+[ -n "$TOOLCHAIN" ] || fail "cannot read the channel from rust-toolchain.toml"
+if [ "$(rustc --version 2>/dev/null | awk '{print $2}')" != "$TOOLCHAIN" ] \
+   || ! rustup target list --installed | grep -qx wasm32-unknown-unknown \
+   || ! rustup component list --installed | grep -q '^clippy' || ! rustup component list --installed | grep -q '^rustfmt'; then
+  say "installing Rust $TOOLCHAIN with rustfmt, clippy and the wasm32 target (rust-toolchain.toml)"
+  rustup toolchain install || fail "could not install the toolchain of rust-toolchain.toml: run 'rustup toolchain install' here"
 fi
-# rust-src: the browser build compiles the standard library with the bundle (scripts/build.sh).
-for c in rustfmt clippy rust-src; do
-  rustup component list --installed | grep -q "^$c" || rustup component add "$c" \
-    || fail "could not add $c: run 'rustup component add $c'"
-done
 
 if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
-  say "installing trunk $TRUNK_VERSION (built from source with rustc $TRUNK_RUSTC; about 8 minutes once)"
-  rustup toolchain list | grep -q "^$TRUNK_RUSTC" || rustup toolchain install "$TRUNK_RUSTC" --profile minimal \
-    || fail "could not install rustc $TRUNK_RUSTC: run 'rustup toolchain install $TRUNK_RUSTC --profile minimal'"
-  cargo "+$TRUNK_RUSTC" install --locked trunk --version "$TRUNK_VERSION" \
-    || fail "could not build trunk: run 'cargo +$TRUNK_RUSTC install --locked trunk --version $TRUNK_VERSION'"
+  # trunk 0.22.1 declares rust-version 1.96.1: the project's toolchain builds it.
+  say "installing trunk $TRUNK_VERSION (built from source with Rust $TOOLCHAIN; about 8 minutes once)"
+  cargo install --locked trunk --version "$TRUNK_VERSION" \
+    || fail "could not build trunk: run 'cargo install --locked trunk --version $TRUNK_VERSION' here"
 fi
 
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
@@ -64,9 +63,6 @@ fi
 
 # Trunk runs cargo offline (Trunk.toml), so every crate must already be in the local registry.
 cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked || fail "cargo fetch failed: check the crates.io mirror"
-# ... and the standard library's own dependencies, which the browser build compiles.
-RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort cargo fetch --target wasm32-unknown-unknown >/dev/null \
-  || fail "cargo fetch of the standard library's dependencies failed: check the crates.io mirror"
 
 [ "${1:-build}" = test ] || exit 0
 

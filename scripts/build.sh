@@ -15,66 +15,50 @@
 # its page, script and wasm are copied into dist/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The browser bundles compile the standard library with them, at the bundle's own settings
-# (opt-level z, LTO into one unit), and compile a panic to a trap: no panic message, location or
-# formatting code is shipped (the engine never panics on any input; a panic was an abort before).
-# This saves 41 KB gzip in the app; docs/performance.md has the figures. It needs rust-src
-# (scripts/bootstrap.sh adds it) and unstable cargo flags, which RUSTC_BOOTSTRAP allows on the
-# pinned stable toolchain for this build only: tests, clippy and the CLI use the plain build.
-export RUSTC_BOOTSTRAP=1
-export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
+# The stable compiler of rust-toolchain.toml, with no unstable flag: the standard library is the
+# one rustup ships for wasm32 (the bundle once compiled its own with -Zbuild-std and a panic to a
+# bare trap, -Cpanic=immediate-abort, 49 KB gzip smaller, on RUSTC_BOOTSTRAP; docs/performance.md).
+# A panic aborts (profile wasm-release) after console_error_panic_hook has logged its message.
 # -inline-threshold=0: LLVM inlines only what must be (7 KB gzip; the frame and scrub figures of
 # docs/performance.md hold). --emit-relocs keeps what wasm-split-cli needs to split the app (the
 # embed gets it too, so that both builds share their compiled crates; wasm-opt drops it).
-# PANIC_MESSAGES=1 keeps panic messages, for finding a bug.
-flags="-Cllvm-args=-inline-threshold=0 -Clink-args=--emit-relocs"
-[ -n "${PANIC_MESSAGES:-}" ] || flags="-Zunstable-options -Cpanic=immediate-abort $flags"
-export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$flags"
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Cllvm-args=-inline-threshold=0 -Clink-args=--emit-relocs"
 
 # wasm-opt warns of what wasm-split-cli leaves in a module and it then drops: a linking section
 # (the split's relocations, of no use after it) and a name subsection it does not know. Every
 # other message is shown.
 quiet() { grep -v -e 'linking section is present' -e 'unknown name subsection' || true; }
 
-# Builds binary $1 into dist/ and puts its loader in page $2 (a Trunk page whose Rust link has
-# data-trunk-skip). wasm-split-cli splits the wasm at the app's #[lazy] functions (the embed has
-# none: its wasm stays whole, and the tool only drops what the split needs, the relocations).
+# Builds binary $1 into dist/<bin>-<hash>/ and puts its loader in page $2 (a Trunk page whose
+# Rust link has data-trunk-skip). wasm-split-cli splits the wasm at the app's split functions
+# (app/src/main.rs; the embed has none: its wasm stays whole, and the tool only drops what the
+# split needs, the relocations). Every file the tools write keeps the name they gave it, in a
+# directory named by the bundle's content (so that a host's cache never mixes two builds): the
+# tools' references between their files (the bindings' import of __wasm_split.js, its URLs of the
+# modules, relative to itself) hold as written, and nothing edits their output.
 bundle() {
     local bin=$1 page=$2
     cargo build --offline --locked --profile wasm-release --target wasm32-unknown-unknown -p app --bin "$bin"
     local input="target/wasm32-unknown-unknown/wasm-release/$bin.wasm"
-    local name="$bin-$(sha256sum "$input" | cut -c1-16)"
+    local dir="$bin-$(sha256sum "$input" | cut -c1-16)"
     local split="target/pages/split-$bin"
-    rm -rf "$split" && mkdir -p "$split"
-    wasm-split-cli "$input" "$split" --target web --out-name "$name"
+    rm -rf "$split" "dist/$bin"-*/ && mkdir -p "$split/out" "dist/$dir"
+    wasm-split-cli "$input" "$split/out" --target web --out-name "$bin"
     # A split wasm keeps the linker's exports: the modules call into the main one through them.
-    local keep=()
-    compgen -G "$split/split_*.wasm" > /dev/null && keep=(--keep-lld-exports)
-    wasm-bindgen --target web --no-typescript "${keep[@]}" --out-dir "$split/bindgen" --out-name "$name" "$split/$name.wasm"
-    # The loader and the modules it fetches carry the bundle's name, as the main files do, so
-    # that a host's cache never mixes two builds.
-    if grep -q '"\./__wasm_split\.js"' "$split/bindgen/$name.js"; then
-        sed -i "s#from \"\./__wasm_split\.js\"#from \"./$name-split.js\"#" "$split/bindgen/$name.js"
-        sed -e "s#\"\./\(chunk_[0-9]*\|split_[A-Za-z0-9_]*\)\.wasm\"#\"./$name-\1.wasm\"#g" "$split/__wasm_split.js" > "dist/$name-split.js"
-        for module in "$split"/chunk_*.wasm "$split"/split_*.wasm; do
-            [ -f "$module" ] || continue
-            wasm-opt "${opt[@]}" "$module" -o "dist/$name-$(basename "$module")" 2> >(quiet >&2)
-        done
-    fi
-    cp "$split/bindgen/$name.js" dist/
-    wasm-opt "${opt[@]}" "$split/bindgen/${name}_bg.wasm" -o "dist/${name}_bg.wasm" 2> >(quiet >&2)
-    # The page loads the main module as Trunk's own loader would.
-    local loader="<link crossorigin href=/$name.js rel=modulepreload><link as=fetch crossorigin href=/${name}_bg.wasm rel=preload type=application/wasm><script type=module>import init from\"/$name.js\";await init({module_or_path:\"/${name}_bg.wasm\"});</script>"
-    python3 - "$page" "$loader" <<'PY'
-import re, sys
-path, loader = sys.argv[1], sys.argv[2]
-page = open(path).read()
-# Trunk leaves the skipped Rust link in the page: it is for Trunk only.
-page, skipped = re.subn(r"<link [^>]*data-trunk-skip[^>]*>", "", page)
-assert skipped == 1, f"{path}: no single Rust link with data-trunk-skip"
-assert page.count("</head>") == 1, f"{path}: no single </head> to put the loader before"
-open(path, "w").write(page.replace("</head>", loader + "</head>"))
-PY
+    local keep=() f
+    [ -f "$split/out/__wasm_split.js" ] && keep=(--keep-lld-exports)
+    wasm-bindgen --target web --no-typescript "${keep[@]}" --out-dir "$split/bindgen" --out-name "$bin" "$split/out/$bin.wasm"
+    cp "$split/bindgen/$bin.js" "dist/$dir/"
+    wasm-opt "${opt[@]}" "$split/bindgen/${bin}_bg.wasm" -o "dist/$dir/${bin}_bg.wasm" 2> >(quiet >&2)
+    # The split's loader and its modules: every other file wasm-split-cli wrote.
+    for f in "$split/out"/*; do
+        case "$(basename "$f")" in
+            "$bin.wasm") ;;
+            *.wasm) wasm-opt "${opt[@]}" "$f" -o "dist/$dir/$(basename "$f")" 2> >(quiet >&2) ;;
+            *) cp "$f" "dist/$dir/" ;;
+        esac
+    done
+    node scripts/page-loader.mjs "$page" "/$dir/$bin.js" "/$dir/${bin}_bg.wasm"
 }
 # wasm-opt: -Oz; --low-memory-unused lets it fold address arithmetic into loads and stores (about
 # 4 KB gzip): the low 1 KB is the bottom of the 1 MB stack that Rust places first, reached only

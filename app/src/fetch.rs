@@ -13,6 +13,12 @@ pub async fn text(url: &str) -> Option<String> {
     JsFuture::from(response.text().ok()?).await.ok()?.as_string()
 }
 
+/// The text of page `path` as the server has it now (a query of its own keeps any cache out of
+/// the way), or `None`.
+pub async fn fresh_text(path: &str) -> Option<String> {
+    text(&format!("{path}?fresh={}", js_sys::Date::now())).await
+}
+
 /// The built-in scenario `id` (one of `playground::BUILTIN`), fetched from `scenarios/<id>.json`.
 pub async fn scenario(id: &str) -> Result<crate::Playground, String> {
     if !crate::playground::BUILTIN.iter().any(|(i, _)| *i == id) {

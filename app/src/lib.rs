@@ -12,7 +12,7 @@ pub mod story_file;
 mod view;
 
 pub use playground::Playground;
-pub use view::{components, provide_nav, App, Ctx, EmbedApp, Stage, ViewFuture, Views};
+pub use view::{components, provide_nav, App, Ctx, EmbedApp, NotLoaded, Stage, ViewFuture, Views};
 
 /// Mounts the playground (`index.html` and its copies `lesson.html`, `compare.html`,
 /// `export.html`, `routes.html`; the `app` binary): every view in one app.
@@ -26,10 +26,9 @@ pub fn mount_embed() {
     mount_page(EmbedApp);
 }
 
-/// Mounts a page's root on the body. A panic's message goes to the console in a build that keeps
-/// panic messages (`PANIC_MESSAGES=1 scripts/build.sh`, and the component tests); the release
-/// build traps at once, and the pages' script (`app/trap-panel.js`) then shows the
-/// error panel, so the learner is never left with a frozen screen.
+/// Mounts a page's root on the body. A panic's message goes to the console, then the wasm traps
+/// (panic = "abort"), and the pages' script (`app/trap-panel.js`) shows the error panel, so the
+/// learner is never left with a frozen screen.
 fn mount_page<V: leptos::IntoView + 'static>(root: impl FnOnce() -> V + 'static) {
     console_error_panic_hook::set_once();
     if let Some(boot) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("boot")) {

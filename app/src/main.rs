@@ -1,61 +1,72 @@
 //! The playground (`index.html` and its copies): every view, one app. The code of each view but
 //! the sandbox is a module of its own, split from the first download by scripts/build.sh at
-//! these `#[lazy]` functions (the embed, a binary without them, stays whole).
+//! these `wasm_split` functions (the embed, a binary without them, stays whole).
+//!
+//! Each is what Leptos's `#[lazy]` writes, plus `fallible`: a module that cannot be fetched is an
+//! `Err` the view shows ("could not be loaded — Try again"), not a panic that stops the app
+//! (Leptos 0.8.23's `#[lazy]` has no `fallible`; wasm_split_helpers 0.2.3 has).
 
 use app::route::View;
-use app::{components, ViewFuture, Views};
+use app::{components, NotLoaded, ViewFuture, Views};
 use leptos::prelude::*;
+use leptos::wasm_split::{wasm_split, SplitLoaderError};
 
 fn main() {
     app::mount(Views { open, preload });
 }
 
-fn open(view: View) -> ViewFuture<AnyView> {
+fn open(view: View) -> ViewFuture<Result<AnyView, NotLoaded>> {
     Box::pin(async move {
-        match view {
+        let view = match view {
             // The app draws the sandbox itself.
-            View::Sandbox => ().into_any(),
+            View::Sandbox => return Ok(().into_any()),
             View::Lessons => lessons().await,
             View::Compare => compare().await,
             View::Interview => interview().await,
             View::Export => export().await,
             View::Drills => drills().await,
-        }
+        };
+        view.map_err(|_| NotLoaded)
     })
 }
 
-/// Fetches the views' code, the most used first.
-fn preload() -> ViewFuture<()> {
+/// Fetches the views' code, the most used first; stops at the first that cannot be fetched (a
+/// later call fetches only what is still missing).
+fn preload() -> ViewFuture<Result<(), NotLoaded>> {
     Box::pin(async {
-        __preload_lessons().await;
-        __preload_compare().await;
-        __preload_interview().await;
-        __preload_drills().await;
-        __preload_export().await;
+        async {
+            __preload_lessons().await?;
+            __preload_compare().await?;
+            __preload_interview().await?;
+            __preload_drills().await?;
+            __preload_export().await
+        }
+        .await
+        .map_err(|_: SplitLoaderError| NotLoaded)
     })
 }
 
-#[lazy]
-fn lessons() -> AnyView {
-    components::lessons()
+#[wasm_split(lessons, wasm_split_path = ::leptos::wasm_split, preload(__preload_lessons), fallible)]
+fn lessons() -> Result<AnyView, SplitLoaderError> {
+    Ok(components::lessons())
 }
 
-#[lazy]
-fn compare() -> AnyView {
-    components::compare()
+#[wasm_split(compare, wasm_split_path = ::leptos::wasm_split, preload(__preload_compare), fallible)]
+fn compare() -> Result<AnyView, SplitLoaderError> {
+    Ok(components::compare())
 }
 
-#[lazy]
-fn interview() -> AnyView {
-    components::interview()
+#[wasm_split(interview, wasm_split_path = ::leptos::wasm_split, preload(__preload_interview), fallible)]
+fn interview() -> Result<AnyView, SplitLoaderError> {
+    Ok(components::interview())
 }
 
-#[lazy]
-fn export() -> AnyView {
-    components::export()
+#[wasm_split(export, wasm_split_path = ::leptos::wasm_split, preload(__preload_export), fallible)]
+fn export() -> Result<AnyView, SplitLoaderError> {
+    Ok(components::export())
 }
 
-#[lazy]
-fn drills() -> AnyView {
-    components::drills()
+#[wasm_split(drills, wasm_split_path = ::leptos::wasm_split, preload(__preload_drills), fallible)]
+fn drills() -> Result<AnyView, SplitLoaderError> {
+    Ok(components::drills())
 }

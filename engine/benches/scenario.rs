@@ -91,7 +91,7 @@ fn long_story() -> History {
     while h.sim().events().len() < 10_000 {
         h.advance_to(SimTime(i * 400));
         ok(h.apply("SendMessage", &json!({"QueueUrl": "q", "MessageBody": format!("m{i}")})));
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             ok(h.apply("ReceiveMessage", &json!({"QueueUrl": "q", "MaxNumberOfMessages": 3})));
         }
         i += 1;

@@ -201,7 +201,7 @@ fn a_ten_second_alarm_on_a_queue_metric_mostly_sees_missing_data() {
     let insufficient = states.iter().filter(|s| *s == "INSUFFICIENT_DATA").count();
     assert_eq!((alarm, insufficient, states.len()), (4, 20, 24), "{states:?}");
     assert!(
-        states.iter().enumerate().all(|(i, s)| (s == "ALARM") == ((190 + 10 * i as u64) % 60 == 0)),
+        states.iter().enumerate().all(|(i, s)| (s == "ALARM") == (190 + 10 * i as u64).is_multiple_of(60)),
         "in ALARM only at the end of each minute, when SQS's datapoint arrives: {states:?}"
     );
     assert_eq!(state(&mut sim, "sms-dlq-visible"), "ALARM", "the 60-second alarm on the same metric stays in ALARM");

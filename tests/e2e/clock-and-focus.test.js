@@ -2,7 +2,7 @@
 // update in place: a keyboard-focused node or chip keeps its focus while messages change.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPlayground, finish } from './harness.js';
+import { startServer, launchBrowser, openPlayground, finish, whilePlaying } from './harness.js';
 
 let server;
 let browser;
@@ -27,8 +27,8 @@ test('a keyboard-focused diagram node keeps focus while messages arrive', async 
   // Let the worker take and finish messages: counts and the worker's state change, node stays.
   await page.getByTestId('speed').evaluate((el) => { el.value = '6'; el.dispatchEvent(new Event('change', { bubbles: true })); });
   await press(page, 'play-pause');
-  await page.waitForFunction(() => /in flight/.test(document.activeElement?.getAttribute('aria-label'))
-    && !/2 visible/.test(document.activeElement.getAttribute('aria-label')), null, { timeout: 5_000 });
+  await whilePlaying(page, () => /in flight/.test(document.activeElement?.getAttribute('aria-label'))
+    && !/2 visible/.test(document.activeElement.getAttribute('aria-label')));
   await page.waitForSelector('[data-testid="diagram-consumer-packing-w1"].processing');
   await press(page, 'play-pause');
   const kept = await page.evaluate(() => document.activeElement === window.focusedNode && window.focusedNode.isConnected);

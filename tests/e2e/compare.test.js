@@ -2,7 +2,7 @@
 // difference table under them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPlayground, finish, textOf } from './harness.js';
+import { startServer, launchBrowser, openPlayground, finish, textOf, whilePlaying } from './harness.js';
 
 let server;
 let browser;
@@ -13,11 +13,11 @@ after(async () => { await browser?.close(); await server?.close(); });
 async function playUntil(page, seconds) {
   await page.getByTestId('speed').selectOption('7');
   await page.getByTestId('play-pause').click();
-  await page.waitForFunction((s) => {
+  await whilePlaying(page, (s) => {
     const t = document.querySelector('[data-testid="clock"]').textContent.trim();
     const m = t.match(/(?:(\d+):)?(\d+):(\d+)(?:\.(\d+))?/);
     return m && (+(m[1] ?? 0) * 3600 + +m[2] * 60 + +m[3]) >= s;
-  }, seconds, { timeout: 20_000 });
+  }, seconds);
   await page.getByTestId('play-pause').click();
 }
 

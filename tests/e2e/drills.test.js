@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startServer, launchBrowser, screenshotDir, stageBuilt } from './harness.js';
+import { startServer, launchBrowser, screenshotDir, stageBuilt, whilePlaying } from './harness.js';
 
 const KEY = 'fanout-playground.drills';
 let server;
@@ -35,7 +35,7 @@ async function done(page, problems, name, fullPage = false) {
 }
 
 const text = async (page, id) => (await page.getByTestId(id).textContent()).trim();
-const verdict = (page, passed) => page.waitForSelector(`[data-testid="drill-verdict"][data-passed="${passed}"]`, { timeout: 60_000 });
+const verdict = (page, passed) => whilePlaying(page, (p) => !!document.querySelector(`[data-testid="drill-verdict"][data-passed="${p}"]`), passed);
 
 /** Opens drill 1 from the list, as a learner does. */
 async function openChargedTwice(page) {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, finish } from './harness.js';
+import { startServer, launchBrowser, finish, whilePlaying, playedUntilShown } from './harness.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 let server;
@@ -32,19 +32,19 @@ const PLAYTHROUGHS = {
   'poison-dlq': async (page) => {
     await page.getByTestId('embed-add-worker').click();
     await page.getByTestId('play-pause').click();
-    await page.waitForFunction(() => /sms-dlq: 1 message/.test(document.querySelector('.topology [data-select="queue:sms-dlq"]')?.getAttribute('aria-label')), null, { timeout: 30_000 });
+    await whilePlaying(page, () => /sms-dlq: 1 message/.test(document.querySelector('.topology [data-select="queue:sms-dlq"]')?.getAttribute('aria-label')));
   },
   // The crashed worker's message comes back when its visibility timeout runs out.
   'crash-visibility': async (page) => {
     assert.match(await node(page, 'packing').getAttribute('aria-label'), /1 in flight/);
     await page.getByTestId('play-pause').click();
-    await page.waitForFunction(() => /2 visible, 0 in flight/.test(document.querySelector('.topology [data-select="queue:packing"]')?.getAttribute('aria-label')), null, { timeout: 30_000 });
+    await whilePlaying(page, () => /2 visible, 0 in flight/.test(document.querySelector('.topology [data-select="queue:packing"]')?.getAttribute('aria-label')));
   },
   // A lesson step: the prediction can be answered and its result is shown in the frame.
   'lesson:visibility-timeout': async (page) => {
     await page.getByTestId('predict-choice-1').click();
     await page.getByTestId('predict-submit').click();
-    await page.getByTestId('predict-result').waitFor({ timeout: 30_000 });
+    await playedUntilShown(page, 'predict-result');
     assert.ok(await page.getByTestId('predict-result').isVisible());
   },
 };
@@ -85,6 +85,6 @@ test('an embed says which parameters it did not understand, in the frame and in 
   assert.equal(Math.round((await page.getByTestId('embed-root').boundingBox()).height), 200);
   await page.getByTestId('predict-choice-1').click();
   await page.getByTestId('predict-submit').click();
-  await page.getByTestId('predict-result').waitFor({ timeout: 30_000 });
+  await playedUntilShown(page, 'predict-result');
   await context.close();
 });

@@ -3,7 +3,7 @@
 // and is resized by embed.js; embed mode writes nothing to storage; an off-screen embed waits.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, finish } from './harness.js';
+import { startServer, launchBrowser, finish, playedUntilShown } from './harness.js';
 import { startDocs } from './docs-server.js';
 
 let playground;
@@ -88,7 +88,7 @@ test('a lesson step in an embed: the lesson panel, predict then see, Back, a lin
   // The learner predicts; the engine's count after the run says which answer was right.
   await page.getByTestId('predict-choice-1').click();
   await page.getByTestId('predict-submit').click();
-  await page.getByTestId('predict-result').waitFor({ timeout: 15_000 });
+  await playedUntilShown(page, 'predict-result');
   assert.match(await page.getByTestId('predict-result').textContent(), /zero|0/i);
   await page.getByTestId('lesson-next').click();
   await page.waitForFunction(() => document.querySelector('[data-testid="lesson-step"]')?.textContent.trim() === '3 / 10');

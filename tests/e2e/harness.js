@@ -81,6 +81,48 @@ export function viewsLoaded(page) {
   return page.waitForSelector('html[data-views="loaded"]', { state: 'attached', timeout: 10_000 });
 }
 
+/**
+ * Waits for `fn(arg)` (run in `scope`, a page or a frame) to hold, for as long as the story it
+ * waits on is playing: a wait on a run derives from the run, never from a fixed guess of how
+ * long it plays. While the story's clock (`[data-testid="clock"]`) keeps moving the wait goes
+ * on, however slowly a busy machine plays it (below 10 frames a second virtual time slows down:
+ * app/src/view/clock.rs caps a frame at 100 ms). It fails when the clock has not moved for
+ * `stallMs` with `fn` still false: the run ended (or never started) without it. A view without
+ * a clock is waited on for `noClockMs`: three times the longest a lesson's run plays
+ * (RUN_MS, app/src/view/lesson/play.rs), and as much again.
+ */
+export const RUN_MS = 30_000;
+export async function whilePlaying(scope, fn, arg, { stallMs = 20_000, noClockMs = 6 * RUN_MS } = {}) {
+  const clock = () => scope.evaluate(() => document.querySelector('[data-testid="clock"]')?.textContent.trim() ?? null);
+  const start = Date.now();
+  let last = await clock();
+  let moved = Date.now();
+  for (;;) {
+    if (await scope.evaluate(fn, arg)) return;
+    const now = await clock();
+    if (now !== last) { last = now; moved = Date.now(); }
+    const waited = Date.now() - (last === null ? start : moved);
+    if (waited > (last === null ? noClockMs : stallMs)) {
+      throw new Error(last === null
+        ? `whilePlaying: not reached in ${noClockMs} ms (no story clock on the page): ${fn}`
+        : `whilePlaying: the story's clock stopped at ${last} for ${stallMs} ms before this held: ${fn}`);
+    }
+    await new Promise((ok) => setTimeout(ok, 200));
+  }
+}
+
+/** Waits, while the story plays, for an element with this test id to be in the page. */
+export const playedUntilShown = (scope, testId, opts) => whilePlaying(scope, (id) => !!document.querySelector(`[data-testid="${id}"]`), testId, opts);
+
+/** Ends a lesson's run if it is still playing ("Skip to the end"), in one step in the page: a
+ * click decided outside it could land on Next instead, if the run ends in between. */
+export function skipRun(scope) {
+  return scope.evaluate(() => {
+    const next = document.querySelector('[data-testid="lesson-next"]');
+    if (next && next.textContent.trim() === 'Skip to the end') next.click();
+  });
+}
+
 /** Saves the test's screenshot, closes its page, and returns the problems seen. */
 export async function finish(page, problems, name) {
   await mkdir(screenshotDir, { recursive: true });

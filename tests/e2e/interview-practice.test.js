@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startServer, launchBrowser, finish, textOf, screenshotDir } from './harness.js';
+import { startServer, launchBrowser, finish, textOf, screenshotDir, whilePlaying } from './harness.js';
 
 let server;
 let browser;
@@ -116,7 +116,7 @@ test('a try-it plays: play, step, the ledger; the dependency boxes hold their te
   await page.goto(`${server.url}?interview=checkout&step=7`);
   await page.getByTestId('interview-try').click();
   await page.getByTestId('interview-try-run').waitFor();
-  await page.waitForFunction(() => /slip printed × 1 for 1 event/.test(document.querySelector('[data-testid="side-effects"]')?.textContent ?? ''), null, { timeout: 20_000 });
+  await whilePlaying(page, () => /slip printed × 1 for 1 event/.test(document.querySelector('[data-testid="side-effects"]')?.textContent ?? ''));
   assert.match(await page.getByTestId('interview-try-run').textContent(), /side effects/);
   assert.deepEqual(await finish(page, problems, 'interview-practice-try-1280'), []);
 });

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, openPlayground, finish, screenshotDir } from './harness.js';
+import { startServer, launchBrowser, openPlayground, finish, screenshotDir, whilePlaying } from './harness.js';
 import { mkdir } from 'node:fs/promises';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -250,7 +250,7 @@ test('step forward then back returns to the same moment; undo then redo restores
   // Undo after playing, then redo: the clock comes back too.
   await page.getByTestId('speed').selectOption({ label: '8×' });
   await page.getByTestId('play-pause').click();
-  await page.waitForFunction(() => /00:00:[2-5]\d/.test(document.querySelector('[data-testid="clock"]').textContent));
+  await whilePlaying(page, () => /00:00:[2-5]\d/.test(document.querySelector('[data-testid="clock"]').textContent));
   await page.getByTestId('play-pause').click();
   const played = await clockText(page);
   const counts = await page.getByTestId('queue-packing-visible').textContent();

@@ -4,7 +4,7 @@
 // at a phone's width and a laptop's.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPlayground, finish } from './harness.js';
+import { startServer, launchBrowser, openPlayground, finish, whilePlaying, playedUntilShown } from './harness.js';
 
 let server;
 let browser;
@@ -110,7 +110,7 @@ for (const [size, viewport] of [['phone', PHONE], ['laptop', LAPTOP]]) {
     assert.equal(await page.locator('#diagram .node.producer text').first().textContent(), 'chain');
     assert.deepEqual(await textClashes(page, '#diagram'), []);
     // Design 2: the one queue and its worker.
-    await page.getByTestId('predict-result').waitFor({ timeout: 30_000 });
+    await playedUntilShown(page, 'predict-result');
     await page.getByTestId('lesson-next').click();
     await atStep(page, '3 / 6');
     await page.waitForFunction(() => document.querySelector('#diagram .node.producer text')?.textContent === 'one-queue', null, { timeout: 10_000 });
@@ -172,7 +172,7 @@ test('the worker opened from the diagram can be paused there; Show me stays in v
   assert.equal(inView, true);
   await page.getByTestId('inspector-worker-resume').click();
   await page.getByTestId('checkpoint-show-me').click();
-  await page.waitForFunction(() => document.querySelector('[data-testid="checkpoint"]')?.dataset.done === 'true', null, { timeout: 30_000 });
+  await whilePlaying(page, () => document.querySelector('[data-testid="checkpoint"]')?.dataset.done === 'true');
   assert.deepEqual(await finish(page, problems, 'lesson-stage-inspector-worker'), []);
 });
 
@@ -191,7 +191,7 @@ test('a run slows down for the moment its step is about: design 3 plays the SMS 
   });
   await page.getByTestId('predict-choice-1').click();
   await page.getByTestId('predict-submit').click();
-  await page.getByTestId('predict-result').waitFor({ timeout: 60_000 });
+  await playedUntilShown(page, 'predict-result');
   const samples = await page.evaluate(() => { clearInterval(window.paceTimer); return window.paceSamples; });
   const runs = samples.reduce((out, [speed, clock]) => {
     if (out.at(-1)?.speed !== speed) out.push({ speed, at: seconds(clock) - start });

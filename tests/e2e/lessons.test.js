@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startServer, launchBrowser, screenshotDir } from './harness.js';
+import { startServer, launchBrowser, screenshotDir, whilePlaying, playedUntilShown, skipRun } from './harness.js';
 
 const KEY = 'fanout-playground.lessons';
 let server;
@@ -60,7 +60,7 @@ test('lesson 5 (poison messages) can be finished with the keyboard only', async 
     assert.equal(await page.getByTestId(`predict-choice-${k}`).getAttribute('aria-pressed'), 'true');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
-    await page.getByTestId('predict-result').waitFor();
+    await playedUntilShown(page, 'predict-result');
     await page.keyboard.press('Enter');
     await atStep(page, next);
   };
@@ -69,7 +69,7 @@ test('lesson 5 (poison messages) can be finished with the keyboard only', async 
     await tabTo(page, 'checkpoint-show-me');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
-    await page.waitForSelector('[data-testid="checkpoint"][data-done="true"]', { timeout: 20_000 });
+    await whilePlaying(page, () => document.querySelector('[data-testid="checkpoint"]')?.dataset.done === 'true');
     await page.waitForFunction(() => document.activeElement?.dataset?.testid === 'lesson-next');
     await page.keyboard.press('Enter');
     await atStep(page, next);
@@ -215,7 +215,7 @@ test('a goal about an outcome is not ticked before the outcome has happened', as
   const line = page.getByTestId('checkpoint').locator('li', { hasText: 'No slip printed twice' });
   assert.equal(await line.evaluate((li) => li.classList.contains('held')), false, 'nothing printed yet: not ticked');
   await page.getByTestId('checkpoint-show-me').click();
-  await page.waitForFunction(() => document.querySelector('[data-testid="checkpoint"]')?.dataset.done === 'true', null, { timeout: 30_000 });
+  await whilePlaying(page, () => document.querySelector('[data-testid="checkpoint"]')?.dataset.done === 'true');
   assert.equal(await line.evaluate((li) => li.classList.contains('held')), true, 'ticked once the slips are printed');
   await done(page, problems, 'lessons-goal-after');
 });
@@ -325,11 +325,12 @@ async function walk(id, { width = 1280, colorScheme = 'light', shots = [] } = {}
       else await page.getByTestId(`predict-choice-${k}`).click();
       await page.getByTestId('predict-submit').click();
       const result = page.getByTestId('predict-result');
-      // Skips to the end of the run, if it is still playing (a run without time ends at once).
+      // Skips to the end of the run, if it is still playing (a run without time ends at once);
+      // then the result is the engine's reading, with nothing left to play.
       await page.waitForFunction(() => document.querySelector('[data-testid="predict-result"]')
         || document.querySelector('[data-testid="lesson-next"]')?.textContent.trim() === 'Skip to the end', null, { timeout: 10_000 });
-      if (!(await result.count())) await page.getByTestId('lesson-next').click();
-      await result.waitFor({ timeout: 30_000 });
+      await skipRun(page);
+      await playedUntilShown(page, 'predict-result');
       assert.equal(await result.evaluate((el) => el.classList.contains('right')), true, `${id} step ${i + 1}: ${await result.textContent()}`);
       await shot(i, '-result');
       await fits(i, ' (its result)');
@@ -337,11 +338,11 @@ async function walk(id, { width = 1280, colorScheme = 'light', shots = [] } = {}
       await noRawReading(i);
     } else if (step.kind === 'checkpoint') {
       await page.getByTestId('checkpoint-show-me').click();
-      if ((await page.getByTestId('lesson-next').textContent()).trim() !== 'Next') await page.getByTestId('lesson-next').click();
-      await page.waitForSelector('[data-testid="checkpoint"][data-done="true"]', { timeout: 30_000 });
+      await skipRun(page);
+      await whilePlaying(page, () => document.querySelector('[data-testid="checkpoint"]')?.dataset.done === 'true');
       await shot(i, '-done');
     } else if (step.kind === 'run') {
-      if ((await page.getByTestId('lesson-next').textContent()).trim() !== 'Next') await page.getByTestId('lesson-next').click();
+      await skipRun(page);
       await shot(i, '-ran');
       await noRawReading(i);
     } else if (step.kind === 'remember') {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, openPlayground, finish, textOf, viewsLoaded } from './harness.js';
+import { startServer, launchBrowser, openPlayground, finish, textOf, viewsLoaded, whilePlaying, playedUntilShown } from './harness.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 let server;
@@ -136,11 +136,11 @@ test('a lesson can start from an EventBridge scenario', async () => {
   await page.getByTestId('diagram-bus-shop').waitFor({ timeout: 15_000 });
   await page.getByTestId('predict-choice-2').click();
   await page.getByTestId('predict-submit').click();
-  await page.getByTestId('predict-result').waitFor({ timeout: 30_000 });
+  await playedUntilShown(page, 'predict-result');
   assert.match(await textOf(page, 'predict-result'), /^Right\./);
   await page.getByTestId('lesson-next').click();
   await page.getByTestId('checkpoint-show-me').click();
-  await page.waitForFunction(() => document.querySelector('[data-testid="checkpoint"]')?.dataset.done === 'true', null, { timeout: 30_000 });
+  await whilePlaying(page, () => document.querySelector('[data-testid="checkpoint"]')?.dataset.done === 'true');
   assert.deepEqual(await finish(page, problems, 'one-app-eventbridge-lesson'), []);
 });
 

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startServer, launchBrowser, openPlayground, finish, textOf, screenshotDir } from './harness.js';
+import { startServer, launchBrowser, openPlayground, finish, textOf, screenshotDir, whilePlaying } from './harness.js';
 
 let server;
 let browser;
@@ -256,7 +256,7 @@ test('a queue\'s messages are drawn inside its node: colour by state, the timer\
   // When its timeout runs out it is visible again, its receive count against the maximum.
   await page.getByTestId('speed').selectOption({ label: '64×' });
   await page.getByTestId('play-pause').click();
-  await page.waitForFunction(() => document.querySelector('#diagram [data-testid^="diagram-msg-sms-"]')?.classList.contains('visible'), null, { timeout: 10_000 });
+  await whilePlaying(page, () => document.querySelector('#diagram [data-testid^="diagram-msg-sms-"]')?.classList.contains('visible'));
   await page.getByTestId('play-pause').click();
   assert.equal((await dot.locator('text').textContent()).trim(), '1/5');
   assert.deepEqual(await finish(page, problems, 'diagram-messages'), []);

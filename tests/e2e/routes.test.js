@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPlayground, finish } from './harness.js';
+import { startServer, launchBrowser, openPlayground, finish, whilePlaying } from './harness.js';
 
 let server;
 let browser;
@@ -29,7 +29,7 @@ async function openRoutes(scenario, drawn) {
 async function playUntil(page, done) {
   await page.getByTestId('speed').selectOption({ label: '64×' });
   await page.getByTestId('play-pause').click();
-  await page.waitForFunction(done, null, { timeout: 15_000 });
+  await whilePlaying(page, done);
   await page.getByTestId('play-pause').click();
 }
 

@@ -4,6 +4,7 @@
 // Run: make perf (or: cd tests && node perf/measure.js)
 import { startServer, launchBrowser, stageBuilt, viewsLoaded } from '../e2e/harness.js';
 import { startDocs } from '../e2e/docs-server.js';
+import { startCompressedServer, slowLoads, median } from './slow-load.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join, resolve, dirname } from 'node:path';
@@ -105,6 +106,19 @@ try {
   results.slowPaintedAll = painted;
   results.viewsIn = pct(viewsIn, 50);
   results.slowSeenPainted = pct(seenPainted, 50);
+
+  // 1e. The learner's wait on a phone on a slow network (Lighthouse's mobile profile: 150 ms round
+  // trip, 1.6 Mbit/s down, 750 kbit/s up, CPU 4x slower), dist/ served brotli-compressed as a host
+  // does (docs/building.md): navigation start to a usable Publish, median of 3 cold loads
+  // (perf/slow-load.js, which also runs alone).
+  {
+    const compressed = await startCompressedServer();
+    const loads = await slowLoads(browser, compressed.url, 3);
+    await compressed.close();
+    results.slowNetwork = median(loads.map((l) => l.ms));
+    results.slowNetworkAll = loads.map((l) => l.ms);
+    results.slowNetworkBytes = median(loads.map((l) => l.bytes));
+  }
 
   // 1c. A lesson opened cold, CPU 4x slower: until its panel's text is painted (timed in the page,
   // as 1b), 5 loads.
@@ -391,8 +405,12 @@ results.gzip = {};
 // The first load is the main wasm and every script of the bundle (the app's loader of its views'
 // modules included); the views' modules come after the first screen.
 for (const page of ['app', 'embed']) {
-  const wasm = files.find((f) => f.startsWith(`${page}-`) && f.endsWith('_bg.wasm'));
-  const js = files.filter((f) => f.startsWith(`${page}-`) && f.endsWith('.js'));
+  // The bundle's directory, dist/<page>-<hash>/ (scripts/build.sh).
+  const dir = files.find((f) => f.startsWith(`${page}-`) && !f.includes('.'));
+  if (!dir) continue;
+  const inDir = readdirSync(join(dist, dir)).map((f) => join(dir, f));
+  const wasm = inDir.find((f) => f.endsWith(`/${page}_bg.wasm`));
+  const js = inDir.filter((f) => f.endsWith('.js'));
   if (wasm && js.length) results.gzip[page] = gz(wasm) + js.reduce((n, f) => n + gz(f), 0);
 }
 
@@ -404,6 +422,7 @@ console.log(`  scrubbing a ${results.events}-event history: p50 ${ms(results.scr
 console.log(`  cold load, CPU 4x slower: interactive (Publish painted, timed in the page) at ${results.slowPainted.toFixed(0)} ms (median of 5: ${results.slowPaintedAll.map((t) => t.toFixed(0)).join(', ')}); Publish added at ${results.slowAdded.toFixed(0)} ms`);
 console.log(`    the same load with Playwright's waitFor in the page: it saw Publish at ${results.slowInteractive} ms (median of 5), painted in the page at ${results.slowSeenPainted.toFixed(0)} ms`);
 console.log(`    every other view's module in (html[data-views="loaded"]) at ${results.viewsIn.toFixed(0)} ms (median of 5)`);
+console.log(`  slow network (150 ms RTT, 1.6 Mbit/s down, 750 kbit/s up, CPU 4x slower), served brotli: cold load to a usable Publish at ${results.slowNetwork.toFixed(0)} ms (median of 3: ${results.slowNetworkAll.map((t) => t.toFixed(0)).join(', ')}; ${results.slowNetworkBytes} bytes transferred by then) (target 3,000 ms)`);
 console.log(`  a lesson opened cold, CPU 4x slower: its text painted at ${results.lessonCold.toFixed(0)} ms (median of 5: ${results.lessonColdAll.map((t) => t.toFixed(0)).join(', ')})`);
 console.log(`  moving between views, CPU 4x slower (click to the new view's first control painted, median of 3): ${results.switches.map(([k, t]) => `${k} ${t.toFixed(0)} ms`).join('; ')}; scripts or wasm fetched on the way: ${results.switchFetched}`);
 console.log(`  workers, 300 orders (900 messages) playing at 64x: frame p50 ${ms(results.frame900P50)}, p95 ${ms(results.frame900P95)} after the 10,000-event story in the same page; in a fresh page p50 ${ms(results.fresh900P50)}, p95 ${ms(results.fresh900P95)}`);

@@ -115,11 +115,16 @@ impl Kept {
 /// binary puts each one's code in a module of its own (`#[lazy]`, see `app/src/main.rs`).
 #[derive(Clone, Copy)]
 pub struct Views {
-    /// The view's component, once its code is in.
-    pub open: fn(View) -> ViewFuture<AnyView>,
-    /// Fetches every view's code.
-    pub preload: fn() -> ViewFuture<()>,
+    /// The view's component, once its code is in; `Err` when its code cannot be fetched.
+    pub open: fn(View) -> ViewFuture<Result<AnyView, NotLoaded>>,
+    /// Fetches every view's code; `Err` when one cannot be fetched (a later call fetches what
+    /// is still missing).
+    pub preload: fn() -> ViewFuture<Result<(), NotLoaded>>,
 }
+
+/// A view's code could not be fetched (the network, or a deploy that replaced the files).
+#[derive(Clone, Copy, Debug)]
+pub struct NotLoaded;
 
 pub type ViewFuture<T> = std::pin::Pin<Box<dyn std::future::Future<Output = T>>>;
 
@@ -156,6 +161,10 @@ pub(crate) struct PreloadViews {
     started: StoredValue<bool>,
 }
 
+/// Seconds between the background preload's attempts: it backs off, and gives up after the last
+/// (a view opened later still asks for its code, and offers to try again).
+const PRELOAD_RETRY_S: [u32; 7] = [2, 4, 8, 16, 30, 60, 120];
+
 impl PreloadViews {
     pub(crate) fn start(self) {
         if self.started.try_get_value() != Some(false) {
@@ -163,12 +172,45 @@ impl PreloadViews {
         }
         self.started.set_value(true);
         leptos::task::spawn_local(async move {
-            (self.views.preload)().await;
+            let mut waits = PRELOAD_RETRY_S.iter();
+            let state = loop {
+                if (self.views.preload)().await.is_ok() {
+                    break "loaded";
+                }
+                // A deploy replaced the files: retrying cannot help, the view says to reload.
+                match waits.next() {
+                    Some(&s) if !stale_page().await => sleep_ms(s * 1000).await,
+                    _ => break "failed",
+                }
+            };
             if let Some(html) = document().document_element() {
-                _ = html.set_attribute("data-views", "loaded");
+                _ = html.set_attribute("data-views", state);
             }
         });
     }
+}
+
+/// Whether the site now serves another build than this page's: its current page no longer names
+/// this page's script (the files are named by their content, scripts/build.sh).
+async fn stale_page() -> bool {
+    let Ok(Some(link)) = document().query_selector("link[rel=modulepreload]") else {
+        return false;
+    };
+    let Some(script) = link.get_attribute("href") else {
+        return false;
+    };
+    let path = window().location().pathname().unwrap_or_default();
+    match crate::fetch::fresh_text(&path).await {
+        Some(page) => !page.contains(&script),
+        None => false,
+    }
+}
+
+async fn sleep_ms(ms: u32) {
+    let promise = js_sys::Promise::new(&mut |done, _| {
+        _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&done, ms as i32);
+    });
+    _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
 /// The app: the route's view under the shared header.
@@ -192,20 +234,53 @@ pub fn App(views: Views) -> impl IntoView {
     }
 }
 
-/// A view whose code may still be on its way: drawn once it is in (at once, if it is).
+/// A view whose code may still be on its way: drawn once it is in (at once, if it is). If its
+/// code cannot be fetched, the view says so and offers to try again (or, when the site has a
+/// newer build than the page, to reload); the rest of the app goes on.
 #[component]
 fn LazyView(views: Views, other: View) -> impl IntoView {
-    let loading = match other {
-        View::Lessons => "Loading the lessons…",
-        View::Compare => "Loading compare mode…",
-        View::Interview => "Loading the interview…",
-        View::Export => "Loading the export…",
-        _ => "Loading the drills…",
+    let (loading, name) = match other {
+        View::Lessons => ("Loading the lessons…", "The lessons"),
+        View::Compare => ("Loading compare mode…", "Compare mode"),
+        View::Interview => ("Loading the interview…", "The interview"),
+        View::Export => ("Loading the export…", "The export"),
+        _ => ("Loading the drills…", "The drills"),
+    };
+    let attempt = RwSignal::new(0u32);
+    let open = move || {
+        attempt.track();
+        Suspend::new(send_wrapper::SendWrapper::new(async move {
+            match (views.open)(other).await {
+                Ok(view) => view,
+                Err(NotLoaded) => not_loaded(name, stale_page().await, attempt).into_any(),
+            }
+        }))
     };
     view! {
         <Suspense fallback=move || view! { <p class="boot" role="status">{loading}</p> }>
-            {Suspend::new(send_wrapper::SendWrapper::new((views.open)(other)))}
+            {open}
         </Suspense>
+    }
+}
+
+/// What a view whose code could not be fetched shows in its place.
+fn not_loaded(name: &'static str, stale: bool, attempt: RwSignal<u32>) -> impl IntoView {
+    let (text, button) = if stale {
+        (
+            format!("{name} could not be loaded: a newer version of the playground has been published since this page was opened. Reload the page to use it."),
+            view! { <button data-testid="view-reload" on:click=|_| { let _ = window().location().reload(); }>"Reload the page"</button> }.into_any(),
+        )
+    } else {
+        (
+            format!("{name} could not be loaded: the network did not deliver its code. The sandbox and the views already open still work."),
+            view! { <button data-testid="view-retry" on:click=move |_| attempt.update(|n| *n += 1)>"Try again"</button> }.into_any(),
+        )
+    };
+    view! {
+        <div class="not-loaded" role="alert" data-testid="view-not-loaded">
+            <p>{text}</p>
+            {button}
+        </div>
     }
 }
 

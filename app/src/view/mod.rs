@@ -30,7 +30,7 @@ mod transport;
 mod welcome;
 
 use crate::playground::Playground;
-pub use app::{components, App, ViewFuture, Views};
+pub use app::{components, App, NotLoaded, ViewFuture, Views};
 use engine::{ApiError, SimTime, Snapshot};
 use leptos::prelude::*;
 pub use nav::provide_nav;

@@ -191,7 +191,7 @@ impl Sim {
         // CloudWatch takes 10, 20 or 30 for any metric: "If you specify a period of 10, 20, or 30
         // for a metric that does not have sub-minute resolution, the alarm still attempts to
         // gather data at the period rate that you specify", and often finds none (PutMetricAlarm).
-        if !(matches!(period_s, 10 | 20 | 30) || period_s % 60 == 0) {
+        if !(matches!(period_s, 10 | 20 | 30) || period_s.is_multiple_of(60)) {
             return Err(invalid(format!("Period {period_s} must be 10, 20, 30 or a multiple of 60")));
         }
         let evaluation_periods = p
@@ -289,7 +289,7 @@ impl Sim {
         for name in names {
             let Some(alarm) = self.world.alarms.get(&name) else { continue };
             let period = alarm.period_s * SECOND;
-            if now.0 % period != 0 {
+            if !now.0.is_multiple_of(period) {
                 continue;
             }
             let series = alarm

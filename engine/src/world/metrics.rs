@@ -267,7 +267,7 @@ impl Metrics {
     fn flush(&mut self, end: SimTime) {
         let res = self.resolution_ms;
         for (key, series) in &mut self.series {
-            if end.0 % key.period_ms(res) != 0 {
+            if !end.0.is_multiple_of(key.period_ms(res)) {
                 continue;
             }
             match (series.pending.take(), series.kind) {
@@ -313,7 +313,7 @@ fn gcd(a: u64, b: u64) -> u64 {
 
 /// Resolutions and periods CloudWatch allows: 1, 5, 10, 30 seconds, or a multiple of 60.
 fn valid_period(seconds: u64) -> bool {
-    matches!(seconds, 1 | 5 | 10 | 30) || (seconds > 0 && seconds % 60 == 0)
+    matches!(seconds, 1 | 5 | 10 | 30) || (seconds > 0 && seconds.is_multiple_of(60))
 }
 
 /// A time in a query: a virtual time such as `"10m"`, or a number of seconds since the Unix epoch.
@@ -393,7 +393,7 @@ impl Sim {
     pub(crate) fn on_metrics_tick(&mut self) {
         let now = self.now;
         let res = self.world.metrics.resolution_ms;
-        let (sqs_due, res_due) = (now.0 % SQS_METRICS_PERIOD_MS == 0, now.0 % res == 0);
+        let (sqs_due, res_due) = (now.0.is_multiple_of(SQS_METRICS_PERIOD_MS), now.0.is_multiple_of(res));
         for q in self.queues.values() {
             let m = &mut self.world.metrics;
             let (s, last) = m.queue_slots(&q.name);
@@ -453,7 +453,7 @@ impl Sim {
             .opt_int("Period", 1, (MAX_DURATION_MS / SECOND) as i64)?
             .ok_or_else(|| Service::Sim.missing("Period"))? as u64;
         let res = self.world.metrics.resolution_ms;
-        if !valid_period(period_s) || (period_s * SECOND) % res != 0 {
+        if !valid_period(period_s) || !(period_s * SECOND).is_multiple_of(res) {
             return Err(invalid(format!(
                 "Period {period_s} must be 1, 5, 10, 30 or a multiple of 60 seconds, and a multiple of the metric resolution ({} s)",
                 res / SECOND

@@ -128,7 +128,7 @@ impl Producer {
     /// Event `n` (from 1): the same for every design and every run.
     fn event(&self, n: u64, now_ms: u64, poison: bool) -> (String, Value) {
         let order = self.first_order + n - 1;
-        let poison = poison || self.poison_every > 0 && n % self.poison_every == 0;
+        let poison = poison || self.poison_every > 0 && n.is_multiple_of(self.poison_every);
         // A phone number missing a digit is the poison message of the seeds' SMS consumer.
         let phone = if poison { "+91987654321" } else { "+919876543210" };
         let id = match self.version {
