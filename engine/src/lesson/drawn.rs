@@ -68,7 +68,10 @@ pub fn staged(s: &Snapshot, stage: &str, planned: Option<&ProducerView>) -> Opti
         ("SingleQueue", Some(q)) => (None, vec![q.to_string()]),
         ("FanOut", Some(t)) => {
             let subs = s.topics.iter().filter(|x| x.name == t).flat_map(|x| &x.subscriptions);
-            (Some(t.to_string()), subs.flat_map(|x| x.queue.iter().chain(x.dead_letter_queue.iter())).cloned().collect())
+            (
+                Some(t.to_string()),
+                subs.flat_map(|x| x.queue.iter().chain(x.dead_letter_queue.iter())).cloned().collect(),
+            )
         }
         _ => (None, Vec::new()),
     };
@@ -346,13 +349,7 @@ impl std::fmt::Display for NotDrawn {
 
 /// Checks one step: `before` and `after` are the story as the step begins and once its run (or
 /// its checkpoint's solution) is done; `known` every resource name the lesson's story holds.
-pub fn check_step(
-    n: usize,
-    step: &LessonStep,
-    before: &Snapshot,
-    after: &Snapshot,
-    known: &[String],
-) -> Vec<NotDrawn> {
+pub fn check_step(n: usize, step: &LessonStep, before: &Snapshot, after: &Snapshot, known: &[String]) -> Vec<NotDrawn> {
     let at_start = drawn_at(before, step);
     let at_end = drawn_at(after, step);
     let mut out = Vec::new();

@@ -262,7 +262,10 @@ fn a_step_that_names_what_its_diagram_does_not_draw_fails_saying_which_step_and_
     // Step 1's run makes the queue `late`; its text names it before it is drawn.
     let mut v = lesson();
     v["steps"][0]["text"] = json!("You send one message to `q`, then make the queue `late`.");
-    v["steps"][0]["run"].as_array_mut().unwrap().push(json!({"action": "CreateQueue", "params": {"QueueName": "late"}}));
+    v["steps"][0]["run"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"action": "CreateQueue", "params": {"QueueName": "late"}}));
     // The dependency `loyalty-db` exists, but with queues on the diagram it is never drawn.
     v["steps"][1]["text"] = json!("Receive it; loyalty-db is down.");
     v["steps"][1]["solution"].as_array_mut().unwrap().insert(
@@ -270,12 +273,8 @@ fn a_step_that_names_what_its_diagram_does_not_draw_fails_saying_which_step_and_
         json!({"action": "CreateDependency", "params": {"DependencyName": "loyalty-db", "Latency": "100ms", "Down": true}}),
     );
     let report = parse(&v).expect("the lesson parses").verify();
-    let failed: Vec<(Option<usize>, &str, Vec<String>)> = report
-        .checks
-        .iter()
-        .filter(|c| !c.passed())
-        .map(|c| (c.step, c.what.as_str(), c.problems.clone()))
-        .collect();
+    let failed: Vec<(Option<usize>, &str, Vec<String>)> =
+        report.checks.iter().filter(|c| !c.passed()).map(|c| (c.step, c.what.as_str(), c.problems.clone())).collect();
     assert_eq!(
         failed,
         [

@@ -94,9 +94,28 @@ impl Report {
             let mut problems: Vec<String> =
                 drawn::check_step(i + 1, step, before, after, &known).iter().map(|p| p.describe()).collect();
             for n in super::Lesson::appears_unused(step, after) {
-                problems.push(format!("\"appears\" lists \"{n}\", which the diagram does not draw once the step has run"));
+                problems
+                    .push(format!("\"appears\" lists \"{n}\", which the diagram does not draw once the step has run"));
             }
             self.add(Some(i + 1), "names drawn", problems);
+        }
+    }
+
+    /// A check for each step whose facts or goals have a label that names a unit its reading is
+    /// not shown in, or does a sum the reading does not show ([`super::unit::label_problem`]).
+    fn labels(&mut self, steps: &[super::LessonStep]) {
+        for (i, step) in steps.iter().enumerate() {
+            let checks = match &step.kind {
+                StepKind::Run { facts, .. } => facts.as_slice(),
+                StepKind::Predict(p) => p.facts.as_slice(),
+                StepKind::Checkpoint(c) => c.goals.as_slice(),
+                _ => &[],
+            };
+            let problems: Vec<String> =
+                checks.iter().filter_map(|c| super::unit::label_problem(&c.label, c.probe.unit())).collect();
+            if !problems.is_empty() {
+                self.add(Some(i + 1), "labels in the reading's unit", problems);
+            }
         }
     }
 
@@ -213,6 +232,7 @@ impl Lesson {
             }
         }
         report.names_drawn(&self.steps, &seen);
+        report.labels(&self.steps);
         (story, report)
     }
 }
