@@ -70,7 +70,9 @@ pub fn reading(value: &Result<serde_json::Value, String>, unit: engine::lesson::
                 .join(", "),
             Ok(Value::Null) => "nothing".into(),
             Ok(v) => v.to_string(),
-            Err(e) => e.clone(),
+            // What the engine could not read is not there yet (a job nobody has done, a queue
+            // not made): the learner reads that, not the engine's words ('there is no job "sms"').
+            Err(_) => "not yet".into(),
         },
     }
 }
@@ -141,7 +143,7 @@ mod tests {
         );
         assert_eq!(r(json!(["evt-4418-2", "evt-4418-3"]), Unit::Plain), "evt-4418-2, evt-4418-3");
         assert_eq!(r(json!(null), Unit::Ms), "nothing");
-        assert_eq!(reading(&Err("no such queue".into()), Unit::Ms), "no such queue");
+        assert_eq!(reading(&Err("there is no job \"sms\"".into()), Unit::Ms), "not yet");
     }
 
     #[test]

@@ -408,9 +408,9 @@ fn fanout_test_plays_lesson_files_and_names_the_lesson_step_and_difference_when_
     let (code, out) =
         fanout_test(&[&lesson_path("filter-policies"), Path::new(&format!("{PUBLIC}/lessons/index.json"))]);
     assert_eq!(code, Some(0), "{out}");
-    assert!(out.contains("ok   ") && out.contains("filter-policies.json: 11 expectations (Filter policies"), "{out}");
+    assert!(out.contains("ok   ") && out.contains("filter-policies.json: 12 expectations (Filter policies"), "{out}");
     assert!(out.contains(&format!("index.json: {} expectations (lesson index)", ORDER.len())), "{out}");
-    assert!(out.trim_end().ends_with(&format!("{} passed, 0 failed", ORDER.len() + 11)), "{out}");
+    assert!(out.trim_end().ends_with(&format!("{} passed, 0 failed", ORDER.len() + 12)), "{out}");
     // A copy whose author marks the tempting answer right, beside a scenarios folder.
     let dir = std::env::temp_dir().join(format!("fanout-lessons-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("lessons")).expect("a temporary folder");
@@ -430,7 +430,7 @@ fn fanout_test_plays_lesson_files_and_names_the_lesson_step_and_difference_when_
         "{out}"
     );
     assert!(out.contains("makes \"two\" right, but the lesson marks \"three\" right"), "{out}");
-    assert!(out.trim_end().ends_with("10 passed, 1 failed"), "{out}");
+    assert!(out.trim_end().ends_with("11 passed, 1 failed"), "{out}");
     // Without the scenarios folder, the built-in id is unknown: a clear error, not a panic.
     std::fs::remove_dir_all(dir.join("scenarios")).expect("removed");
     let (code, out) = fanout_test(&[&copy]);

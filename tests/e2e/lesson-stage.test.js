@@ -107,17 +107,17 @@ for (const [size, viewport] of [['phone', PHONE], ['laptop', LAPTOP]]) {
     await page.getByTestId('predict-submit').click();
     await page.waitForTimeout(300);
     assert.deepEqual(await drawn(), designOne, 'while it runs');
-    assert.equal(await page.locator('#diagram .node.producer text').first().textContent(), 'chain');
+    assert.equal(await page.locator('#diagram .node.producer text').first().textContent(), 'checkout-1');
     assert.deepEqual(await textClashes(page, '#diagram'), []);
     // Design 2: the one queue and its worker.
     await playedUntilShown(page, 'predict-result');
     await page.getByTestId('lesson-next').click();
     await atStep(page, '3 / 6');
-    await page.waitForFunction(() => document.querySelector('#diagram .node.producer text')?.textContent === 'one-queue', null, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelector('#diagram .node.producer text')?.textContent === 'checkout-2', null, { timeout: 10_000 });
     assert.deepEqual(await drawn(), { calls: [], topics: 0, queues: ['all-jobs'] }, 'design 2 before its run');
     await page.getByTestId('predict-choice-1').click();
     await page.getByTestId('predict-submit').click();
-    await page.waitForFunction(() => document.querySelector('#diagram .node.producer text')?.textContent === 'one-queue', null, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelector('#diagram .node.producer text')?.textContent === 'checkout-2', null, { timeout: 10_000 });
     assert.deepEqual(await drawn(), { calls: [], topics: 0, queues: ['all-jobs'] });
     assert.deepEqual(await finish(page, problems, `lesson-stage-designs-${size}`), []);
   });
@@ -214,7 +214,7 @@ test('the queue cards and Publish keep to the design a step draws', async () => 
   // Design 1 calls the services in turn: no queue, and no topic to publish to.
   await atStep(page, '2 / 6');
   assert.deepEqual(await cards(), []);
-  assert.match(await page.getByTestId('publish-off-stage').textContent(), /no topic to publish to: chain sends the orders itself/);
+  assert.match(await page.getByTestId('publish-off-stage').textContent(), /no topic to publish to: checkout-1 sends the orders itself/);
   // Design 2: its one queue.
   await page.goto(`${server.url}?lesson=three-designs&step=3`);
   await atStep(page, '3 / 6');

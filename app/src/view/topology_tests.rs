@@ -536,17 +536,17 @@ fn a_stage_is_drawn_from_the_steps_run_before_the_run_creates_its_producer() {
         engine::lesson::StepKind::Predict(p) => p.run.clone(),
         other => panic!("step {} is {}", i + 1, other.name()),
     };
-    let chain = super::Stage::of("chain", &run(1));
+    let chain = super::Stage::of("checkout-1", &run(1));
     let drawn = staged_layout(&s, &chain);
-    assert_eq!(drawn.producer, "chain");
+    assert_eq!(drawn.producer, "checkout-1");
     assert!(drawn.rows.is_empty() && drawn.topics.is_empty());
     let calls: Vec<&str> = drawn.calls.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(calls, ["payment-api", "billing-api", "packing-api", "sms-api"]);
-    let one = staged_layout(&s, &super::Stage::of("one-queue", &run(2)));
+    let one = staged_layout(&s, &super::Stage::of("checkout-2", &run(2)));
     assert_eq!(one.rows.iter().map(|r| r.queue.as_str()).collect::<Vec<_>>(), ["all-jobs"]);
-    let fan = staged_layout(&s, &super::Stage::of("fan-out", &run(3)));
+    let fan = staged_layout(&s, &super::Stage::of("checkout-3", &run(3)));
     assert_eq!(fan.rows.iter().map(|r| r.queue.as_str()).collect::<Vec<_>>(), ["billing", "packing", "sms"]);
-    assert_eq!(fan.producer, "fan-out");
+    assert_eq!(fan.producer, "checkout-3");
 }
 
 #[test]

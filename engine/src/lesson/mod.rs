@@ -25,8 +25,10 @@
 //! Files: `parse.rs` (the format and its checks), `markup.rs` (`*emphasis*` and `` `code` ``),
 //! `probe.rs` (what a check reads), `test.rs` (what it is checked against), `session.rs` (the
 //! player the page and the tests drive), `verify.rs` (the headless play of `fanout test`),
-//! `index.rs` (`index.json`).
+//! `index.rs` (`index.json`), `drawn.rs` (what the stage draws, and that the text names
+//! nothing else).
 
+pub mod drawn;
 pub mod index;
 pub mod markup;
 pub(crate) mod parse;
@@ -76,6 +78,10 @@ pub struct LessonStep {
     /// calls (Chain), its queue (SingleQueue) or its topic and what that feeds (FanOut), and
     /// nothing else the world holds. `None`: the whole world.
     pub stage: Option<String>,
+    /// Resources the step's text names before they are drawn (`"appears"`): its run makes them,
+    /// and its text says so ("once you commit, the bus gets two rules"). Every other resource a
+    /// step names is drawn while its text is shown (see [`drawn`]).
+    pub appears: Vec<String>,
     /// Where the step's run slows down for the moment its text is about (`"pace"`), in order.
     pub pace: Vec<Pace>,
     pub kind: StepKind,

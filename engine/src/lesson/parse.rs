@@ -141,6 +141,18 @@ fn step(raw: Value, saved: &mut Vec<String>) -> Result<LessonStep, StepError> {
             )))
         }
     };
+    let appears = match m.remove("appears") {
+        None => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| match v.as_str() {
+                Some(n) if crate::ids::valid_resource_name(n, 80) => Ok(n.to_string()),
+                _ => Err(fail((format!("appears[{i}]"), "must be the name of a resource the step's run draws".into()))),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(_) => return Err(fail(("appears".into(), "must be a list of resource names".into()))),
+    };
     let pace = match m.remove("pace") {
         None => Vec::new(),
         Some(v) => pace(&v).map_err(|e| fail(("pace".into(), e)))?,
@@ -161,7 +173,7 @@ fn step(raw: Value, saved: &mut Vec<String>) -> Result<LessonStep, StepError> {
     if let Some(k) = f.map.keys().next() {
         return Err(fail((k.clone(), format!("unknown key for a {kind} step"))));
     }
-    Ok(LessonStep { text, speed, stage, pace, kind: kind_value })
+    Ok(LessonStep { text, speed, stage, appears, pace, kind: kind_value })
 }
 
 /// A step's `pace`: `[{"from": "20s", "to": "50s", "speed": 4}, …]`, windows in order that do

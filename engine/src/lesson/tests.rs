@@ -256,3 +256,72 @@ fn a_pace_window_slows_part_of_a_run_and_must_lie_inside_it() {
         assert!(e.contains("pace") && e.contains(said), "{e}");
     }
 }
+
+#[test]
+fn a_step_that_names_what_its_diagram_does_not_draw_fails_saying_which_step_and_name() {
+    // Step 1's run makes the queue `late`; its text names it before it is drawn.
+    let mut v = lesson();
+    v["steps"][0]["text"] = json!("You send one message to `q`, then make the queue `late`.");
+    v["steps"][0]["run"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"action": "CreateQueue", "params": {"QueueName": "late"}}));
+    // The dependency `loyalty-db` exists, but with queues on the diagram it is never drawn.
+    v["steps"][1]["text"] = json!("Receive it; loyalty-db is down.");
+    v["steps"][1]["solution"].as_array_mut().unwrap().insert(
+        0,
+        json!({"action": "CreateDependency", "params": {"DependencyName": "loyalty-db", "Latency": "100ms", "Down": true}}),
+    );
+    let report = parse(&v).expect("the lesson parses").verify();
+    let failed: Vec<(Option<usize>, &str, Vec<String>)> =
+        report.checks.iter().filter(|c| !c.passed()).map(|c| (c.step, c.what.as_str(), c.problems.clone())).collect();
+    assert_eq!(
+        failed,
+        [
+            (
+                Some(1),
+                "names drawn",
+                vec!["text names \"late\", which the diagram draws only once the step's run has made it: say so in the text, and list it in the step's \"appears\"".to_string()]
+            ),
+            (
+                Some(2),
+                "names drawn",
+                vec!["text names \"loyalty-db\", which the diagram does not draw at this step: draw it, or do not name it".to_string()]
+            ),
+        ]
+    );
+    // Listed in `appears`, the queue passes; a name its run never draws does not.
+    v["steps"][0]["appears"] = json!(["late"]);
+    v["steps"][1]["text"] = json!("Receive it.");
+    let report = parse(&v).expect("the lesson parses").verify();
+    assert_eq!(report.failed(), 0, "{:?}", report.checks);
+    v["steps"][0]["appears"] = json!(["late", "never"]);
+    let report = parse(&v).expect("the lesson parses").verify();
+    let problems: Vec<String> = report.checks.iter().flat_map(|c| c.problems.clone()).collect();
+    assert_eq!(problems, ["\"appears\" lists \"never\", which the diagram does not draw once the step has run"]);
+    v["steps"][0]["appears"] = json!("late");
+    assert!(error(&v).contains("appears"), "{}", error(&v));
+}
+
+#[test]
+fn the_stage_draws_one_producer_and_no_dependency_beside_queues() {
+    use super::drawn;
+    let scenario = crate::scenario::Scenario::parse(
+        r#"{"name": "two producers", "seed": 1, "steps": [
+      {"action": "CreateTopic", "params": {"Name": "orders"}},
+      {"action": "CreateQueue", "params": {"QueueName": "sms-dlq"}},
+      {"action": "CreateQueue", "params": {"QueueName": "sms", "Attributes": {"RedrivePolicy": "{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:000000000000:sms-dlq\",\"maxReceiveCount\":\"5\"}"}}},
+      {"action": "Subscribe", "params": {"TopicArn": "arn:aws:sns:us-east-1:000000000000:orders", "Protocol": "sqs", "Endpoint": "arn:aws:sqs:us-east-1:000000000000:sms"}},
+      {"action": "CreateDependency", "params": {"DependencyName": "sms-api", "Latency": "100ms"}},
+      {"action": "CreateProducer", "params": {"ProducerName": "checkout", "Design": "FanOut", "TopicArn": "orders", "Manual": true}},
+      {"action": "CreateProducer", "params": {"ProducerName": "payments", "Design": "FanOut", "TopicArn": "orders", "Manual": true}}]}"#,
+    )
+    .expect("the scenario parses");
+    let run = scenario.run();
+    assert!(run.stopped.is_none() && run.failed() == 0, "{:?}", run.stopped);
+    let s = run.sim().snapshot();
+    assert_eq!(drawn::drawn(&s), ["orders", "sms", "sms-dlq", "checkout"]);
+    for name in ["payments", "sms-api", "orders", "sms-dlq"] {
+        assert!(drawn::resources(&s).iter().any(|n| n == name), "{name}");
+    }
+}

@@ -106,6 +106,35 @@ fn of_name(name: &str) -> Unit {
     }
 }
 
+/// What is wrong with a check's label for a reading in `unit`, if anything: the page shows a
+/// duration in the unit that reads best ("39.7 s", "4 d") and a share as a percentage, so a label
+/// that names a unit of its own ("…, in ms") reads "in ms: 39.7 s"; and a label that does sums
+/// ("(90 s minus 60 s)") promises a number the reading is not.
+pub fn label_problem(label: &str, unit: Unit) -> Option<String> {
+    if !matches!(unit, Unit::Ms | Unit::Seconds | Unit::Ppm) {
+        return None;
+    }
+    let lower = label.to_ascii_lowercase();
+    let named =
+        ["in ms", "in milliseconds", "in seconds", "in minutes", "in hours", "in days", "in ppm", "parts per million"];
+    if let Some(u) = named.iter().find(|u| lower.contains(*u)) {
+        let shown = if unit == Unit::Ppm {
+            "a percentage (\"66.7%\")"
+        } else {
+            "a duration in the unit that reads best (\"39.7 s\", \"4 d\")"
+        };
+        return Some(format!(
+            "the label \"{label}\" says \"{u}\", but the page shows this reading as {shown}: leave the unit out of the label"
+        ));
+    }
+    if [" minus ", " plus ", " times "].iter().any(|w| lower.contains(w)) {
+        return Some(format!(
+            "the label \"{label}\" does a sum the reading does not show: say what the reading is (\"time since attempt 2 began\")"
+        ));
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Unit, MESSAGES};
@@ -114,6 +143,21 @@ mod tests {
 
     fn unit(probe: serde_json::Value) -> Unit {
         Probe::parse(&probe, &[]).expect("a probe").unit()
+    }
+
+    #[test]
+    fn a_label_does_not_name_a_unit_the_reading_is_not_shown_in() {
+        use super::label_problem;
+        let e = label_problem("Slowest checkout, in ms", Unit::Ms).expect("flagged");
+        assert!(e.contains("says \"in ms\"") && e.contains("leave the unit out"), "{e}");
+        assert!(label_problem("billing keeps a message 4 days by default, in seconds", Unit::Seconds).is_some());
+        assert!(label_problem("so this long ago (90 s minus 60 s)", Unit::Ms).unwrap().contains("sum"));
+        assert_eq!(label_problem("Slowest checkout", Unit::Ms), None);
+        assert_eq!(
+            label_problem("Its longest wait, in seconds", Unit::Plain),
+            None,
+            "a plain number keeps its label's unit"
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@ use super::session::{Performed, Session};
 use super::{Lesson, StepKind};
 use crate::scenario::Story;
 use crate::sim::Sim;
+use crate::snapshot::Snapshot;
 
 /// One check of a lesson and what differed (nothing, when it passed).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,6 +73,52 @@ impl Report {
         }
     }
 
+    /// One check per step whose text names a resource: each is drawn while that text is shown
+    /// (see [`super::drawn`]), and each name in its `appears` is drawn once it has run.
+    fn names_drawn(&mut self, steps: &[super::LessonStep], seen: &[(usize, Snapshot, Snapshot)]) {
+        use super::drawn;
+        let mut known: Vec<String> = Vec::new();
+        for (_, before, after) in seen {
+            for n in drawn::resources(before).into_iter().chain(drawn::resources(after)) {
+                if !known.contains(&n) {
+                    known.push(n);
+                }
+            }
+        }
+        for (i, before, after) in seen {
+            let step = &steps[*i];
+            let names = drawn::texts(step).iter().any(|(_, t, _)| !drawn::named(t, &known).is_empty());
+            if !names && step.appears.is_empty() {
+                continue;
+            }
+            let mut problems: Vec<String> =
+                drawn::check_step(i + 1, step, before, after, &known).iter().map(|p| p.describe()).collect();
+            for n in super::Lesson::appears_unused(step, after) {
+                problems
+                    .push(format!("\"appears\" lists \"{n}\", which the diagram does not draw once the step has run"));
+            }
+            self.add(Some(i + 1), "names drawn", problems);
+        }
+    }
+
+    /// A check for each step whose facts or goals have a label that names a unit its reading is
+    /// not shown in, or does a sum the reading does not show ([`super::unit::label_problem`]).
+    fn labels(&mut self, steps: &[super::LessonStep]) {
+        for (i, step) in steps.iter().enumerate() {
+            let checks = match &step.kind {
+                StepKind::Run { facts, .. } => facts.as_slice(),
+                StepKind::Predict(p) => p.facts.as_slice(),
+                StepKind::Checkpoint(c) => c.goals.as_slice(),
+                _ => &[],
+            };
+            let problems: Vec<String> =
+                checks.iter().filter_map(|c| super::unit::label_problem(&c.label, c.probe.unit())).collect();
+            if !problems.is_empty() {
+                self.add(Some(i + 1), "labels in the reading's unit", problems);
+            }
+        }
+    }
+
     /// A performed list's expectations (one check each) and its errors (one failed check).
     fn performed(&mut self, step: Option<usize>, list: &str, performed: &Performed) {
         for o in &performed.outcomes {
@@ -106,8 +153,11 @@ impl Lesson {
                 return (story, report);
             }
         };
+        // The story as each step begins and once it has run, for what the stage draws.
+        let mut seen: Vec<(usize, Snapshot, Snapshot)> = Vec::new();
         loop {
             let n = Some(session.step_index() + 1);
+            let before = story.sim().snapshot_limited(0);
             report.step_starts.push(story.sim().events().len());
             let begun = story.sim().now();
             let kind = session.step().kind.clone();
@@ -176,10 +226,13 @@ impl Lesson {
                     .collect();
                 report.add(n, "pace", problems);
             }
+            seen.push((session.step_index(), before, story.sim().snapshot_limited(0)));
             if !session.next(story.sim()) {
                 break;
             }
         }
+        report.names_drawn(&self.steps, &seen);
+        report.labels(&self.steps);
         (story, report)
     }
 }
