@@ -238,3 +238,35 @@ fn moves_to_a_dlq_do_not_count_as_sent_there() {
     assert_eq!(dlq.stats.arrived_from_redrive, 2);
     assert_eq!(dlq.visible, 2);
 }
+
+#[test]
+fn a_fifo_dlq_redrive_keeps_each_message_group_so_the_moved_messages_can_be_received() {
+    // Regression (found by property (g), issue 48): a move task from a FIFO dead-letter queue
+    // stored its messages without their MessageGroupId, counted but never received. SQS developer
+    // guide, "Configure a dead-letter queue redrive": the destination must be "the same type" as
+    // the DLQ (a FIFO DLQ redrives to a FIFO queue), so the messages keep their groups.
+    let mut sim = Sim::new(1);
+    queue(&mut sim, "dlq.fifo", json!({"FifoQueue": "true"}));
+    queue(&mut sim, "standard", json!({}));
+    let policy = json!({"deadLetterTargetArn": format!("{ACCOUNT_ARN}dlq.fifo"), "maxReceiveCount": 1}).to_string();
+    queue(
+        &mut sim,
+        "q.fifo",
+        json!({"FifoQueue": "true", "ContentBasedDeduplication": "true", "VisibilityTimeout": "1", "RedrivePolicy": policy}),
+    );
+    ok(&mut sim, "SendMessage", json!({"QueueUrl": "q.fifo", "MessageBody": "a", "MessageGroupId": "g"}));
+    receive(&mut sim, "q.fifo", 1);
+    secs(&mut sim, 2);
+    assert!(receive(&mut sim, "q.fifo", 1).is_empty(), "moved to dlq.fifo");
+    let e = fails(
+        &mut sim,
+        "StartMessageMoveTask",
+        json!({"SourceArn": format!("{ACCOUNT_ARN}dlq.fifo"), "DestinationArn": format!("{ACCOUNT_ARN}standard")}),
+    );
+    assert!(e.message.contains("same type"), "{}", e.message);
+    ok(&mut sim, "StartMessageMoveTask", json!({"SourceArn": format!("{ACCOUNT_ARN}dlq.fifo")}));
+    secs(&mut sim, 5);
+    let got = receive(&mut sim, "q.fifo", 10);
+    assert_eq!(got.len(), 1, "the moved message is received");
+    assert_eq!(got[0]["Attributes"]["MessageGroupId"], "g");
+}

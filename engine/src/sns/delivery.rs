@@ -284,11 +284,13 @@ impl Sim {
         }
         let (http, raw) = (sub.is_http(), sub.raw);
         let endpoint = short_endpoint(&sub.endpoint);
-        let queue = sub.queue_name().map(str::to_string);
+        let dead_letter_queue = sub.dead_letter_arn.as_deref().and_then(ids::queue_name_from).map(str::to_string);
         if !http {
             self.count("NumberOfNotificationsFailed", &d.topic);
         }
-        let fifo = queue.and_then(|n| self.queues.get(n.as_str())).is_some_and(|q| q.fifo.is_some());
+        // The copy keeps its group and deduplication id when the dead-letter queue is FIFO: the
+        // DLQ decides, not the endpoint (which may be deleted, or a standard queue or function).
+        let fifo = dead_letter_queue.and_then(|n| self.queues.get(n.as_str())).is_some_and(|q| q.fifo.is_some());
         let copy = self.copy_for(&d, raw, fifo);
         let (dead_letter_queue, reason) = match self.redrive_to_subscription_dlq(&d.subscription, copy) {
             Ok(Some(dlq)) => {

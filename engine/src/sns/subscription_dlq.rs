@@ -61,6 +61,14 @@ impl Sim {
         let dlq = self.queue_ref(&name).map_err(|_| format!("its dead-letter queue {name} does not exist"))?;
         self.service_may_send(&dlq, SNS_PRINCIPAL, &|| topic_arn.to_string())
             .map_err(|r| format!("its dead-letter queue {name} refused it ({}: {})", r.code, r.message))?;
+        // SQS takes nothing into a FIFO queue without a message group: a copy of a standard
+        // topic's message that has none is refused, as SQS refuses such a SendMessage.
+        if self.queues[&dlq].fifo.is_some() && copy.group.is_none() {
+            return Err(format!(
+                "its dead-letter queue {name} is a FIFO queue and the message has no MessageGroupId \
+                 (MissingParameter); use a standard queue as the dead-letter queue of a standard topic's subscription"
+            ));
+        }
         self.store(&dlq, copy);
         self.queue_mut(&dlq).stats.sent += 1;
         Ok(Some(dlq))

@@ -62,6 +62,14 @@ impl Sim {
     pub(crate) fn start_message_move_task(&mut self, p: &Params) -> ApiResult<Value> {
         let source = self.queue_by_arn(p.str("SourceArn")?, "SourceArn")?;
         let destination = p.opt_str("DestinationArn")?.map(|d| self.queue_by_arn(d, "DestinationArn")).transpose()?;
+        // SQS developer guide, "Configure a dead-letter queue redrive": any other queue may be the
+        // destination "if both queues are the same type" (a FIFO DLQ redrives to a FIFO queue).
+        let fifo = |q: &Name| self.queues[q].fifo.is_some();
+        if destination.as_ref().is_some_and(|d| fifo(d) != fifo(&source)) {
+            return Err(Service::Sqs.invalid_value(
+                "The source queue and the destination queue must be of the same type: both standard, or both FIFO.",
+            ));
+        }
         let rate = p.opt_int("MaxNumberOfMessagesPerSecond", 1, 500)?.map(|r| r as u32);
         let source_arn = ids::queue_arn(&source);
         let is_dlq = self
@@ -122,6 +130,11 @@ impl Sim {
         incoming.sns_id = msg.sns_id;
         incoming.md5 = Some(msg.md5);
         incoming.trace_header = msg.trace_header;
+        // A FIFO message moves with its message group (and deduplication id), FIFO to FIFO.
+        if self.queues[&target].fifo.is_some() {
+            incoming.group = msg.group;
+            incoming.dedup_id = msg.dedup_id;
+        }
         let new_id = self.store(&target, incoming);
         if let Some(t) = self.move_tasks.get_mut(&number) {
             t.moved += 1;
