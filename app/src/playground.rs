@@ -654,6 +654,11 @@ impl Playground {
         self.history.next_due().is_none_or(|t| t > self.now().plus_ms(ms))
     }
 
+    /// The next moment a timer falls due or a recorded command replays, if any.
+    pub fn next_due(&self) -> Option<SimTime> {
+        self.history.next_due()
+    }
+
     /// Lets `ms` of virtual time pass, replaying the story's recorded commands on the way; never
     /// past the engine's horizon (`engine::time::HORIZON`, 30 days), where the clock stops.
     pub fn play_for(&mut self, ms: u64) {

@@ -659,16 +659,18 @@ fn services(b: &mut Builder, layout: &Layout) {
         let inner = html! {
             "<title>", name, " (", design, "): ", line, "</title><rect x=\"", x, "\" y=\"", y - 20,
             "\" width=\"120\" height=\"40\" rx=\"20\"/><text class=\"name small\" x=\"", cx, "\" y=\"", y + 4,
-            "\" text-anchor=\"middle\">", cut(name, 16), "</text><text class=\"caption\" x=\"", cx, "\" y=\"", y + 32,
+            "\" text-anchor=\"middle\">", cut(name, 16), "</text><text class=\"caption result\" x=\"", cx, "\" y=\"", y + 32,
             "\" text-anchor=\"middle\">", cut(line, 30), "</text>"
         };
         let label = format!("Order service {name} ({design}): {line}");
         b.live(frame, Look { class: class.into(), label: Some(label), inner });
         // The relay that publishes its outbox, under its database: live, dashed while down.
         if let Some((line, crashed)) = &service.relay {
+            // Under the database's caption, a line apart (the narrow diagram's text is larger).
+            let relay_dy = if layout.narrow { 50 } else { 45 };
             let state = line.split_once(':').map_or("", |(_, state)| state);
             let inner = html! {
-                "<text class=\"caption\" x=\"", cx, "\" y=\"", y + 44, "\" text-anchor=\"middle\">relay", state,
+                "<text class=\"caption\" x=\"", cx, "\" y=\"", y + relay_dy, "\" text-anchor=\"middle\">relay", state,
                 "</text>"
             };
             let class = if *crashed { "relay crashed" } else { "relay" };

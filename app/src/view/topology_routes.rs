@@ -113,7 +113,7 @@ impl Layout {
     pub(super) fn services_lift(&self) -> i64 {
         let relay = self.services.iter().any(|s| s.relay.is_some());
         let side_by_side = if self.services.len() > 1 { 20 } else { 0 };
-        side_by_side + if relay { 12 } else { 0 }
+        side_by_side + if relay { 18 } else { 0 }
     }
 
     /// Moves everything down (and the bottom further) until the stacked order services and

@@ -144,8 +144,15 @@ pub fn full_page_link(ls: Lessons) -> Option<String> {
     })
 }
 
-/// How much of a step, in CSS pixels from its title down, is brought into view as it opens.
-const STEP_ROOM_PX: f64 = 240.0;
+/// How much of a step, in CSS pixels from its title down, must fit under it for the page to
+/// open at its top; else the title opens at the top of the window.
+const STEP_ROOM_PX: f64 = 420.0;
+
+/// A run passes over a stretch in which nothing changes on the diagram for longer than this,
+/// in wall ms at the speed it plays ...
+const QUIET_WALL_MS: u64 = 3_000;
+/// ... to this long before the next change.
+const LEAD_WALL_MS: u64 = 1_000;
 
 /// Where [`Lessons::focus`] moves the focus.
 #[derive(Clone, Copy)]
@@ -282,7 +289,17 @@ impl Lessons {
         if self.embedded {
             return;
         }
+        // Once at the first frame, and again once the stage has built what it builds when idle
+        // (the diagram can grow above the panel then, on a phone).
         request_animation_frame(|| {
+            Self::scroll_to_step();
+            crate::view::stage::when_idle(Self::scroll_to_step);
+        });
+    }
+
+    /// Scrolls the page so that the step's title is in view, with room under it.
+    fn scroll_to_step() {
+        {
             let Ok(Some(head)) = document().query_selector(".lesson-stage .lesson-head") else { return };
             let rect = head.get_bounding_client_rect();
             if rect.height() == 0.0 {
@@ -293,15 +310,30 @@ impl Lessons {
             let (top, height) = (rect.top(), window().inner_height());
             let (scrolled, height) = (window().scroll_y().unwrap_or(0.0), height.ok().and_then(|h| h.as_f64()).unwrap_or(0.0));
             // The title's place in the page, and room under it for the step's first lines.
-            let target = (top + scrolled + STEP_ROOM_PX - height).max(0.0);
+            // At the top of the page when the title has its room there (a wide window: the
+            // diagram beside it); else the title at the top of the window, its step under it
+            // (a phone: the diagram comes into view when a run plays).
+            let in_page = top + scrolled;
+            let target = if in_page + STEP_ROOM_PX <= height { 0.0 } else { (in_page - 8.0).max(0.0) };
             window().scroll_to_with_x_and_y(0.0, target);
-        });
+        }
     }
 
     /// The learner picks choice `id` of the prediction: the button that commits it is brought
     /// into view with it (never in an embed, whose frame the author sized).
     pub fn pick(&self, id: String) {
         self.picked.set(Some(id));
+        self.reveal_commit();
+    }
+
+    /// The learner types the number of the prediction: the button that commits it comes into view.
+    pub fn type_number(&self, text: String) {
+        self.typed.set(text);
+        self.reveal_commit();
+    }
+
+    /// Brings the prediction's commit button into view (never in an embed).
+    fn reveal_commit(&self) {
         if self.embedded {
             return;
         }
@@ -482,7 +514,14 @@ impl Lessons {
         }
         self.play_run();
         if hint_after.is_some() {
-            self.run_clock();
+            // A checkpoint waits, paused, for the learner to act; their first command starts
+            // the clock (`follow_story`), so what they do shows its effect at once.
+            let commands = self.ctx.pg.with_untracked(|pg| pg.changes().len());
+            self.play.update_untracked(|p| {
+                if let Some(p) = p {
+                    p.clock_waits = Some(commands);
+                }
+            });
         }
         if let Some(after) = hint_after {
             let (ls, key) = (*self, (id, step - 1));
@@ -527,8 +566,24 @@ impl Lessons {
         self.show_diagram();
     }
 
-    /// A checkpoint opens with time running at the step's speed: what the learner does shows
-    /// its effect at once (the clock's Pause stops it, as in the sandbox).
+    /// While a run plays: where to move the story when nothing will change on the diagram for
+    /// more than [`QUIET_WALL_MS`] of wall time at the speed it plays (no timer due, no recorded
+    /// command, no message's timer drawn counting down): to [`LEAD_WALL_MS`] before the next
+    /// thing happens, or before the result shows at `until`. `None` otherwise.
+    fn quiet_until(&self, now: engine::SimTime, until: engine::SimTime) -> Option<engine::SimTime> {
+        if !self.ctx.playing.get_untracked() || !self.play.with_untracked(|p| p.as_ref().is_some_and(|p| p.phase == Phase::Playing)) {
+            return None;
+        }
+        if self.ctx.snapshot.with_untracked(super::topology::timers_shown) {
+            return None;
+        }
+        let per_4ms = crate::playground::SPEEDS[self.ctx.speed.get_untracked()].1;
+        let next = self.ctx.pg.with_untracked(|pg| pg.next_due()).map_or(until, |t| t.min(until));
+        let (quiet, lead) = (QUIET_WALL_MS * per_4ms / 4, LEAD_WALL_MS * per_4ms / 4);
+        (next.ms() > now.ms() + quiet).then(|| engine::SimTime(next.ms() - lead))
+    }
+
+    /// Time runs at the step's speed (the clock's Pause stops it, as in the sandbox).
     fn run_clock(&self) {
         let Some(speed) = self.play.with_untracked(|p| {
             p.as_ref().map(|p| play::speed_index(p.session.lesson().speed_of(p.session.step_index())))
@@ -594,7 +649,24 @@ impl Lessons {
             if lesson.is_none() {
                 return;
             }
-            if until.is_some_and(|t| now >= t) {
+            // A checkpoint's clock starts with the learner's first command.
+            let waits = ls.play.with_untracked(|p| p.as_ref().and_then(|p| p.clock_waits));
+            if let Some(at_open) = waits {
+                if ls.ctx.pg.with_untracked(|pg| pg.changes().len()) > at_open {
+                    ls.play.update_untracked(|p| {
+                        if let Some(p) = p {
+                            p.clock_waits = None;
+                        }
+                    });
+                    if !ls.ctx.playing.get_untracked() {
+                        ls.run_clock();
+                    }
+                }
+            }
+            if let Some(to) = until.and_then(|until| ls.quiet_until(now, until)) {
+                // Nothing changes on the diagram for a while: the run passes over the stretch.
+                ls.ctx.pg.update(|pg| pg.seek(to));
+            } else if until.is_some_and(|t| now >= t) {
                 ls.finish();
             } else if let Some(i) = until
                 .and_then(|_| ls.play.try_update_untracked(|p| p.as_mut().and_then(|p| p.pace_switch(now))).flatten())

@@ -47,6 +47,9 @@ pub struct Play {
     pub from: SimTime,
     pub base_speed: usize,
     pub window: Option<u64>,
+    /// A checkpoint's clock waits for the learner's first command: the number of their
+    /// commands when it opened (`None` once the clock has started, or outside a checkpoint).
+    pub clock_waits: Option<usize>,
     /// What "Show me" did, one line per control used, while its solution plays.
     pub shown: Vec<String>,
     /// Whether the checkpoint's goals have all held once (it stays reached).
@@ -82,6 +85,7 @@ impl Play {
             from: SimTime::ZERO,
             base_speed: 0,
             window: None,
+            clock_waits: None,
             shown: Vec::new(),
             reached: false,
             errors: Vec::new(),
@@ -188,10 +192,14 @@ impl Play {
     /// "Show me": performs the checkpoint's recorded solution and plays it.
     pub fn show_me(&mut self, pg: &mut Playground) {
         if matches!(self.session.step().kind, StepKind::Checkpoint(_)) && self.phase == Phase::Ready {
-            let from = pg.now();
             if let StepKind::Checkpoint(c) = &self.session.step().kind {
                 self.shown = c.solution.iter().filter_map(said).collect();
             }
+            // From the story as the step opened: what the learner did since (half a fix, or a
+            // moment missed while time ran) cannot make the recorded solution fail.
+            pg.reset();
+            self.clock_waits = None;
+            let from = pg.now();
             let performed = self.session.show_me(pg.story());
             self.errors = performed.errors;
             self.play_back(pg, from);
@@ -282,7 +290,7 @@ pub fn run_speed(span_ms: u64, covered_ms: u64, speed: u32) -> usize {
 pub fn said(step: &engine::scenario::Step) -> Option<String> {
     use engine::scenario::Step;
     let (action, params) = match step {
-        Step::Advance { ms, .. } => return Some(format!("Let {} pass", crate::format::duration(*ms))),
+        Step::Advance { ms, .. } => return Some(format!("Play for {}", crate::format::duration(*ms))),
         Step::Action { action, params, .. } => (action.as_str(), params),
     };
     if ["Get", "Describe", "List"].iter().any(|r| action.starts_with(r)) {
@@ -293,6 +301,19 @@ pub fn said(step: &engine::scenario::Step) -> Option<String> {
     Some(match (action, on) {
         ("CreateWorker", Some(q)) => format!("+ Worker on {q}"),
         ("Publish", Some(t)) => format!("Publish to {t}"),
+        ("CrashWorker", Some(w)) => format!("Crash {w}"),
+        ("RestartWorker", Some(w)) => format!("Restart {w}"),
+        ("DeleteWorker", Some(w)) => format!("Remove {w}"),
+        ("UpdateWorker", Some(w)) => format!("Change {w}'s settings"),
+        ("ReceiveMessage", Some(q)) => format!("Receive from {q}"),
+        ("SendMessage" | "SendMessageBatch", Some(q)) => format!("Send to {q}"),
+        ("PurgeQueue", Some(q)) => format!("Purge {q}"),
+        ("StartMessageMoveTask", _) => "Redrive the dead-letter queue".to_string(),
+        ("PlaceOrder", _) => {
+            let service = params.get("ServiceName").and_then(|v| v.as_str()).unwrap_or("the order service");
+            format!("Place an order with {service}")
+        }
+        ("PutMetricAlarm", _) => "Create the alarm".to_string(),
         ("SetQueueAttributes", Some(q)) => {
             let names = params
                 .get("Attributes")

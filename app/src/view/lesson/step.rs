@@ -136,7 +136,7 @@ fn Predict(question: String, number: bool, choices: Vec<(String, String)>) -> im
         view! {
             <label class="field"><span>"Your answer (a whole number)"</span>
                 <input type="number" inputmode="numeric" data-testid="predict-number" prop:value=value disabled=closed
-                    on:input=move |ev| ls.typed.set(event_target_value(&ev)) on:keydown=enter /></label>
+                    on:input=move |ev| ls.type_number(event_target_value(&ev)) on:keydown=enter /></label>
         }
         .into_any()
     } else {
@@ -299,9 +299,14 @@ fn Checkpoint(hint: String, done: String, controls: Vec<engine::lesson::Reach>) 
             view! { {hint} }.into_any()
         }
     };
+    // While time stands still the checkpoint says so, and what starts it.
+    let paused = move || !reached.get() && !playing.get() && !ctx.playing.get();
     view! {
         <div class="checkpoint" data-testid="checkpoint" data-done=move || reached.get().to_string()>
             {move || goals.with(|g| g.as_deref().and_then(|g| checks(g, "goals", "○", true)))}
+            <p class="clock-paused" data-testid="checkpoint-paused" hidden=move || !paused()>
+                "⏸ Time is paused. It starts when you act, or press Play (Space)."
+            </p>
             <super::reach::ReachControls controls=controls />
             {rest}
         </div>
