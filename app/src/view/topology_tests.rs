@@ -241,7 +241,8 @@ fn a_design_without_a_topic_draws_the_producer_sending_to_its_queue_or_calling_i
     let names: Vec<&str> = before.calls.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["billing-api", "packing-api", "sms-api"]);
     let markup = diagram_markup(&before);
-    assert_eq!(markup.matches("M 130 ").count(), 3, "an edge to each service");
+    assert_eq!(markup.matches("M 130 ").count(), 1, "one edge from the producer, to the first service it calls");
+    assert_eq!(markup.matches("class=\"edge then\"").count(), 2, "then a line down to each next one: in turn");
     assert!(markup.contains("data-testid=\"diagram-call-sms-api\""));
     assert_eq!(before.height(), 3 * ROW);
     dc.apply("Produce", &json!({"ProducerName": "checkout"})).unwrap();
@@ -571,4 +572,38 @@ fn a_worker_shows_the_message_it_holds_with_its_receive_count() {
     let sms = layout.row_of("sms").unwrap();
     assert_eq!(sms.consumers[0].holding, None, "the failed job lets go of it");
     assert!(sms.dots[0].title.contains("in flight, received 1 of 5 times before the DLQ"), "{}", sms.dots[0].title);
+}
+
+#[test]
+fn a_functions_failure_destination_is_an_edge_to_its_queue_and_a_later_bus_has_one_from_the_producer() {
+    // Lambda-async's world: the topic invokes loyalty; loyalty-failed is its OnFailure queue.
+    let lesson: serde_json::Value =
+        serde_json::from_str(include_str!("../../../public/lessons/lambda-async.json")).unwrap();
+    let mut pg = Playground::from_scenario(&lesson["scenario"].to_string()).unwrap();
+    let before = diagram_markup(&Layout::of_now(&pg.snapshot()));
+    assert!(!before.contains("diagram-hands-on-"), "no destination yet, no edge");
+    let on_failure = json!({"FunctionName": "loyalty", "DestinationConfig": {"OnFailure": {"Destination": "arn:aws:sqs:us-east-1:000000000000:loyalty-failed"}}});
+    pg.apply("PutFunctionEventInvokeConfig", &on_failure).expect("the destination is set");
+    for layout in [Layout::of_now(&pg.snapshot()), Layout::of_now(&pg.snapshot()).narrow()] {
+        assert_eq!(layout.hands_on, [(layout.rows[0].queue.clone(), "loyalty-failed".to_string(), "on failure")]);
+        let markup = diagram_markup(&layout);
+        assert!(markup.contains("data-testid=\"diagram-hands-on-loyalty-failed\""), "{markup}");
+        assert!(markup.contains(">on failure</text>"));
+    }
+    // EventBridge's world with an SNS topic made later: the bus keeps an edge from checkout.
+    let lesson: serde_json::Value =
+        serde_json::from_str(include_str!("../../../public/lessons/eventbridge.json")).unwrap();
+    let mut pg = Playground::from_scenario(&lesson["scenario"].to_string()).unwrap();
+    let alone = diagram_markup(&Layout::of_now(&pg.snapshot()));
+    assert_eq!(alone.matches("M 130 ").count(), 1, "the bus is the first source: the straight edge");
+    pg.apply("CreateTopic", &json!({"Name": "orders"})).expect("topic");
+    pg.apply("CreateQueue", &json!({"QueueName": "sns-body"})).expect("queue");
+    let sub =
+        json!({"TopicArn": "orders", "Protocol": "sqs", "Endpoint": "arn:aws:sqs:us-east-1:000000000000:sns-body"});
+    pg.apply("Subscribe", &sub).expect("subscribed");
+    let layout = Layout::of_now(&pg.snapshot());
+    assert_eq!(layout.topics[0].0, "orders");
+    let markup = diagram_markup(&layout);
+    let bus_y = layout.topics.iter().find(|(n, _)| n == "shop").map(|(_, y)| *y).expect("the bus is drawn");
+    assert!(markup.contains(&format!(", 170 {bus_y}\"")), "an edge from the producer to the bus");
 }
