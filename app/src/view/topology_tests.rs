@@ -607,3 +607,72 @@ fn a_functions_failure_destination_is_an_edge_to_its_queue_and_a_later_bus_has_o
     let bus_y = layout.topics.iter().find(|(n, _)| n == "shop").map(|(_, y)| *y).expect("the bus is drawn");
     assert!(markup.contains(&format!(", 170 {bus_y}\"")), "an edge from the producer to the bus");
 }
+
+/// The names the layout draws as nodes, for comparing with the engine's account of it.
+fn names_drawn(layout: &Layout) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let after = |text: &str, word: &str| text.strip_prefix(word).and_then(|t| t.split(':').next()).map(str::to_string);
+    if layout.services.is_empty() {
+        out.push(layout.producer.clone());
+    }
+    for s in &layout.services {
+        out.push(s.name.clone());
+        out.extend(s.relay.as_ref().and_then(|(line, _)| after(line, "relay ")));
+    }
+    out.extend(layout.topics.iter().map(|(t, _)| t.clone()));
+    for (_, note) in &layout.notes {
+        out.extend(after(note, "archive ").or_else(|| after(note, "replay ")));
+    }
+    for r in &layout.rows {
+        out.push(r.endpoint.as_ref().map_or_else(|| r.queue.clone(), |e| e.label.clone()));
+        out.extend(r.dlq.iter().chain(r.sub_dlq.iter()).map(|(d, _)| d.clone()));
+        out.extend(r.consumers.iter().map(|c| c.label.clone()));
+        out.extend(r.alarms.iter().map(|a| a.name.clone()));
+        out.extend(r.rule.iter().map(|b| b.name.clone()));
+    }
+    out.extend(layout.calls.iter().map(|c| c.name.clone()));
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn the_engine_knows_what_the_diagram_draws_for_every_lesson_and_built_in_world() {
+    // `fanout test` checks each lesson's text against engine::lesson::drawn: it must list the
+    // names this diagram draws, world by world (each lesson's start, every built-in scenario
+    // and compare design), or the check would pass text the diagram does not show.
+    let public = concat!(env!("CARGO_MANIFEST_DIR"), "/../public");
+    let mut worlds: Vec<(String, String)> = Vec::new();
+    for folder in ["scenarios", "designs", "lessons"] {
+        let mut files: Vec<_> =
+            std::fs::read_dir(format!("{public}/{folder}")).unwrap().flatten().map(|e| e.path()).collect();
+        files.sort();
+        for path in files.into_iter().filter(|p| !p.ends_with("index.json")) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let scenario = if folder == "lessons" {
+                let lesson: serde_json::Value = serde_json::from_str(&text).unwrap();
+                match &lesson["scenario"] {
+                    serde_json::Value::String(id) => {
+                        std::fs::read_to_string(format!("{public}/scenarios/{id}.json")).unwrap()
+                    }
+                    inline => inline.to_string(),
+                }
+            } else {
+                text
+            };
+            worlds.push((path.display().to_string(), scenario));
+        }
+    }
+    assert!(worlds.len() > 30, "{}", worlds.len());
+    let mut compared = 0;
+    for (name, scenario) in worlds {
+        let Ok(pg) = Playground::from_scenario(&scenario) else { continue };
+        compared += 1;
+        let s = pg.snapshot();
+        let mut engine = engine::lesson::drawn::drawn(&s);
+        engine.sort();
+        engine.dedup();
+        assert_eq!(engine, names_drawn(&Layout::of_now(&s)), "{name}");
+    }
+    assert!(compared > 30, "{compared} worlds compared");
+}
