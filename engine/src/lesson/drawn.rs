@@ -299,7 +299,7 @@ pub fn named(text: &str, known: &[String]) -> Vec<String> {
     for span in spans(text) {
         match span {
             Span::Code(c) => {
-                if known.iter().any(|k| *k == c) {
+                if known.contains(&c) {
                     push(&c);
                 }
             }
