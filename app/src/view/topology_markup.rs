@@ -426,7 +426,8 @@ pub(super) fn diagram(layout: &Layout) -> Diagram {
     // A function's destinations: a curve on the left from its box to the queue's, named.
     for (from, to, what) in &layout.hands_on {
         let (Some(a), Some(z)) = (layout.row_of(from), layout.row_of(to)) else { continue };
-        let (x, y0, y1) = (BOX_X, a.y + 12, z.y);
+        // From under the row's badges (a subscription's sit on its line, left of the box).
+        let (x, y0, y1) = (BOX_X, a.y + 20, z.y);
         b.shift(shift(N_SHIFT));
         html!(into *b.m();
             "<g class=\"edge hands-on\" data-testid=\"diagram-hands-on-", to, "\"><path d=\"M ", x, " ", y0, " C ", x - 40, " ", y0,
