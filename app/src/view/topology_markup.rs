@@ -367,11 +367,18 @@ pub(super) fn diagram(layout: &Layout) -> Diagram {
     for (i, (topic, y)) in layout.topics.iter().enumerate() {
         // A bus drawn after the SNS topics is fed by the producer's PutEvents too: its own edge
         // from the producer (the first source has the straight one above). The narrow diagram
-        // stacks the sources under the producer, with no room for a second line.
-        if i > 0 && layout.is_bus(i) && layout.services.is_empty() && !narrow {
-            html!(into *b.m();
-                "<g class=\"edge\"><path d=\"M 130 ", topic_y, " C 150 ", topic_y, ", 150 ", *y, ", 170 ", *y, "\"/></g>"
-            );
+        // stacks the sources under the producer: the edge runs down the left margin.
+        if i > 0 && layout.is_bus(i) && layout.services.is_empty() {
+            let y = *y;
+            if narrow {
+                html!(into *b.m();
+                    "<g class=\"edge\"><path d=\"M 10 24 Q 3 24, 3 32 L 3 ", y - 8, " Q 3 ", y, ", 10 ", y, "\"/></g>"
+                );
+            } else {
+                html!(into *b.m();
+                    "<g class=\"edge\"><path d=\"M 130 ", topic_y, " C 150 ", topic_y, ", 150 ", y, ", 170 ", y, "\"/></g>"
+                );
+            }
         }
         b.shift(shift(N_TOPIC_SHIFT));
         let (class, kind, testid) =

@@ -606,6 +606,9 @@ fn a_functions_failure_destination_is_an_edge_to_its_queue_and_a_later_bus_has_o
     let markup = diagram_markup(&layout);
     let bus_y = layout.topics.iter().find(|(n, _)| n == "shop").map(|(_, y)| *y).expect("the bus is drawn");
     assert!(markup.contains(&format!(", 170 {bus_y}\"")), "an edge from the producer to the bus");
+    let narrow = layout.narrow();
+    let bus_y = narrow.topics.iter().find(|(n, _)| n == "shop").map(|(_, y)| *y).expect("the bus is drawn");
+    assert!(diagram_markup(&narrow).contains(&format!(", 10 {bus_y}\"")), "down the left margin to the bus");
 }
 
 /// The names the layout draws as nodes, for comparing with the engine's account of it.
