@@ -693,3 +693,30 @@ fn a_row_naming_a_missing_step_or_a_check_the_step_does_not_make_is_refused() {
     assert!(step_checks(&lesson, 2, "fact: a label no step has").is_err());
     assert!(step_checks(&lesson, 6, "goal: A worker reads loyalty-failed").is_ok());
 }
+
+#[test]
+fn fanout_test_fails_a_lesson_that_names_what_its_diagram_does_not_draw_saying_the_lesson_step_and_name() {
+    // First-fan-out as it was: step 3 names the two workers its run starts, before any is drawn,
+    // and step 4 labels a reading shown as "4 d" "in seconds".
+    let dir = std::env::temp_dir().join(format!("fanout-names-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("lessons")).expect("a temporary folder");
+    let text = std::fs::read_to_string(lesson_path("first-fan-out")).expect("readable");
+    let bad = text.replacen("\"appears\": [\"packing-w1\", \"packing-w2\"],\n", "", 1).replacen(
+        "\"billing keeps a message, by default, for\"",
+        "\"billing keeps a message 4 days by default, in seconds\"",
+        1,
+    );
+    assert_ne!(bad, text);
+    let copy = dir.join("lessons/first-fan-out.json");
+    std::fs::write(&copy, bad).expect("written");
+    let (code, out) = fanout_test(&[&copy]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("lesson first-fan-out, step 3: names drawn:"), "{out}");
+    assert!(
+        out.contains("text names \"packing-w1\", which the diagram draws only once the step's run has made it"),
+        "{out}"
+    );
+    assert!(out.contains("lesson first-fan-out, step 4: labels in the reading's unit:"), "{out}");
+    assert!(out.contains("says \"in seconds\""), "{out}");
+}

@@ -77,6 +77,10 @@ pub(super) struct Layout {
     bottom: i64,
     /// Drawn top to bottom for a narrow container (see [`Layout::narrow`]).
     narrow: bool,
+    /// What a function drawn on a row hands its results to, when that is a queue with a row of
+    /// its own: (the function's row, the queue's row, "on failure", "on success" or "DLQ"),
+    /// drawn as an edge between them (not only as words in the function's box).
+    hands_on: Vec<(String, String, &'static str)>,
 }
 
 /// A downstream service the producer calls itself (a dependency), drawn where queues would be.
@@ -451,7 +455,19 @@ impl Layout {
             })
             .collect();
         let services = s.world.order_services.iter().map(ServiceNode::of).collect();
+        let mut hands_on = Vec::new();
+        for row in rows.iter().filter(|r| r.endpoint.as_ref().is_some_and(|e| e.kind == "λ function")) {
+            let Some(f) = s.world.functions.iter().find(|f| f.name == routes::arn_name(&row.queue)) else { continue };
+            let to = [("on success", &f.on_success), ("on failure", &f.on_failure), ("DLQ", &f.dead_letter_target)];
+            for (what, arn) in to {
+                let Some(queue) = arn.as_deref().map(routes::arn_name) else { continue };
+                if rows.iter().any(|r| r.queue == queue && r.endpoint.is_none()) {
+                    hands_on.push((row.queue.clone(), queue.to_string(), what));
+                }
+            }
+        }
         let mut layout = Layout {
+            hands_on,
             producer,
             producer_queue,
             topics,

@@ -365,6 +365,21 @@ pub(super) fn diagram(layout: &Layout) -> Diagram {
     // style.css), and nothing stands beside it.
     let (topic_w, topic_c) = if narrow { (150, 245) } else { (80, 210) };
     for (i, (topic, y)) in layout.topics.iter().enumerate() {
+        // A bus drawn after the SNS topics is fed by the producer's PutEvents too: its own edge
+        // from the producer (the first source has the straight one above). The narrow diagram
+        // stacks the sources under the producer: the edge runs down the left margin.
+        if i > 0 && layout.is_bus(i) && layout.services.is_empty() {
+            let y = *y;
+            if narrow {
+                html!(into *b.m();
+                    "<g class=\"edge\"><path d=\"M 10 24 Q 3 24, 3 32 L 3 ", y - 8, " Q 3 ", y, ", 10 ", y, "\"/></g>"
+                );
+            } else {
+                html!(into *b.m();
+                    "<g class=\"edge\"><path d=\"M 130 ", topic_y, " C 150 ", topic_y, ", 150 ", y, ", 170 ", y, "\"/></g>"
+                );
+            }
+        }
         b.shift(shift(N_TOPIC_SHIFT));
         let (class, kind, testid) =
             if layout.is_bus(i) { ("topic bus", "event bus", "bus") } else { ("topic", "SNS topic", "topic") };
@@ -387,12 +402,20 @@ pub(super) fn diagram(layout: &Layout) -> Diagram {
         }
         b.shift(None);
     }
-    // Direct calls: each service the producer waits on, in turn, with its latency now.
+    // Direct calls: each service the producer waits on, in turn, with its latency now. Drawn as
+    // a chain: the producer calls the first, and each next one is called once the one above
+    // it has answered (a line down from box to box), not as a fan of calls made at once.
     for (i, Call { name, latency, calls, errors, down }) in layout.calls.iter().enumerate() {
         let y = layout.call_y(i);
         let (class, state) = if *down { ("queue call down", ", down") } else { ("queue call", "") };
-        html!(into *b.m(); "<g class=\"edge\"><path d=\"", layout.producer_path(y), "\"/></g>");
+        if i == 0 {
+            html!(into *b.m(); "<g class=\"edge\"><path d=\"", layout.producer_path(y), "\"/></g>");
+        }
         b.shift(shift(N_SHIFT));
+        if i > 0 {
+            let (x, from) = (BOX_X + BOX_W / 2, layout.call_y(i - 1) + 24);
+            html!(into *b.m(); "<g class=\"edge then\"><path d=\"M ", x, " ", from, " L ", x, " ", y - 24, "\"/></g>");
+        }
         let label = format!("Service {name}: answers in {latency}{state}; {calls} calls, {errors} failed");
         let (name, answers, stat) = call_texts(name, &format!("{latency}{state}"), *calls, *errors);
         // The answer time on the name's line, at the box's right edge (inside its padding).
@@ -406,6 +429,19 @@ pub(super) fn diagram(layout: &Layout) -> Diagram {
     let mut over = Builder::default();
     for row in &layout.rows {
         queue_row(&mut b, &mut over, layout, row);
+    }
+    // A function's destinations: a curve on the left from its box to the queue's, named.
+    for (from, to, what) in &layout.hands_on {
+        let (Some(a), Some(z)) = (layout.row_of(from), layout.row_of(to)) else { continue };
+        // From under the row's badges (a subscription's sit on its line, left of the box).
+        let (x, y0, y1) = (BOX_X, a.y + 20, z.y);
+        b.shift(shift(N_SHIFT));
+        html!(into *b.m();
+            "<g class=\"edge hands-on\" data-testid=\"diagram-hands-on-", to, "\"><path d=\"M ", x, " ", y0, " C ", x - 40, " ", y0,
+            ", ", x - 40, " ", y1, ", ", x, " ", y1, "\"/><text class=\"caption\" x=\"", x - 34, "\" y=\"", (y0 + y1) / 2 + 4,
+            "\" text-anchor=\"end\">", *what, "</text></g>"
+        );
+        b.shift(None);
     }
     b.append(over);
     b.finish()

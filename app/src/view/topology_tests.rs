@@ -241,7 +241,8 @@ fn a_design_without_a_topic_draws_the_producer_sending_to_its_queue_or_calling_i
     let names: Vec<&str> = before.calls.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["billing-api", "packing-api", "sms-api"]);
     let markup = diagram_markup(&before);
-    assert_eq!(markup.matches("M 130 ").count(), 3, "an edge to each service");
+    assert_eq!(markup.matches("M 130 ").count(), 1, "one edge from the producer, to the first service it calls");
+    assert_eq!(markup.matches("class=\"edge then\"").count(), 2, "then a line down to each next one: in turn");
     assert!(markup.contains("data-testid=\"diagram-call-sms-api\""));
     assert_eq!(before.height(), 3 * ROW);
     dc.apply("Produce", &json!({"ProducerName": "checkout"})).unwrap();
@@ -571,4 +572,110 @@ fn a_worker_shows_the_message_it_holds_with_its_receive_count() {
     let sms = layout.row_of("sms").unwrap();
     assert_eq!(sms.consumers[0].holding, None, "the failed job lets go of it");
     assert!(sms.dots[0].title.contains("in flight, received 1 of 5 times before the DLQ"), "{}", sms.dots[0].title);
+}
+
+#[test]
+fn a_functions_failure_destination_is_an_edge_to_its_queue_and_a_later_bus_has_one_from_the_producer() {
+    // Lambda-async's world: the topic invokes loyalty; loyalty-failed is its OnFailure queue.
+    let lesson: serde_json::Value =
+        serde_json::from_str(include_str!("../../../public/lessons/lambda-async.json")).unwrap();
+    let mut pg = Playground::from_scenario(&lesson["scenario"].to_string()).unwrap();
+    let before = diagram_markup(&Layout::of_now(&pg.snapshot()));
+    assert!(!before.contains("diagram-hands-on-"), "no destination yet, no edge");
+    let on_failure = json!({"FunctionName": "loyalty", "DestinationConfig": {"OnFailure": {"Destination": "arn:aws:sqs:us-east-1:000000000000:loyalty-failed"}}});
+    pg.apply("PutFunctionEventInvokeConfig", &on_failure).expect("the destination is set");
+    for layout in [Layout::of_now(&pg.snapshot()), Layout::of_now(&pg.snapshot()).narrow()] {
+        assert_eq!(layout.hands_on, [(layout.rows[0].queue.clone(), "loyalty-failed".to_string(), "on failure")]);
+        let markup = diagram_markup(&layout);
+        assert!(markup.contains("data-testid=\"diagram-hands-on-loyalty-failed\""), "{markup}");
+        assert!(markup.contains(">on failure</text>"));
+    }
+    // EventBridge's world with an SNS topic made later: the bus keeps an edge from checkout.
+    let lesson: serde_json::Value =
+        serde_json::from_str(include_str!("../../../public/lessons/eventbridge.json")).unwrap();
+    let mut pg = Playground::from_scenario(&lesson["scenario"].to_string()).unwrap();
+    let alone = diagram_markup(&Layout::of_now(&pg.snapshot()));
+    assert_eq!(alone.matches("M 130 ").count(), 1, "the bus is the first source: the straight edge");
+    pg.apply("CreateTopic", &json!({"Name": "orders"})).expect("topic");
+    pg.apply("CreateQueue", &json!({"QueueName": "sns-body"})).expect("queue");
+    let sub =
+        json!({"TopicArn": "orders", "Protocol": "sqs", "Endpoint": "arn:aws:sqs:us-east-1:000000000000:sns-body"});
+    pg.apply("Subscribe", &sub).expect("subscribed");
+    let layout = Layout::of_now(&pg.snapshot());
+    assert_eq!(layout.topics[0].0, "orders");
+    let markup = diagram_markup(&layout);
+    let bus_y = layout.topics.iter().find(|(n, _)| n == "shop").map(|(_, y)| *y).expect("the bus is drawn");
+    assert!(markup.contains(&format!(", 170 {bus_y}\"")), "an edge from the producer to the bus");
+    let narrow = layout.narrow();
+    let bus_y = narrow.topics.iter().find(|(n, _)| n == "shop").map(|(_, y)| *y).expect("the bus is drawn");
+    assert!(diagram_markup(&narrow).contains(&format!(", 10 {bus_y}\"")), "down the left margin to the bus");
+}
+
+/// The names the layout draws as nodes, for comparing with the engine's account of it.
+fn names_drawn(layout: &Layout) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let after = |text: &str, word: &str| text.strip_prefix(word).and_then(|t| t.split(':').next()).map(str::to_string);
+    if layout.services.is_empty() {
+        out.push(layout.producer.clone());
+    }
+    for s in &layout.services {
+        out.push(s.name.clone());
+        out.extend(s.relay.as_ref().and_then(|(line, _)| after(line, "relay ")));
+    }
+    out.extend(layout.topics.iter().map(|(t, _)| t.clone()));
+    for (_, note) in &layout.notes {
+        out.extend(after(note, "archive ").or_else(|| after(note, "replay ")));
+    }
+    for r in &layout.rows {
+        out.push(r.endpoint.as_ref().map_or_else(|| r.queue.clone(), |e| e.label.clone()));
+        out.extend(r.dlq.iter().chain(r.sub_dlq.iter()).map(|(d, _)| d.clone()));
+        out.extend(r.consumers.iter().map(|c| c.label.clone()));
+        out.extend(r.alarms.iter().map(|a| a.name.clone()));
+        out.extend(r.rule.iter().map(|b| b.name.clone()));
+    }
+    out.extend(layout.calls.iter().map(|c| c.name.clone()));
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn the_engine_knows_what_the_diagram_draws_for_every_lesson_and_built_in_world() {
+    // `fanout test` checks each lesson's text against engine::lesson::drawn: it must list the
+    // names this diagram draws, world by world (each lesson's start, every built-in scenario
+    // and compare design), or the check would pass text the diagram does not show.
+    let public = concat!(env!("CARGO_MANIFEST_DIR"), "/../public");
+    let mut worlds: Vec<(String, String)> = Vec::new();
+    for folder in ["scenarios", "designs", "lessons"] {
+        let mut files: Vec<_> =
+            std::fs::read_dir(format!("{public}/{folder}")).unwrap().flatten().map(|e| e.path()).collect();
+        files.sort();
+        for path in files.into_iter().filter(|p| !p.ends_with("index.json")) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let scenario = if folder == "lessons" {
+                let lesson: serde_json::Value = serde_json::from_str(&text).unwrap();
+                match &lesson["scenario"] {
+                    serde_json::Value::String(id) => {
+                        std::fs::read_to_string(format!("{public}/scenarios/{id}.json")).unwrap()
+                    }
+                    inline => inline.to_string(),
+                }
+            } else {
+                text
+            };
+            worlds.push((path.display().to_string(), scenario));
+        }
+    }
+    assert!(worlds.len() > 30, "{}", worlds.len());
+    let mut compared = 0;
+    for (name, scenario) in worlds {
+        let Ok(pg) = Playground::from_scenario(&scenario) else { continue };
+        compared += 1;
+        let s = pg.snapshot();
+        let mut engine = engine::lesson::drawn::drawn(&s);
+        engine.sort();
+        engine.dedup();
+        assert_eq!(engine, names_drawn(&Layout::of_now(&s)), "{name}");
+    }
+    assert!(compared > 30, "{compared} worlds compared");
 }

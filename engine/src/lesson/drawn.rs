@@ -14,7 +14,7 @@
 //! (`loyalty-db`), must be drawn while that text is on screen, or be listed in the step's
 //! `appears` (it appears during the step's run: the text says so).
 
-use super::{Lesson, LessonStep, StepKind};
+use super::{LessonStep, StepKind};
 use crate::scenario::Step;
 use crate::snapshot::Snapshot;
 use crate::world::ProducerView;
@@ -299,7 +299,7 @@ pub fn named(text: &str, known: &[String]) -> Vec<String> {
     for span in spans(text) {
         match span {
             Span::Code(c) => {
-                if known.iter().any(|k| *k == c) {
+                if known.contains(&c) {
                     push(&c);
                 }
             }
@@ -369,10 +369,9 @@ pub fn check_step(n: usize, step: &LessonStep, before: &Snapshot, after: &Snapsh
     out
 }
 
-impl Lesson {
-    /// Whether a step's `appears` names something its run never draws (a stale list).
-    pub(crate) fn appears_unused(step: &LessonStep, after: &Snapshot) -> Vec<String> {
-        let at_end = drawn_at(after, step);
-        step.appears.iter().filter(|n| !at_end.contains(n)).cloned().collect()
-    }
+/// The names a step's `appears` lists that the diagram does not draw once the step has run
+/// (`after`): a stale list.
+pub fn appears_unused(step: &LessonStep, after: &Snapshot) -> Vec<String> {
+    let at_end = drawn_at(after, step);
+    step.appears.iter().filter(|n| !at_end.contains(n)).cloned().collect()
 }

@@ -93,7 +93,7 @@ impl Report {
             }
             let mut problems: Vec<String> =
                 drawn::check_step(i + 1, step, before, after, &known).iter().map(|p| p.describe()).collect();
-            for n in super::Lesson::appears_unused(step, after) {
+            for n in drawn::appears_unused(step, after) {
                 problems
                     .push(format!("\"appears\" lists \"{n}\", which the diagram does not draw once the step has run"));
             }
