@@ -232,13 +232,13 @@ fn subscription_attributes_read_back_as_strings() {
 #[test]
 fn publish_checks_its_message() {
     // SNS: an empty message is InvalidParameter; messages are at most 256 KB; a standard topic
-    // refuses FIFO parameters; MessageStructure json picks the sqs or default entry.
+    // refuses a deduplication id; MessageStructure json picks the sqs or default entry.
     let mut sim = Sim::new(1);
     topic_with(&mut sim, &[("q", json!({"RawMessageDelivery": "true"}))]);
     let e = fails(&mut sim, "Publish", json!({"TopicArn": "order-events", "Message": ""}));
     assert_eq!((e.code.as_str(), e.message.as_str()), ("InvalidParameter", "Invalid parameter: Empty message"));
     fails(&mut sim, "Publish", json!({"TopicArn": "order-events", "Message": "x".repeat(262_145)}));
-    fails(&mut sim, "Publish", json!({"TopicArn": "order-events", "Message": "m", "MessageGroupId": "g"}));
+    fails(&mut sim, "Publish", json!({"TopicArn": "order-events", "Message": "m", "MessageDeduplicationId": "d"}));
     fails(&mut sim, "Publish", json!({"TopicArn": "order-events", "Message": "m", "Subject": ""}));
     fails(
         &mut sim,

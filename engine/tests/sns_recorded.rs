@@ -54,3 +54,246 @@ fn a_deleted_fifo_queues_messages_reach_its_fifo_subscription_dlq_receivable_wit
         assert_eq!(envelope["Message"], format!("m{i}"));
     }
 }
+
+fn envelope_of(message: &Value) -> Value {
+    serde_json::from_str(message["Body"].as_str().unwrap()).unwrap()
+}
+
+fn keys(v: &Value) -> Vec<&str> {
+    v.as_object().unwrap().keys().map(String::as_str).collect()
+}
+
+#[test]
+fn a_fifo_topics_envelope_carries_its_sequence_number_and_no_signature() {
+    // Item 1. AWS, recorded (LocalStack's AWS-validated `test_message_to_fifo_sqs`, 2025-08): the
+    // notification of a FIFO topic is Type, MessageId, SequenceNumber, TopicArn, Message,
+    // Timestamp, UnsubscribeURL — no SignatureVersion, Signature or SigningCertURL.
+    let mut sim = Sim::new(1);
+    fifo_topic(&mut sim, "orders.fifo", json!({"ContentBasedDeduplication": "true"}));
+    queue(&mut sim, "q.fifo", json!({"FifoQueue": "true"}));
+    subscribe_queue(&mut sim, "orders.fifo", "q.fifo", json!({}));
+    let r = ok(&mut sim, "Publish", json!({"TopicArn": "orders.fifo", "Message": "Test", "MessageGroupId": "g"}));
+    secs(&mut sim, 1);
+    let got = receive(&mut sim, "q.fifo", 1);
+    let envelope = envelope_of(&got[0]);
+    assert_eq!(envelope["SequenceNumber"], r["SequenceNumber"]);
+    let body = got[0]["Body"].as_str().unwrap();
+    let order: Vec<usize> = [
+        "\"Type\"",
+        "\"MessageId\"",
+        "\"SequenceNumber\"",
+        "\"TopicArn\"",
+        "\"Message\"",
+        "\"Timestamp\"",
+        "\"UnsubscribeURL\"",
+    ]
+    .iter()
+    .map(|k| body.find(k).unwrap_or_else(|| panic!("{k} missing in {body}")))
+    .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "fields in AWS's order: {body}");
+    for k in ["SignatureVersion", "Signature", "SigningCertURL"] {
+        assert!(envelope.get(k).is_none(), "{k} in {body}");
+    }
+}
+
+#[test]
+fn a_standard_topics_envelope_stays_signed_without_a_sequence_number() {
+    // Item 1, the other side (AWS, recorded: `test_publish_message_group_id`, 2025-08).
+    let mut sim = Sim::new(1);
+    ok(&mut sim, "CreateTopic", json!({"Name": "orders"}));
+    queue(&mut sim, "q", json!({}));
+    subscribe_queue(&mut sim, "orders", "q", json!({}));
+    ok(&mut sim, "Publish", json!({"TopicArn": "orders", "Message": "m"}));
+    secs(&mut sim, 1);
+    let envelope = envelope_of(&receive(&mut sim, "q", 1)[0]);
+    assert_eq!(
+        keys(&envelope).len(),
+        9,
+        "Type, MessageId, TopicArn, Message, Timestamp, SignatureVersion, Signature, SigningCertURL, UnsubscribeURL"
+    );
+    assert!(envelope.get("SequenceNumber").is_none());
+}
+
+#[test]
+fn a_deduplicated_fifo_batch_entry_still_returns_its_sequence_number() {
+    // Item 1. AWS, recorded (LocalStack's AWS-validated `test_publish_batch_messages_from_fifo_topic_to_fifo_queue`):
+    // a re-published entry answers with the first message's MessageId and SequenceNumber.
+    let mut sim = Sim::new(1);
+    fifo_topic(&mut sim, "orders.fifo", json!({}));
+    let entry = json!({"Id": "1", "Message": "m", "MessageGroupId": "g", "MessageDeduplicationId": "d"});
+    let first = ok(&mut sim, "PublishBatch", json!({"TopicArn": "orders.fifo", "PublishBatchRequestEntries": [entry]}));
+    let again = ok(&mut sim, "PublishBatch", json!({"TopicArn": "orders.fifo", "PublishBatchRequestEntries": [entry]}));
+    assert_eq!(again["Successful"][0]["MessageId"], first["Successful"][0]["MessageId"]);
+    assert_eq!(again["Successful"][0]["SequenceNumber"], first["Successful"][0]["SequenceNumber"]);
+    assert!(first["Successful"][0]["SequenceNumber"].is_string());
+}
+
+#[test]
+fn a_standard_topic_takes_a_message_group_id_and_its_queue_receives_it() {
+    // Item 2. AWS, recorded 2025-08 (LocalStack's AWS-validated `test_publish_message_group_id`):
+    // Publish to a standard topic with MessageGroupId succeeds, and the standard queue's message
+    // carries the MessageGroupId. The API reference still calls the parameter FIFO-only; the
+    // service's answer is followed (docs/fidelity.md). A deduplication id is still refused.
+    let mut sim = Sim::new(1);
+    ok(&mut sim, "CreateTopic", json!({"Name": "orders"}));
+    queue(&mut sim, "q", json!({}));
+    subscribe_queue(&mut sim, "orders", "q", json!({}));
+    ok(&mut sim, "Publish", json!({"TopicArn": "orders", "Message": "m", "MessageGroupId": "my-group-id-1"}));
+    secs(&mut sim, 1);
+    assert_eq!(receive(&mut sim, "q", 1)[0]["Attributes"]["MessageGroupId"], "my-group-id-1");
+    let e = fails(&mut sim, "Publish", json!({"TopicArn": "orders", "Message": "m", "MessageDeduplicationId": "d"}));
+    assert_eq!(e.code, "InvalidParameter");
+}
+
+#[test]
+fn a_fifo_topics_group_does_not_reach_a_standard_queue() {
+    // AWS, recorded (LocalStack's AWS-validated `test_fifo_topic_to_regular_sqs`, 2025-08): a
+    // standard queue subscribed to a FIFO topic receives no MessageGroupId.
+    let mut sim = Sim::new(1);
+    fifo_topic(&mut sim, "orders.fifo", json!({"ContentBasedDeduplication": "true"}));
+    queue(&mut sim, "q", json!({}));
+    subscribe_queue(&mut sim, "orders.fifo", "q", json!({}));
+    ok(&mut sim, "Publish", json!({"TopicArn": "orders.fifo", "Message": "m", "MessageGroupId": "g"}));
+    secs(&mut sim, 1);
+    assert!(receive(&mut sim, "q", 1)[0]["Attributes"].get("MessageGroupId").is_none());
+}
+
+#[test]
+fn a_standard_queue_on_a_fifo_topic_may_have_a_standard_dead_letter_queue() {
+    // Item 3. AWS, recorded (LocalStack's AWS-validated `test_publish_fifo_messages_to_dlq`; its
+    // check names "a FIFO Subscription to a FIFO Topic"): only a FIFO queue's subscription to a
+    // FIFO topic needs a FIFO dead-letter queue.
+    let mut sim = Sim::new(1);
+    fifo_topic(&mut sim, "orders.fifo", json!({}));
+    queue(&mut sim, "q", json!({}));
+    queue(&mut sim, "q.fifo", json!({"FifoQueue": "true"}));
+    queue(&mut sim, "dlq", json!({}));
+    subscribe_queue(&mut sim, "orders.fifo", "q", json!({"RedrivePolicy": dlq_policy("dlq")}));
+    let e = fails(
+        &mut sim,
+        "Subscribe",
+        json!({"TopicArn": "orders.fifo", "Protocol": "sqs", "Endpoint": format!("{ACCOUNT_ARN}q.fifo"),
+               "Attributes": {"RedrivePolicy": dlq_policy("dlq")}}),
+    );
+    assert!(e.message.contains("FIFO Subscription to a FIFO Topic"), "{}", e.message);
+}
+
+#[test]
+fn topic_attributes_list_aws_defaults_policy_effective_delivery_policy_and_content_based_deduplication() {
+    // Item 4. AWS, recorded (LocalStack's AWS-validated `test_create_topic_with_attributes`,
+    // `test_topic_get_attributes_with_fifo_false`, 2025-09): every topic lists a default Policy
+    // and an EffectiveDeliveryPolicy; a FIFO topic lists ContentBasedDeduplication "false" by
+    // default; a topic created with FifoTopic "false" does not list FifoTopic.
+    let mut sim = Sim::new(1);
+    fifo_topic(&mut sim, "orders.fifo", json!({}));
+    ok(&mut sim, "CreateTopic", json!({"Name": "plain", "Attributes": {"FifoTopic": "false"}}));
+    let fifo = &ok(&mut sim, "GetTopicAttributes", json!({"TopicArn": "orders.fifo"}))["Attributes"];
+    assert_eq!(fifo["ContentBasedDeduplication"], "false");
+    assert_eq!(fifo["FifoTopic"], "true");
+    let plain = ok(&mut sim, "GetTopicAttributes", json!({"TopicArn": "plain"}))["Attributes"].clone();
+    assert!(plain.get("FifoTopic").is_none(), "{plain}");
+    assert!(plain.get("ContentBasedDeduplication").is_none());
+    let policy: Value = serde_json::from_str(plain["Policy"].as_str().unwrap()).unwrap();
+    assert_eq!(policy["Id"], "__default_policy_ID");
+    assert_eq!(policy["Statement"][0]["Resource"], "arn:aws:sns:us-east-1:000000000000:plain");
+    let effective: Value = serde_json::from_str(plain["EffectiveDeliveryPolicy"].as_str().unwrap()).unwrap();
+    assert_eq!(effective["http"]["defaultHealthyRetryPolicy"]["numRetries"], 3);
+    assert_eq!(effective["http"]["defaultRequestPolicy"]["headerContentType"], "text/plain; charset=UTF-8");
+}
+
+#[test]
+fn a_topics_own_delivery_policy_is_laid_over_the_defaults_in_its_effective_delivery_policy() {
+    // Item 4 (AWS, recorded: `test_topic_delivery_policy_crud`): the given retry fields replace
+    // the defaults' and the others stay.
+    let mut sim = Sim::new(1);
+    let given =
+        json!({"http": {"defaultHealthyRetryPolicy": {"minDelayTarget": 5, "maxDelayTarget": 6, "numRetries": 1}}});
+    ok(&mut sim, "CreateTopic", json!({"Name": "t", "Attributes": {"DeliveryPolicy": given.to_string()}}));
+    let a = &ok(&mut sim, "GetTopicAttributes", json!({"TopicArn": "t"}))["Attributes"];
+    let effective: Value = serde_json::from_str(a["EffectiveDeliveryPolicy"].as_str().unwrap()).unwrap();
+    let retry = &effective["http"]["defaultHealthyRetryPolicy"];
+    assert_eq!((retry["minDelayTarget"].as_u64(), retry["numRetries"].as_u64()), (Some(5), Some(1)));
+    assert_eq!(retry["backoffFunction"], "linear");
+}
+
+#[test]
+fn creating_a_topic_again_with_fifo_topic_false_returns_the_same_topic() {
+    // Item 5. AWS, recorded (LocalStack's AWS-validated `test_create_topic_different_attrs`,
+    // 2026-02): FifoTopic "false" is accepted again; another DisplayName is not.
+    let mut sim = Sim::new(1);
+    let first = ok(&mut sim, "CreateTopic", json!({"Name": "t", "Attributes": {"DisplayName": "Value1"}}));
+    let again = ok(&mut sim, "CreateTopic", json!({"Name": "t", "Attributes": {"FifoTopic": "false"}}));
+    assert_eq!(first, again);
+    let e = fails(&mut sim, "CreateTopic", json!({"Name": "t", "Attributes": {"DisplayName": "Value2"}}));
+    assert_eq!(e.message, "Invalid parameter: Attributes Reason: Topic already exists with different attributes");
+}
+
+#[test]
+fn subscribing_again_with_the_default_filter_policy_scope_spelled_out_returns_the_same_subscription() {
+    // Item 6. AWS, recorded (LocalStack's AWS-validated `test_subscribe_idempotency`): with
+    // RawMessageDelivery "True" then "true", then FilterPolicyScope "MessageAttributes" spelled
+    // out, Subscribe answers the same subscription; MessageBody is different attributes.
+    let mut sim = Sim::new(1);
+    ok(&mut sim, "CreateTopic", json!({"Name": "t"}));
+    queue(&mut sim, "q", json!({}));
+    let arn = subscribe_queue(&mut sim, "t", "q", json!({"RawMessageDelivery": "True"}));
+    for attributes in [
+        json!({"RawMessageDelivery": "true"}),
+        json!({"RawMessageDelivery": "true", "FilterPolicyScope": "MessageAttributes"}),
+        json!({}),
+        json!({"FilterPolicyScope": "MessageAttributes"}),
+    ] {
+        assert_eq!(subscribe_queue(&mut sim, "t", "q", attributes), arn);
+    }
+    let e = fails(
+        &mut sim,
+        "Subscribe",
+        json!({"TopicArn": "t", "Protocol": "sqs", "Endpoint": format!("{ACCOUNT_ARN}q"),
+               "Attributes": {"RawMessageDelivery": "false", "FilterPolicyScope": "MessageBody"}}),
+    );
+    assert!(e.message.contains("already exists with different attributes"), "{}", e.message);
+}
+
+#[test]
+fn unsubscribing_twice_answers_an_empty_response_both_times() {
+    // Item 6. AWS, recorded (LocalStack's AWS-validated `test_unsubscribe_idempotency`, 2025-10).
+    let mut sim = Sim::new(1);
+    ok(&mut sim, "CreateTopic", json!({"Name": "t"}));
+    queue(&mut sim, "q", json!({}));
+    let arn = subscribe_queue(&mut sim, "t", "q", json!({}));
+    assert_eq!(ok(&mut sim, "Unsubscribe", json!({"SubscriptionArn": arn})), json!({}));
+    assert_eq!(ok(&mut sim, "Unsubscribe", json!({"SubscriptionArn": arn})), json!({}));
+}
+
+#[test]
+fn the_sns_record_a_function_receives_carries_signing_cert_url_and_unsubscribe_url() {
+    // Item 10. Lambda developer guide, "Using Lambda with Amazon SNS" (its example event), and
+    // AWS, recorded (LocalStack's AWS-validated `test_sns_topic_as_lambda_dead_letter_queue`): the
+    // record's `Sns` has SigningCertUrl and UnsubscribeUrl (spelt `Url`, not the envelope's `URL`).
+    // The function's OnSuccess destination shows the record it was invoked with.
+    let mut sim = Sim::new(1);
+    ok(&mut sim, "CreateTopic", json!({"Name": "t"}));
+    queue(&mut sim, "done", json!({}));
+    ok(&mut sim, "CreateFunction", json!({"FunctionName": "f", "Behavior": {"ProcessingTime": "10ms"}}));
+    ok(
+        &mut sim,
+        "PutFunctionEventInvokeConfig",
+        json!({"FunctionName": "f", "DestinationConfig": {"OnSuccess": {"Destination": format!("{ACCOUNT_ARN}done")}}}),
+    );
+    let endpoint = "arn:aws:lambda:us-east-1:000000000000:function:f";
+    let r = ok(&mut sim, "Subscribe", json!({"TopicArn": "t", "Protocol": "lambda", "Endpoint": endpoint}));
+    let sub = r["SubscriptionArn"].as_str().unwrap().to_string();
+    ok(&mut sim, "Publish", json!({"TopicArn": "t", "Message": "m"}));
+    secs(&mut sim, 5);
+    let got = receive(&mut sim, "done", 1);
+    let record: Value = serde_json::from_str(got[0]["Body"].as_str().unwrap()).unwrap();
+    let sns = &record["requestPayload"]["Records"][0]["Sns"];
+    assert!(
+        sns["SigningCertUrl"].as_str().is_some_and(|u| u.starts_with("https://sns.us-east-1.amazonaws.com/")),
+        "{sns}"
+    );
+    assert_eq!(
+        sns["UnsubscribeUrl"],
+        format!("https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe&SubscriptionArn={sub}")
+    );
+}

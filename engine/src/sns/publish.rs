@@ -42,9 +42,12 @@ pub(crate) struct Delivery {
     /// The MD5 of `message`, once per publish, for every raw copy.
     pub md5: Arc<str>,
     pub published_at: SimTime,
-    /// From a FIFO topic: passed to FIFO queues (a standard queue gets no group id).
+    /// From a FIFO topic: passed to FIFO queues (a standard queue gets no group id). From a
+    /// standard topic, a `MessageGroupId` given to Publish: passed to every queue.
     pub group: Option<Name>,
     pub dedup: Option<Name>,
+    /// From a FIFO topic: the message's sequence number in the topic, shown in its envelope.
+    pub sequence: Option<u64>,
     /// `SenderId` of the stored copy: the topic ARN, built once per publish.
     pub sender: Name,
     /// 1 for the first attempt; SNS's retries count on.
@@ -73,7 +76,8 @@ pub const FIFO_TOPIC_GROUP_MPS: u32 = 300;
 /// The result of offering one checked message to a topic.
 enum Outcome {
     Published(SnsId, Option<u64>),
-    Deduplicated(SnsId),
+    /// The first message's id and, from a FIFO topic, its sequence number.
+    Deduplicated(SnsId, Option<u64>),
 }
 
 fn invalid(message: impl Into<String>) -> ApiError {
@@ -110,7 +114,7 @@ impl Sim {
         let checked = Checked { message, subject: None, attributes, group: None, dedup: None };
         self.topic_quota(topic, &[&checked])?;
         match self.offer(topic, checked) {
-            Outcome::Published(id, _) | Outcome::Deduplicated(id) => Ok(id),
+            Outcome::Published(id, _) | Outcome::Deduplicated(id, _) => Ok(id),
         }
     }
 
@@ -146,17 +150,17 @@ impl Sim {
         };
         let scope = if fifo.per_message_group { checked.group.clone().unwrap_or_default() } else { String::new() };
         let dedup = checked.dedup.clone().unwrap_or_default();
-        if let Some(MsgIdOrSns::Sns(first)) = fifo.dedup.seen(now, &scope, &dedup) {
+        if let Some(MsgIdOrSns::Sns(first, sequence)) = fifo.dedup.seen(now, &scope, &dedup) {
             self.emit(EventKind::Deduplicated {
                 resource: topic.clone(),
                 message_id: first.to_string(),
                 deduplication_id: dedup,
             });
-            return Outcome::Deduplicated(first);
+            return Outcome::Deduplicated(first, Some(sequence));
         }
         let id = self.fan_out(topic, checked);
         let fifo = self.topics.get_mut(topic).and_then(|t| t.fifo.as_mut()).expect("invariant: checked above");
-        fifo.dedup.record(now, &scope, &dedup, MsgIdOrSns::Sns(id));
+        fifo.dedup.record(now, &scope, &dedup, MsgIdOrSns::Sns(id, fifo.sequence));
         Outcome::Published(id, Some(fifo.sequence))
     }
 
@@ -204,9 +208,10 @@ impl Sim {
         let id = SnsId(self.counters.sns_message);
         let t = self.topics.get_mut(topic).expect("invariant: resolved topic exists");
         t.published += 1;
-        if let Some(f) = t.fifo.as_mut() {
+        let sequence = t.fifo.as_mut().map(|f| {
             f.sequence += 1;
-        }
+            f.sequence
+        });
         let subscriptions = t.subscriptions.clone();
         let record_events = self.record_events;
         self.emit(EventKind::Published {
@@ -259,6 +264,7 @@ impl Sim {
                 published_at: self.now,
                 group: checked.group.as_deref().map(Name::from),
                 dedup: checked.dedup.as_deref().map(Name::from),
+                sequence,
                 sender: sender.clone(),
                 attempt: 1,
                 answer: None,
@@ -280,14 +286,18 @@ fn throttled(scope: &str, limit: u32) -> ApiError {
 
 fn outcome_json(outcome: Outcome) -> Value {
     match outcome {
-        Outcome::Published(id, None) => json!({ "MessageId": id.text() }),
-        Outcome::Published(id, Some(seq)) => json!({ "MessageId": id.text(), "SequenceNumber": sequence_number(seq) }),
-        Outcome::Deduplicated(id) => json!({ "MessageId": id.text() }),
+        Outcome::Published(id, None) | Outcome::Deduplicated(id, None) => json!({ "MessageId": id.text() }),
+        Outcome::Published(id, Some(seq)) | Outcome::Deduplicated(id, Some(seq)) => {
+            json!({ "MessageId": id.text(), "SequenceNumber": sequence_number(seq) })
+        }
     }
 }
 
 /// FIFO topics need a `MessageGroupId` and a deduplication id (given, or the SHA-256 of the
-/// message with ContentBasedDeduplication); standard topics refuse both.
+/// message with ContentBasedDeduplication). A standard topic refuses a deduplication id and takes a
+/// `MessageGroupId`, which its SQS subscriptions receive (AWS, recorded 2025-08: LocalStack's
+/// AWS-validated `test_publish_message_group_id`; the API reference still says the group id is
+/// for FIFO topics only — SQS standard queues take one since fair queues, 2025-07).
 fn check_fifo_publish(
     p: &Params,
     fifo: Option<&TopicFifo>,
@@ -295,23 +305,19 @@ fn check_fifo_publish(
 ) -> ApiResult<(Option<String>, Option<String>)> {
     let group = p.opt_str("MessageGroupId")?;
     let dedup = p.opt_str("MessageDeduplicationId")?;
-    let Some(fifo) = fifo else {
-        if let Some(name) = [("MessageGroupId", group), ("MessageDeduplicationId", dedup)]
-            .iter()
-            .find(|(_, v)| v.is_some())
-            .map(|(n, _)| n)
-        {
-            return Err(invalid(format!(
-                "Invalid parameter: {name} Reason: The request includes {name} parameter that is not valid for this topic type"
-            )));
-        }
-        return Ok((None, None));
-    };
     for (name, value) in [("MessageGroupId", group), ("MessageDeduplicationId", dedup)] {
         if value.is_some_and(|v| !valid_fifo_token(v)) {
             return Err(invalid(format!("Invalid parameter: {name} Reason: 1 to 128 letters, digits and punctuation")));
         }
     }
+    let Some(fifo) = fifo else {
+        if dedup.is_some() {
+            return Err(invalid(
+                "Invalid parameter: MessageDeduplicationId Reason: The request includes MessageDeduplicationId parameter that is not valid for this topic type",
+            ));
+        }
+        return Ok((group.map(str::to_string), None));
+    };
     let group =
         group.ok_or_else(|| invalid("Invalid parameter: The MessageGroupId parameter is required for FIFO topics"))?;
     let dedup = match dedup {
@@ -389,6 +395,19 @@ pub(super) fn notification_attributes(d: &Delivery) -> Value {
     })))
 }
 
+/// The placeholder signature of a standard topic's notification: the playground signs nothing.
+pub(super) const SIGNATURE: &str = "EXAMPLE-not-signed-by-the-playground";
+
+/// Where a notification says its signing certificate is (a placeholder: nothing is signed).
+pub(super) fn signing_cert_url() -> String {
+    format!("https://sns.{}.amazonaws.com/SimpleNotificationService-playground.pem", ids::REGION)
+}
+
+/// The link a notification gives to unsubscribe its subscription.
+pub(super) fn unsubscribe_url(subscription: &str) -> String {
+    format!("https://sns.{}.amazonaws.com/?Action=Unsubscribe&SubscriptionArn={subscription}", ids::REGION)
+}
+
 pub(super) fn envelope(d: &Delivery) -> String {
     let q = |v: &str| Value::String(v.to_string()).to_string();
     let mut out = String::from("{");
@@ -403,22 +422,23 @@ pub(super) fn envelope(d: &Delivery) -> String {
     let topic_arn = ids::topic_arn(&d.topic);
     field("Type", q("Notification"));
     field("MessageId", q(&d.sns_id.to_string()));
+    // A FIFO topic's notification carries its SequenceNumber and is not signed (AWS, recorded:
+    // LocalStack's AWS-validated `test_message_to_fifo_sqs`, 2025-08).
+    if let Some(seq) = d.sequence {
+        field("SequenceNumber", q(&sequence_number(seq)));
+    }
     field("TopicArn", q(&topic_arn));
     if let Some(s) = &d.subject {
         field("Subject", q(s));
     }
     field("Message", q(&d.message));
     field("Timestamp", q(&d.published_at.iso8601()));
-    field("SignatureVersion", q("1"));
-    field("Signature", q("EXAMPLE-not-signed-by-the-playground"));
-    field(
-        "SigningCertURL",
-        q(&format!("https://sns.{}.amazonaws.com/SimpleNotificationService-playground.pem", ids::REGION)),
-    );
-    field(
-        "UnsubscribeURL",
-        q(&format!("https://sns.{}.amazonaws.com/?Action=Unsubscribe&SubscriptionArn={}", ids::REGION, d.subscription)),
-    );
+    if d.sequence.is_none() {
+        field("SignatureVersion", q("1"));
+        field("Signature", q(SIGNATURE));
+        field("SigningCertURL", q(&signing_cert_url()));
+    }
+    field("UnsubscribeURL", q(&unsubscribe_url(&d.subscription)));
     if !d.attributes.is_empty() {
         field("MessageAttributes", notification_attributes(d).to_string());
     }
