@@ -297,3 +297,110 @@ fn the_sns_record_a_function_receives_carries_signing_cert_url_and_unsubscribe_u
         format!("https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe&SubscriptionArn={sub}")
     );
 }
+
+#[test]
+fn a_fifo_batch_entry_without_its_group_or_dedup_id_fails_the_whole_call() {
+    // Item 8. AWS, recorded (LocalStack's AWS-validated `test_publish_batch_exceptions`): the call
+    // answers InvalidParameter — nothing is published, no entry is listed as Failed.
+    let mut sim = Sim::new(1);
+    fifo_topic(&mut sim, "orders.fifo", json!({}));
+    let good = json!({"Id": "ok", "Message": "m", "MessageGroupId": "g", "MessageDeduplicationId": "d"});
+    let cases = [
+        (json!({"Id": "1", "Message": "m"}), "Invalid parameter: The MessageGroupId parameter is required for FIFO topics"),
+        (
+            json!({"Id": "1", "Message": "m", "MessageGroupId": "g"}),
+            "Invalid parameter: The topic should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly",
+        ),
+        (
+            json!({"Id": "1", "Message": "{\"sqs\": \"x\"}", "MessageStructure": "json", "MessageGroupId": "g", "MessageDeduplicationId": "e"}),
+            "Invalid parameter: Message Structure - No default entry in JSON message body",
+        ),
+    ];
+    for (entry, message) in cases {
+        let e = fails(
+            &mut sim,
+            "PublishBatch",
+            json!({"TopicArn": "orders.fifo", "PublishBatchRequestEntries": [good, entry]}),
+        );
+        assert_eq!((e.code.as_str(), e.message.as_str()), ("InvalidParameter", message));
+    }
+}
+
+#[test]
+fn a_bad_attribute_in_one_batch_entry_fails_the_whole_call() {
+    // Item 8 (AWS, recorded: `test_empty_or_wrong_message_attributes`, the batch-* cases).
+    let mut sim = Sim::new(1);
+    ok(&mut sim, "CreateTopic", json!({"Name": "t"}));
+    let bad =
+        json!({"Id": "2", "Message": "m", "MessageAttributes": {"attr1": {"DataType": "String", "StringValue": ""}}});
+    let e = fails(
+        &mut sim,
+        "PublishBatch",
+        json!({"TopicArn": "t", "PublishBatchRequestEntries": [{"Id": "1", "Message": "m"}, bad]}),
+    );
+    assert_eq!(e.code, "ParameterValueInvalid");
+    let no_type = json!({"Id": "2", "Message": "m", "MessageAttributes": {"attr1": {"StringValue": "v"}}});
+    let e = fails(
+        &mut sim,
+        "PublishBatch",
+        json!({"TopicArn": "t", "PublishBatchRequestEntries": [{"Id": "1", "Message": "m"}, no_type]}),
+    );
+    assert_eq!(e.code, "ValidationError");
+    assert!(
+        e.message.contains("'publishBatchRequestEntries.2.member.messageAttributes.attr1.member.dataType'"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn the_batch_size_limit_counts_the_attributes_too() {
+    // Item 8. AWS, recorded (`test_publish_batch_too_long_message`, 2024-09): a body of
+    // 262,144 bytes less the attribute's name, type and value bytes is one byte too many with the
+    // attribute: BatchRequestTooLong; one byte less goes through.
+    let mut sim = Sim::new(1);
+    ok(&mut sim, "CreateTopic", json!({"Name": "t"}));
+    let attrs = json!({"attr1": {"DataType": "Number", "StringValue": "1"}});
+    let counted = "attr1".len() + "Number".len() + "1".len();
+    let body = "a".repeat(262_144 - counted);
+    let entries =
+        |body: &str| json!([{"Id": "1", "Message": body, "MessageAttributes": attrs}, {"Id": "2", "Message": "b"}]);
+    let e = fails(&mut sim, "PublishBatch", json!({"TopicArn": "t", "PublishBatchRequestEntries": entries(&body)}));
+    assert_eq!(e.code, "BatchRequestTooLong");
+    let r = ok(&mut sim, "PublishBatch", json!({"TopicArn": "t", "PublishBatchRequestEntries": entries(&body[1..])}));
+    assert_eq!(r["Successful"].as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn message_attribute_errors_are_parameter_value_invalid_and_a_missing_data_type_is_a_validation_error() {
+    // Item 9. AWS, recorded (LocalStack's AWS-validated `test_empty_or_wrong_message_attributes`,
+    // 2024-11, `test_message_attributes_prefixes`): an empty StringValue or BinaryValue, the name
+    // `a^*?`, the DataType "String." are refused with ParameterValueInvalid; no DataType is a
+    // ValidationError naming 'messageAttributes.NAME.member.dataType'.
+    let mut sim = Sim::new(1);
+    ok(&mut sim, "CreateTopic", json!({"Name": "t"}));
+    let publish = |attrs: Value| json!({"TopicArn": "t", "Message": "m", "MessageAttributes": attrs});
+    let cases = [
+        (json!({"attr1": {"DataType": "String", "StringValue": ""}}), "ParameterValueInvalid",
+            "The message attribute 'attr1' must contain non-empty message attribute value for message attribute type 'String'."),
+        (json!({"attr1": {"DataType": "Binary", "BinaryValue": ""}}), "ParameterValueInvalid",
+            "The message attribute 'attr1' must contain non-empty message attribute value for message attribute type 'Binary'."),
+        (json!({"a^*?": {"DataType": "String", "StringValue": "v"}}), "ParameterValueInvalid",
+            "Invalid non-alphanumeric character '#x5E' was found in the message attribute name. Can only include alphanumeric characters, hyphens, underscores, or dots."),
+        (json!({"attr1": {"DataType": "String.", "StringValue": "v"}}), "ParameterValueInvalid",
+            "The message attribute 'attr1' has an invalid message attribute type, the set of supported type prefixes is Binary, Number, and String."),
+        (json!({"attr1": {"DataType": "String", "BinaryValue": "dg=="}}), "ParameterValueInvalid",
+            "The message attribute 'attr1' with type 'String' must use field 'String'."),
+        (json!({"attr1": {"StringValue": "v"}}), "ValidationError",
+            "1 validation error detected: Value null at 'messageAttributes.attr1.member.dataType' failed to satisfy constraint: Member must not be null"),
+        (json!({"attr1": {"DataType": "Number", "StringValue": "one"}}), "ParameterValueInvalid", ""),
+    ];
+    for (attrs, code, message) in cases {
+        let e = fails(&mut sim, "Publish", publish(attrs.clone()));
+        assert_eq!(e.code, code, "{attrs}");
+        if !message.is_empty() {
+            assert_eq!(e.message, message);
+        }
+    }
+    ok(&mut sim, "Publish", publish(json!({"attr.1-x_y": {"DataType": "String.custom", "StringValue": "v"}})));
+}

@@ -4,6 +4,7 @@
 
 mod delivery;
 pub mod delivery_policy;
+mod message_attributes;
 mod publish;
 mod subscription;
 mod subscription_dlq;

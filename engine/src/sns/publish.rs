@@ -93,7 +93,7 @@ impl Sim {
             }
         };
         let topic = self.topic_ref(reference)?;
-        let checked = check_publish(p, self.topics[&topic].fifo.as_ref())?;
+        let checked = check_publish(p, self.topics[&topic].fifo.as_ref(), None)?;
         self.topic_quota(&topic, &[&checked])?;
         Ok(outcome_json(self.offer(&topic, checked)))
     }
@@ -164,26 +164,39 @@ impl Sim {
         Outcome::Published(id, Some(fifo.sequence))
     }
 
+    /// AWS, recorded (LocalStack's AWS-validated `test_publish_batch_exceptions`,
+    /// `test_publish_batch_too_long_message`, `test_empty_or_wrong_message_attributes`): an entry of
+    /// a FIFO batch without its group or deduplication id, a `MessageStructure` JSON without
+    /// `default`, or a bad message attribute fails the whole call, not only that entry; the
+    /// 256 KiB limit counts every entry's message and attributes together.
     pub(crate) fn publish_batch(&mut self, p: &Params) -> ApiResult<Value> {
         let topic = self.topic_ref(p.str("TopicArn")?)?;
         let entries = batch_entries(p, "PublishBatchRequestEntries")?;
-        let total: usize =
-            entries.iter().map(|(_, e)| e.get("Message").and_then(Value::as_str).map_or(0, str::len)).sum();
+        let total: usize = entries
+            .iter()
+            .map(|(_, e)| {
+                e.get("Message").and_then(Value::as_str).map_or(0, str::len)
+                    + raw_attributes_size(e.get("MessageAttributes"))
+            })
+            .sum();
         if total > MAX_PUBLISH_BYTES {
             return Err(ApiError::new(
                 "BatchRequestTooLong",
-                format!("The length of all the batch messages put together is more than the limit ({MAX_PUBLISH_BYTES} bytes): {total}."),
+                format!("The length of all the messages put together is more than the limit: {total} bytes with their message attributes; the limit is {MAX_PUBLISH_BYTES}."),
             ));
         }
         let fifo = self.topics[&topic].fifo.as_ref();
-        let checked: Vec<(&str, ApiResult<Checked>)> = entries
-            .into_iter()
-            .map(|(id, entry)| {
-                let result = Params::new(Service::Sns, "PublishBatch entry", entry, ENTRY_PARAMS)
-                    .and_then(|ep| check_publish(&ep, fifo));
-                (id, result)
-            })
-            .collect();
+        let mut checked: Vec<(&str, ApiResult<Checked>)> = Vec::with_capacity(entries.len());
+        for (n, (id, entry)) in entries.into_iter().enumerate() {
+            let result = match Params::new(Service::Sns, "PublishBatch entry", entry, ENTRY_PARAMS) {
+                Ok(ep) => {
+                    check_whole_call(&ep, fifo, n + 1)?;
+                    check_publish(&ep, fifo, Some(n + 1))
+                }
+                Err(e) => Err(e),
+            };
+            checked.push((id, result));
+        }
         let good: Vec<&Checked> = checked.iter().filter_map(|(_, c)| c.as_ref().ok()).collect();
         self.topic_quota(&topic, &good)?;
         let mut successful = Vec::new();
@@ -332,8 +345,36 @@ fn check_fifo_publish(
     Ok((Some(group.to_string()), Some(dedup)))
 }
 
+/// The checks of a PublishBatch entry that fail the whole call (see `publish_batch`).
+fn check_whole_call(p: &Params, fifo: Option<&TopicFifo>, entry: usize) -> ApiResult<()> {
+    attributes_of(p, Some(entry))?;
+    let message = p.opt_str("Message")?.unwrap_or("");
+    if p.opt_str("MessageStructure")? == Some("json") {
+        per_protocol_message(message)?;
+    }
+    check_fifo_publish(p, fifo, message).map(|_| ())
+}
+
+/// The message attributes, checked as SNS checks them (`message_attributes`), then as SQS and
+/// SNS both do; every refusal of an attribute is `ParameterValueInvalid`.
+fn attributes_of(p: &Params, entry: Option<usize>) -> ApiResult<MessageAttributes> {
+    super::message_attributes::check(p.raw("MessageAttributes"), entry)?;
+    p.message_attributes("MessageAttributes").map_err(|e| match e.message.starts_with("The message attribute") {
+        true => ApiError::new("ParameterValueInvalid", e.message),
+        false => e,
+    })
+}
+
+/// The bytes of raw `MessageAttributes` as the batch limit counts them: each name, data type
+/// and value.
+fn raw_attributes_size(raw: Option<&Value>) -> usize {
+    let Some(Value::Object(map)) = raw else { return 0 };
+    let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map_or(0, str::len);
+    map.iter().map(|(name, v)| name.len() + text(v, "DataType") + text(v, "StringValue") + text(v, "BinaryValue")).sum()
+}
+
 /// Validates a Publish (or a batch entry) without touching the simulation.
-fn check_publish(p: &Params, fifo: Option<&TopicFifo>) -> ApiResult<Checked> {
+fn check_publish(p: &Params, fifo: Option<&TopicFifo>, entry: Option<usize>) -> ApiResult<Checked> {
     let message = p.opt_str("Message")?.unwrap_or("");
     if message.is_empty() {
         return Err(invalid("Invalid parameter: Empty message"));
@@ -351,7 +392,7 @@ fn check_publish(p: &Params, fifo: Option<&TopicFifo>) -> ApiResult<Checked> {
             return Err(invalid(format!("Invalid parameter: MessageStructure \"{other}\" (the only value is json)")))
         }
     };
-    let attributes = p.message_attributes("MessageAttributes")?;
+    let attributes = attributes_of(p, entry)?;
     check_size(&message, &attributes)?;
     let (group, dedup) = check_fifo_publish(p, fifo, &message)?;
     Ok(Checked { message, subject: subject.map(str::to_string), attributes, group, dedup })
@@ -450,5 +491,5 @@ pub(super) fn envelope(d: &Delivery) -> String {
 /// (for the filter tester, which takes messages in the Publish shape).
 pub fn parse_publish_attributes(params: &Value) -> ApiResult<MessageAttributes> {
     let p = Params::new(Service::Sns, "Publish", params, &["Message", "MessageAttributes"])?;
-    p.message_attributes("MessageAttributes")
+    attributes_of(&p, None)
 }
