@@ -166,7 +166,9 @@ fn topics_are_idempotent_and_deleting_one_removes_its_subscriptions() {
     ok(&mut sim, "DeleteTopic", json!({"TopicArn": arn}));
     ok(&mut sim, "DeleteTopic", json!({"TopicArn": arn}));
     assert_eq!(ok(&mut sim, "ListSubscriptions", json!({}))["Subscriptions"], json!([]));
-    assert_eq!(fails(&mut sim, "Publish", json!({"TopicArn": "t", "Message": "m"})).code, "NotFound");
+    assert_eq!(fails(&mut sim, "Publish", json!({"TopicArn": arn, "Message": "m"})).code, "NotFound");
+    // A bare name of no topic is not an ARN: InvalidParameter, as AWS answers (sns_recorded.rs).
+    assert_eq!(fails(&mut sim, "Publish", json!({"TopicArn": "t", "Message": "m"})).code, "InvalidParameter");
 }
 
 #[test]

@@ -111,8 +111,35 @@ fn invalid(message: impl Into<String>) -> ApiError {
     ApiError::new("InvalidParameter", message)
 }
 
+/// AWS's answer to an ARN parameter that is not an ARN (recorded: LocalStack's AWS-validated
+/// `test_publish_wrong_arn_format`, `test_subscribe_with_invalid_topic`,
+/// `test_unsubscribe_wrong_arn_format`): `InvalidParameter`, "An ARN must have at least 6
+/// elements, not N" (N: the `:`-separated parts).
+pub(crate) fn check_arn_shape(param: &str, value: &str) -> ApiResult<()> {
+    let parts = value.split(':').count();
+    if parts < 6 {
+        return Err(invalid(format!(
+            "Invalid parameter: {param} Reason: An ARN must have at least 6 elements, not {parts}"
+        )));
+    }
+    Ok(())
+}
+
 impl Sim {
+    /// The topic a `TopicArn` names. Playground convenience: a bare name of an existing topic is
+    /// taken for its ARN; any other value that is not an ARN gets AWS's `InvalidParameter`
+    /// (`check_arn_shape`), and an ARN of no topic `NotFound`.
     pub(crate) fn topic_ref(&self, reference: &str) -> ApiResult<Name> {
+        self.topic_ref_in("TopicArn", reference)
+    }
+
+    pub(crate) fn topic_ref_in(&self, param: &str, reference: &str) -> ApiResult<Name> {
+        if !reference.contains(':') {
+            if let Some((k, _)) = self.topics.get_key_value(reference) {
+                return Ok(k.clone());
+            }
+        }
+        check_arn_shape(param, reference)?;
         let name = ids::topic_name_from(reference).ok_or_else(topic_not_found)?;
         self.topics.get_key_value(name).map(|(k, _)| k.clone()).ok_or_else(topic_not_found)
     }

@@ -86,13 +86,22 @@ fn invalid(message: impl Into<String>) -> ApiError {
 
 impl Sim {
     pub(crate) fn publish(&mut self, p: &Params) -> ApiResult<Value> {
-        let reference = match (p.opt_str("TopicArn")?, p.opt_str("TargetArn")?) {
-            (Some(t), _) | (None, Some(t)) => t,
+        let (param, reference) = match (p.opt_str("TopicArn")?, p.opt_str("TargetArn")?) {
+            (Some(t), _) => ("TopicArn", t),
+            (None, Some(t)) => ("TargetArn", t),
             (None, None) => {
                 return Err(invalid("Invalid parameter: TopicArn or TargetArn Reason: no value for required parameter"))
             }
         };
-        let topic = self.topic_ref(reference)?;
+        // A mobile platform endpoint as TargetArn: the playground publishes to topics only, so
+        // there is none to find (AWS, recorded: `test_publish_non_existent_target`).
+        if param == "TargetArn" && ids::topic_name_from(reference).is_some_and(|n| n.starts_with("endpoint/")) {
+            return Err(invalid(
+                "Invalid parameter: TargetArn Reason: No endpoint found for the target arn specified \
+                 (the playground publishes to topics: subscribe the endpoint to a topic and publish there)",
+            ));
+        }
+        let topic = self.topic_ref_in(param, reference)?;
         let checked = check_publish(p, self.topics[&topic].fifo.as_ref(), None)?;
         self.topic_quota(&topic, &[&checked])?;
         Ok(outcome_json(self.offer(&topic, checked)))

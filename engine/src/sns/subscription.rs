@@ -390,7 +390,11 @@ impl Sim {
         Ok(())
     }
 
+    /// The subscription an ARN names: a value that is not an ARN gets AWS's `InvalidParameter`,
+    /// an ARN of no subscription `NotFound` (AWS, recorded: `test_unsubscribe_wrong_arn_format`,
+    /// `test_get_subscription_attributes_error_not_exists`).
     fn subscription_ref(&self, arn: &str) -> ApiResult<Name> {
+        super::check_arn_shape("SubscriptionArn", arn)?;
         self.subscriptions
             .get_key_value(arn)
             .map(|(k, _)| k.clone())
@@ -400,7 +404,9 @@ impl Sim {
     /// Unsubscribing a subscription that no longer exists answers `{}`, as the first time (AWS,
     /// recorded: LocalStack's AWS-validated `test_unsubscribe_idempotency`, 2025-10).
     pub(crate) fn unsubscribe(&mut self, p: &Params) -> ApiResult<Value> {
-        let Ok(arn) = self.subscription_ref(p.str("SubscriptionArn")?) else { return Ok(json!({})) };
+        let arn = p.str("SubscriptionArn")?;
+        super::check_arn_shape("SubscriptionArn", arn)?;
+        let Ok(arn) = self.subscription_ref(arn) else { return Ok(json!({})) };
         let sub = self.subscriptions.remove(&arn).expect("invariant: resolved subscription exists");
         if let Some(t) = self.topics.get_mut(&sub.topic) {
             t.subscriptions.retain(|s| *s != arn);
