@@ -1027,7 +1027,9 @@ fn seed_sweep_with_duplicates_and_reordering_keeps_every_invariant() {
         }
     }
     let kinds = ["DuplicateStored", "MovedToDeadLetterQueue", "MessageMoved", "DeleteIgnored", "ExpiredByRetention"];
-    for kind in kinds.into_iter().chain(["Deduplicated", "Purged", "VisibilityChanged", "DelayEnded"]) {
+    // DeliveryFailed: the FIFO topic's copies to the deleted jobs.fifo, kept by its FIFO DLQ.
+    let more = ["Deduplicated", "Purged", "VisibilityChanged", "DelayEnded", "DeliveryFailed"];
+    for kind in kinds.into_iter().chain(more) {
         assert!(totals.get(kind).is_some_and(|n| *n >= 200), "the sweep should exercise {kind}: {totals:?}");
     }
 }
