@@ -345,7 +345,7 @@ fn a_fifo_topic_fans_out_each_group_in_publish_order_without_duplicates() {
 fn fifo_topics_need_a_group_and_take_no_fifo_queue_on_a_standard_topic() {
     // SNS: FIFO topic names end in .fifo; Publish to a FIFO topic needs MessageGroupId; a FIFO
     // queue cannot subscribe to a standard topic; a standard queue can subscribe to a FIFO topic
-    // and gets no group id.
+    // and gets no group id; a standard topic refuses a deduplication id.
     let mut sim = Sim::new(1);
     assert_eq!(fails(&mut sim, "CreateTopic", json!({"Name": "orders.fifo"})).code, "InvalidParameter");
     assert_eq!(
@@ -365,8 +365,10 @@ fn fifo_topics_need_a_group_and_take_no_fifo_queue_on_a_standard_topic() {
         json!({"TopicArn": "standard", "Protocol": "sqs", "Endpoint": format!("{ACCOUNT_ARN}q.fifo")}),
     );
     assert!(e.message.contains("FIFO SQS Queues can not be subscribed to standard SNS topics"));
+    // A standard topic takes a MessageGroupId (AWS, recorded 2025-08; sns_recorded.rs) but not a
+    // deduplication id.
     assert_eq!(
-        fails(&mut sim, "Publish", json!({"TopicArn": "standard", "Message": "x", "MessageGroupId": "g"})).code,
+        fails(&mut sim, "Publish", json!({"TopicArn": "standard", "Message": "x", "MessageDeduplicationId": "d"})).code,
         "InvalidParameter"
     );
 }

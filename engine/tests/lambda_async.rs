@@ -201,7 +201,7 @@ fn an_event_older_than_its_maximum_age_is_dropped_as_event_age_exceeded() {
     );
     invoke(&mut sim, json!({"order_id": 4417}));
     secs(&mut sim, 600);
-    assert_eq!(attempts(&sim).len(), 1, "the retry a minute later finds the event too old");
+    assert_eq!(attempts(&sim).len(), 1, "the retry a minute later would find the event too old");
     let record = body(&mut sim, "failed");
     assert_eq!(record["requestContext"]["condition"], "EventAgeExceeded");
     assert_eq!(record["requestContext"]["approximateInvokeCount"], 1);
@@ -258,8 +258,13 @@ fn invalid_invoke_configurations_are_refused_with_the_aws_error_and_change_nothi
         (dest(&format!("{ACCOUNT_ARN}q.fifo")), "InvalidParameterValueException"),
         (dest("arn:aws:s3:::bucket"), "InvalidParameterValueException"),
         (dest("arn:aws:lambda:us-east-1:000000000000:function:ghost"), "InvalidParameterValueException"),
-        (json!({"FunctionName": "ghost"}), "ResourceNotFoundException"),
-        (json!({"FunctionName": "charge", "Qualifier": "live"}), "ResourceNotFoundException"),
+        (json!({"FunctionName": "ghost", "MaximumRetryAttempts": 1}), "ResourceNotFoundException"),
+        (
+            json!({"FunctionName": "charge", "Qualifier": "live", "MaximumRetryAttempts": 1}),
+            "ResourceNotFoundException",
+        ),
+        // No setting at all: refused first (lambda_recorded.rs).
+        (json!({"FunctionName": "ghost"}), "InvalidParameterValueException"),
     ];
     for (params, code) in cases {
         assert_eq!(fails(&mut sim, "PutFunctionEventInvokeConfig", params.clone()).code, code, "{params}");
@@ -407,7 +412,9 @@ fn an_eventbridge_lambda_target_is_invoked_asynchronously_and_a_missing_one_goes
 fn an_event_bus_destination_gets_the_record_as_the_detail_of_a_lambda_event() {
     // Lambda guide: for EventBridge "the invocation record is passed as the detail in the
     // PutEvents call. The value for the source event field is lambda"; the detail-type says Success
-    // or Failure; resources hold the function and destination ARNs.
+    // or Failure; resources hold the bus's and the function's ARNs, the bus first (item 15 of
+    // issue 48: AWS, recorded by LocalStack's AWS-validated `test_invoke_lambda_eventbridge`,
+    // 2025-11; the guide gives no order).
     let mut sim = Sim::new(1);
     charge(&mut sim, "0ms");
     queue(&mut sim, "results", json!({}));
@@ -428,7 +435,7 @@ fn an_event_bus_destination_gets_the_record_as_the_detail_of_a_lambda_event() {
     let event = body(&mut sim, "results");
     assert_eq!(event["source"], "lambda");
     assert_eq!(event["detail-type"], "Lambda Function Invocation Result - Success");
-    assert_eq!(event["resources"], json!([format!("{FN_ARN}:$LATEST"), bus]));
+    assert_eq!(event["resources"], json!([bus, format!("{FN_ARN}:$LATEST")]));
     assert_eq!(event["detail"]["requestContext"]["condition"], "Success");
 }
 
@@ -478,4 +485,39 @@ fn a_lambda_subscription_refuses_raw_message_delivery() {
         json!({"TopicArn": "orders", "Protocol": "lambda", "Endpoint": "arn:aws:lambda:us-east-1:000000000000:charge"}),
     );
     assert!(e.message.contains("Lambda endpoint ARN"), "{}", e.message);
+}
+
+#[test]
+fn a_retry_that_would_come_after_the_maximum_age_is_not_waited_for_the_record_goes_at_once() {
+    // Item 16 of issue 48. Lambda guide ("Configuring error handling"): Lambda keeps an event in
+    // the queue at most MaximumEventAgeInSeconds "before discarding it". AWS, recorded (LocalStack's
+    // AWS-validated `test_maxeventage`, 2025-11): with a 60 s maximum and the retry a minute away,
+    // the EventAgeExceeded record reached OnFailure before 60 s ("lambda doesn't even wait for the
+    // full 60s"). So the record goes when the attempt fails, not at the retry's due time (61 s).
+    let mut sim = Sim::new(1);
+    charge(&mut sim, "1d");
+    queue(&mut sim, "failed", json!({}));
+    queue(&mut sim, "failed-2", json!({}));
+    ok(
+        &mut sim,
+        "PutFunctionEventInvokeConfig",
+        json!({"FunctionName": "charge", "MaximumEventAgeInSeconds": 60,
+        "DestinationConfig": {"OnFailure": {"Destination": format!("{ACCOUNT_ARN}failed")}}}),
+    );
+    invoke(&mut sim, json!({"order_id": 4417}));
+    secs(&mut sim, 5);
+    let record = body(&mut sim, "failed");
+    assert_eq!(record["requestContext"]["condition"], "EventAgeExceeded");
+    assert_eq!(record["requestContext"]["approximateInvokeCount"], 1);
+    // With 90 s, one retry fits (about 61 s); the next (about 181 s) does not.
+    let second = json!({"FunctionName": "charge", "MaximumEventAgeInSeconds": 90,
+        "DestinationConfig": {"OnFailure": {"Destination": format!("{ACCOUNT_ARN}failed-2")}}});
+    ok(&mut sim, "UpdateFunctionEventInvokeConfig", second);
+    invoke(&mut sim, json!({"order_id": 4418}));
+    secs(&mut sim, 60);
+    assert!(receive(&mut sim, "failed-2", 1).is_empty(), "the retry is still to come");
+    secs(&mut sim, 5);
+    let record = body(&mut sim, "failed-2");
+    assert_eq!(record["requestContext"]["condition"], "EventAgeExceeded");
+    assert_eq!(record["requestContext"]["approximateInvokeCount"], 2);
 }

@@ -166,7 +166,9 @@ fn topics_are_idempotent_and_deleting_one_removes_its_subscriptions() {
     ok(&mut sim, "DeleteTopic", json!({"TopicArn": arn}));
     ok(&mut sim, "DeleteTopic", json!({"TopicArn": arn}));
     assert_eq!(ok(&mut sim, "ListSubscriptions", json!({}))["Subscriptions"], json!([]));
-    assert_eq!(fails(&mut sim, "Publish", json!({"TopicArn": "t", "Message": "m"})).code, "NotFound");
+    assert_eq!(fails(&mut sim, "Publish", json!({"TopicArn": arn, "Message": "m"})).code, "NotFound");
+    // A bare name of no topic is not an ARN: InvalidParameter, as AWS answers (sns_recorded.rs).
+    assert_eq!(fails(&mut sim, "Publish", json!({"TopicArn": "t", "Message": "m"})).code, "InvalidParameter");
 }
 
 #[test]
@@ -232,13 +234,13 @@ fn subscription_attributes_read_back_as_strings() {
 #[test]
 fn publish_checks_its_message() {
     // SNS: an empty message is InvalidParameter; messages are at most 256 KB; a standard topic
-    // refuses FIFO parameters; MessageStructure json picks the sqs or default entry.
+    // refuses a deduplication id; MessageStructure json picks the sqs or default entry.
     let mut sim = Sim::new(1);
     topic_with(&mut sim, &[("q", json!({"RawMessageDelivery": "true"}))]);
     let e = fails(&mut sim, "Publish", json!({"TopicArn": "order-events", "Message": ""}));
     assert_eq!((e.code.as_str(), e.message.as_str()), ("InvalidParameter", "Invalid parameter: Empty message"));
     fails(&mut sim, "Publish", json!({"TopicArn": "order-events", "Message": "x".repeat(262_145)}));
-    fails(&mut sim, "Publish", json!({"TopicArn": "order-events", "Message": "m", "MessageGroupId": "g"}));
+    fails(&mut sim, "Publish", json!({"TopicArn": "order-events", "Message": "m", "MessageDeduplicationId": "d"}));
     fails(&mut sim, "Publish", json!({"TopicArn": "order-events", "Message": "m", "Subject": ""}));
     fails(
         &mut sim,

@@ -212,7 +212,7 @@ fn producers_are_validated() {
     fails_with(
         &mut sim,
         "CreateProducer",
-        json!({"ProducerName": "p", "Design": "FanOut", "TopicArn": "nope"}),
+        json!({"ProducerName": "p", "Design": "FanOut", "TopicArn": "arn:aws:sns:us-east-1:000000000000:nope"}),
         "NotFound",
     );
     fails_with(&mut sim, "CreateProducer", json!({"ProducerName": "p", "Design": "Chain"}), "MissingParameter");

@@ -121,7 +121,11 @@ fn order_service_actions_are_validated_and_a_failure_changes_nothing() {
             json!({"ServiceName": "x", "Design": "Saga", "TopicArn": "orders"}),
             "InvalidParameterValue",
         ),
-        ("CreateOrderService", json!({"ServiceName": "x", "Design": "Outbox", "TopicArn": "missing"}), "NotFound"),
+        (
+            "CreateOrderService",
+            json!({"ServiceName": "x", "Design": "Outbox", "TopicArn": "arn:aws:sns:us-east-1:000000000000:missing"}),
+            "NotFound",
+        ),
         (
             "CreateOrderService",
             json!({"ServiceName": "shop", "Design": "Outbox", "TopicArn": "orders"}),

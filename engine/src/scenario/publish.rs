@@ -426,7 +426,8 @@ mod tests {
         let e = one(json!({"name": "A", "body": 5})).unwrap_err();
         assert!(e.contains("\"body\" must be a string"), "{e}");
         let e = one(json!({"name": "A", "body": "x", "attributes": {"a": {"StringValue": "1"}}})).unwrap_err();
-        assert!(e.starts_with("publish.presets[0] (A): \"attributes\": ") && e.contains("DataType"), "{e}");
+        // SNS's answer to a missing DataType names the request field `dataType` (AWS, recorded).
+        assert!(e.starts_with("publish.presets[0] (A): \"attributes\": ") && e.contains("dataType"), "{e}");
         let e = parse(json!({"topic": "t", "presets": [{"name": "A", "body": "x"}, {"name": "A", "body": "y"}]}));
         assert_eq!(e.unwrap_err(), "publish.presets[1]: the name \"A\" is used twice");
         let e = parse(json!({"topic": "t.fifo", "presets": [{"name": "A", "body": "x"}]})).unwrap_err();

@@ -29,20 +29,25 @@ use crate::timers::Timer;
 use crate::world::MetricKey;
 use std::sync::Arc;
 
-/// The event SNS gives a function: one record with the notification in `Sns`, fields in the
-/// order AWS sends them (Lambda developer guide, "Using Lambda with Amazon SNS").
+/// The event SNS gives a function: one record with the notification in `Sns` (Lambda developer
+/// guide, "Using Lambda with Amazon SNS", its example event). Unlike the envelope's `SigningCertURL`
+/// and `UnsubscribeURL`, the record spells `SigningCertUrl` and `UnsubscribeUrl` (AWS, recorded:
+/// LocalStack's AWS-validated `test_sns_topic_as_lambda_dead_letter_queue`).
 fn lambda_event(d: &Delivery, subscription: &str) -> String {
     let q = |v: &str| serde_json::Value::String(v.to_string()).to_string();
     let attributes = super::publish::notification_attributes(d);
     let topic_arn = ids::topic_arn(&d.topic);
     format!(
-        "{{\"Records\":[{{\"EventSource\":\"aws:sns\",\"EventVersion\":\"1.0\",\"EventSubscriptionArn\":{},\"Sns\":{{\"Type\":\"Notification\",\"MessageId\":{},\"TopicArn\":{},\"Subject\":{},\"Message\":{},\"Timestamp\":{},\"SignatureVersion\":\"1\",\"Signature\":\"EXAMPLE-not-signed-by-the-playground\",\"MessageAttributes\":{}}}}}]}}",
+        "{{\"Records\":[{{\"EventSource\":\"aws:sns\",\"EventVersion\":\"1.0\",\"EventSubscriptionArn\":{},\"Sns\":{{\"Type\":\"Notification\",\"MessageId\":{},\"TopicArn\":{},\"Subject\":{},\"Message\":{},\"Timestamp\":{},\"SignatureVersion\":\"1\",\"Signature\":{},\"SigningCertUrl\":{},\"UnsubscribeUrl\":{},\"MessageAttributes\":{}}}}}]}}",
         q(subscription),
         q(&d.sns_id.to_string()),
         q(&topic_arn),
         d.subject.as_deref().map_or("null".to_string(), q),
         q(&d.message),
         q(&d.published_at.iso8601()),
+        q(super::publish::SIGNATURE),
+        q(&super::publish::signing_cert_url()),
+        q(&super::publish::unsubscribe_url(subscription)),
         attributes
     )
 }
@@ -107,9 +112,14 @@ impl Sim {
         if raw {
             incoming.md5 = Some(d.md5.clone());
         }
+        // A FIFO topic's group and deduplication id go to FIFO queues only; a standard topic's
+        // MessageGroupId to any queue (AWS, recorded: `test_fifo_topic_to_regular_sqs`,
+        // `test_publish_message_group_id`).
         if fifo_queue {
             incoming.group = d.group.clone();
             incoming.dedup_id = d.dedup.clone();
+        } else if d.sequence.is_none() {
+            incoming.group = d.group.clone();
         }
         incoming
     }

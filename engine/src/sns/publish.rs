@@ -42,9 +42,12 @@ pub(crate) struct Delivery {
     /// The MD5 of `message`, once per publish, for every raw copy.
     pub md5: Arc<str>,
     pub published_at: SimTime,
-    /// From a FIFO topic: passed to FIFO queues (a standard queue gets no group id).
+    /// From a FIFO topic: passed to FIFO queues (a standard queue gets no group id). From a
+    /// standard topic, a `MessageGroupId` given to Publish: passed to every queue.
     pub group: Option<Name>,
     pub dedup: Option<Name>,
+    /// From a FIFO topic: the message's sequence number in the topic, shown in its envelope.
+    pub sequence: Option<u64>,
     /// `SenderId` of the stored copy: the topic ARN, built once per publish.
     pub sender: Name,
     /// 1 for the first attempt; SNS's retries count on.
@@ -73,7 +76,8 @@ pub const FIFO_TOPIC_GROUP_MPS: u32 = 300;
 /// The result of offering one checked message to a topic.
 enum Outcome {
     Published(SnsId, Option<u64>),
-    Deduplicated(SnsId),
+    /// The first message's id and, from a FIFO topic, its sequence number.
+    Deduplicated(SnsId, Option<u64>),
 }
 
 fn invalid(message: impl Into<String>) -> ApiError {
@@ -82,14 +86,23 @@ fn invalid(message: impl Into<String>) -> ApiError {
 
 impl Sim {
     pub(crate) fn publish(&mut self, p: &Params) -> ApiResult<Value> {
-        let reference = match (p.opt_str("TopicArn")?, p.opt_str("TargetArn")?) {
-            (Some(t), _) | (None, Some(t)) => t,
+        let (param, reference) = match (p.opt_str("TopicArn")?, p.opt_str("TargetArn")?) {
+            (Some(t), _) => ("TopicArn", t),
+            (None, Some(t)) => ("TargetArn", t),
             (None, None) => {
                 return Err(invalid("Invalid parameter: TopicArn or TargetArn Reason: no value for required parameter"))
             }
         };
-        let topic = self.topic_ref(reference)?;
-        let checked = check_publish(p, self.topics[&topic].fifo.as_ref())?;
+        // A mobile platform endpoint as TargetArn: the playground publishes to topics only, so
+        // there is none to find (AWS, recorded: `test_publish_non_existent_target`).
+        if param == "TargetArn" && ids::topic_name_from(reference).is_some_and(|n| n.starts_with("endpoint/")) {
+            return Err(invalid(
+                "Invalid parameter: TargetArn Reason: No endpoint found for the target arn specified \
+                 (the playground publishes to topics: subscribe the endpoint to a topic and publish there)",
+            ));
+        }
+        let topic = self.topic_ref_in(param, reference)?;
+        let checked = check_publish(p, self.topics[&topic].fifo.as_ref(), None)?;
         self.topic_quota(&topic, &[&checked])?;
         Ok(outcome_json(self.offer(&topic, checked)))
     }
@@ -110,7 +123,7 @@ impl Sim {
         let checked = Checked { message, subject: None, attributes, group: None, dedup: None };
         self.topic_quota(topic, &[&checked])?;
         match self.offer(topic, checked) {
-            Outcome::Published(id, _) | Outcome::Deduplicated(id) => Ok(id),
+            Outcome::Published(id, _) | Outcome::Deduplicated(id, _) => Ok(id),
         }
     }
 
@@ -146,40 +159,53 @@ impl Sim {
         };
         let scope = if fifo.per_message_group { checked.group.clone().unwrap_or_default() } else { String::new() };
         let dedup = checked.dedup.clone().unwrap_or_default();
-        if let Some(MsgIdOrSns::Sns(first)) = fifo.dedup.seen(now, &scope, &dedup) {
+        if let Some(MsgIdOrSns::Sns(first, sequence)) = fifo.dedup.seen(now, &scope, &dedup) {
             self.emit(EventKind::Deduplicated {
                 resource: topic.clone(),
                 message_id: first.to_string(),
                 deduplication_id: dedup,
             });
-            return Outcome::Deduplicated(first);
+            return Outcome::Deduplicated(first, Some(sequence));
         }
         let id = self.fan_out(topic, checked);
         let fifo = self.topics.get_mut(topic).and_then(|t| t.fifo.as_mut()).expect("invariant: checked above");
-        fifo.dedup.record(now, &scope, &dedup, MsgIdOrSns::Sns(id));
+        fifo.dedup.record(now, &scope, &dedup, MsgIdOrSns::Sns(id, fifo.sequence));
         Outcome::Published(id, Some(fifo.sequence))
     }
 
+    /// AWS, recorded (LocalStack's AWS-validated `test_publish_batch_exceptions`,
+    /// `test_publish_batch_too_long_message`, `test_empty_or_wrong_message_attributes`): an entry of
+    /// a FIFO batch without its group or deduplication id, a `MessageStructure` JSON without
+    /// `default`, or a bad message attribute fails the whole call, not only that entry; the
+    /// 256 KiB limit counts every entry's message and attributes together.
     pub(crate) fn publish_batch(&mut self, p: &Params) -> ApiResult<Value> {
         let topic = self.topic_ref(p.str("TopicArn")?)?;
         let entries = batch_entries(p, "PublishBatchRequestEntries")?;
-        let total: usize =
-            entries.iter().map(|(_, e)| e.get("Message").and_then(Value::as_str).map_or(0, str::len)).sum();
+        let total: usize = entries
+            .iter()
+            .map(|(_, e)| {
+                e.get("Message").and_then(Value::as_str).map_or(0, str::len)
+                    + raw_attributes_size(e.get("MessageAttributes"))
+            })
+            .sum();
         if total > MAX_PUBLISH_BYTES {
             return Err(ApiError::new(
                 "BatchRequestTooLong",
-                format!("The length of all the batch messages put together is more than the limit ({MAX_PUBLISH_BYTES} bytes): {total}."),
+                format!("The length of all the messages put together is more than the limit: {total} bytes with their message attributes; the limit is {MAX_PUBLISH_BYTES}."),
             ));
         }
         let fifo = self.topics[&topic].fifo.as_ref();
-        let checked: Vec<(&str, ApiResult<Checked>)> = entries
-            .into_iter()
-            .map(|(id, entry)| {
-                let result = Params::new(Service::Sns, "PublishBatch entry", entry, ENTRY_PARAMS)
-                    .and_then(|ep| check_publish(&ep, fifo));
-                (id, result)
-            })
-            .collect();
+        let mut checked: Vec<(&str, ApiResult<Checked>)> = Vec::with_capacity(entries.len());
+        for (n, (id, entry)) in entries.into_iter().enumerate() {
+            let result = match Params::new(Service::Sns, "PublishBatch entry", entry, ENTRY_PARAMS) {
+                Ok(ep) => {
+                    check_whole_call(&ep, fifo, n + 1)?;
+                    check_publish(&ep, fifo, Some(n + 1))
+                }
+                Err(e) => Err(e),
+            };
+            checked.push((id, result));
+        }
         let good: Vec<&Checked> = checked.iter().filter_map(|(_, c)| c.as_ref().ok()).collect();
         self.topic_quota(&topic, &good)?;
         let mut successful = Vec::new();
@@ -204,9 +230,10 @@ impl Sim {
         let id = SnsId(self.counters.sns_message);
         let t = self.topics.get_mut(topic).expect("invariant: resolved topic exists");
         t.published += 1;
-        if let Some(f) = t.fifo.as_mut() {
+        let sequence = t.fifo.as_mut().map(|f| {
             f.sequence += 1;
-        }
+            f.sequence
+        });
         let subscriptions = t.subscriptions.clone();
         let record_events = self.record_events;
         self.emit(EventKind::Published {
@@ -259,6 +286,7 @@ impl Sim {
                 published_at: self.now,
                 group: checked.group.as_deref().map(Name::from),
                 dedup: checked.dedup.as_deref().map(Name::from),
+                sequence,
                 sender: sender.clone(),
                 attempt: 1,
                 answer: None,
@@ -280,14 +308,18 @@ fn throttled(scope: &str, limit: u32) -> ApiError {
 
 fn outcome_json(outcome: Outcome) -> Value {
     match outcome {
-        Outcome::Published(id, None) => json!({ "MessageId": id.text() }),
-        Outcome::Published(id, Some(seq)) => json!({ "MessageId": id.text(), "SequenceNumber": sequence_number(seq) }),
-        Outcome::Deduplicated(id) => json!({ "MessageId": id.text() }),
+        Outcome::Published(id, None) | Outcome::Deduplicated(id, None) => json!({ "MessageId": id.text() }),
+        Outcome::Published(id, Some(seq)) | Outcome::Deduplicated(id, Some(seq)) => {
+            json!({ "MessageId": id.text(), "SequenceNumber": sequence_number(seq) })
+        }
     }
 }
 
 /// FIFO topics need a `MessageGroupId` and a deduplication id (given, or the SHA-256 of the
-/// message with ContentBasedDeduplication); standard topics refuse both.
+/// message with ContentBasedDeduplication). A standard topic refuses a deduplication id and takes a
+/// `MessageGroupId`, which its SQS subscriptions receive (AWS, recorded 2025-08: LocalStack's
+/// AWS-validated `test_publish_message_group_id`; the API reference still says the group id is
+/// for FIFO topics only — SQS standard queues take one since fair queues, 2025-07).
 fn check_fifo_publish(
     p: &Params,
     fifo: Option<&TopicFifo>,
@@ -295,23 +327,19 @@ fn check_fifo_publish(
 ) -> ApiResult<(Option<String>, Option<String>)> {
     let group = p.opt_str("MessageGroupId")?;
     let dedup = p.opt_str("MessageDeduplicationId")?;
-    let Some(fifo) = fifo else {
-        if let Some(name) = [("MessageGroupId", group), ("MessageDeduplicationId", dedup)]
-            .iter()
-            .find(|(_, v)| v.is_some())
-            .map(|(n, _)| n)
-        {
-            return Err(invalid(format!(
-                "Invalid parameter: {name} Reason: The request includes {name} parameter that is not valid for this topic type"
-            )));
-        }
-        return Ok((None, None));
-    };
     for (name, value) in [("MessageGroupId", group), ("MessageDeduplicationId", dedup)] {
         if value.is_some_and(|v| !valid_fifo_token(v)) {
             return Err(invalid(format!("Invalid parameter: {name} Reason: 1 to 128 letters, digits and punctuation")));
         }
     }
+    let Some(fifo) = fifo else {
+        if dedup.is_some() {
+            return Err(invalid(
+                "Invalid parameter: MessageDeduplicationId Reason: The request includes MessageDeduplicationId parameter that is not valid for this topic type",
+            ));
+        }
+        return Ok((group.map(str::to_string), None));
+    };
     let group =
         group.ok_or_else(|| invalid("Invalid parameter: The MessageGroupId parameter is required for FIFO topics"))?;
     let dedup = match dedup {
@@ -326,8 +354,36 @@ fn check_fifo_publish(
     Ok((Some(group.to_string()), Some(dedup)))
 }
 
+/// The checks of a PublishBatch entry that fail the whole call (see `publish_batch`).
+fn check_whole_call(p: &Params, fifo: Option<&TopicFifo>, entry: usize) -> ApiResult<()> {
+    attributes_of(p, Some(entry))?;
+    let message = p.opt_str("Message")?.unwrap_or("");
+    if p.opt_str("MessageStructure")? == Some("json") {
+        per_protocol_message(message)?;
+    }
+    check_fifo_publish(p, fifo, message).map(|_| ())
+}
+
+/// The message attributes, checked as SNS checks them (`message_attributes`), then as SQS and
+/// SNS both do; every refusal of an attribute is `ParameterValueInvalid`.
+fn attributes_of(p: &Params, entry: Option<usize>) -> ApiResult<MessageAttributes> {
+    super::message_attributes::check(p.raw("MessageAttributes"), entry)?;
+    p.message_attributes("MessageAttributes").map_err(|e| match e.message.starts_with("The message attribute") {
+        true => ApiError::new("ParameterValueInvalid", e.message),
+        false => e,
+    })
+}
+
+/// The bytes of raw `MessageAttributes` as the batch limit counts them: each name, data type
+/// and value.
+fn raw_attributes_size(raw: Option<&Value>) -> usize {
+    let Some(Value::Object(map)) = raw else { return 0 };
+    let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map_or(0, str::len);
+    map.iter().map(|(name, v)| name.len() + text(v, "DataType") + text(v, "StringValue") + text(v, "BinaryValue")).sum()
+}
+
 /// Validates a Publish (or a batch entry) without touching the simulation.
-fn check_publish(p: &Params, fifo: Option<&TopicFifo>) -> ApiResult<Checked> {
+fn check_publish(p: &Params, fifo: Option<&TopicFifo>, entry: Option<usize>) -> ApiResult<Checked> {
     let message = p.opt_str("Message")?.unwrap_or("");
     if message.is_empty() {
         return Err(invalid("Invalid parameter: Empty message"));
@@ -345,7 +401,7 @@ fn check_publish(p: &Params, fifo: Option<&TopicFifo>) -> ApiResult<Checked> {
             return Err(invalid(format!("Invalid parameter: MessageStructure \"{other}\" (the only value is json)")))
         }
     };
-    let attributes = p.message_attributes("MessageAttributes")?;
+    let attributes = attributes_of(p, entry)?;
     check_size(&message, &attributes)?;
     let (group, dedup) = check_fifo_publish(p, fifo, &message)?;
     Ok(Checked { message, subject: subject.map(str::to_string), attributes, group, dedup })
@@ -389,6 +445,19 @@ pub(super) fn notification_attributes(d: &Delivery) -> Value {
     })))
 }
 
+/// The placeholder signature of a standard topic's notification: the playground signs nothing.
+pub(super) const SIGNATURE: &str = "EXAMPLE-not-signed-by-the-playground";
+
+/// Where a notification says its signing certificate is (a placeholder: nothing is signed).
+pub(super) fn signing_cert_url() -> String {
+    format!("https://sns.{}.amazonaws.com/SimpleNotificationService-playground.pem", ids::REGION)
+}
+
+/// The link a notification gives to unsubscribe its subscription.
+pub(super) fn unsubscribe_url(subscription: &str) -> String {
+    format!("https://sns.{}.amazonaws.com/?Action=Unsubscribe&SubscriptionArn={subscription}", ids::REGION)
+}
+
 pub(super) fn envelope(d: &Delivery) -> String {
     let q = |v: &str| Value::String(v.to_string()).to_string();
     let mut out = String::from("{");
@@ -403,22 +472,23 @@ pub(super) fn envelope(d: &Delivery) -> String {
     let topic_arn = ids::topic_arn(&d.topic);
     field("Type", q("Notification"));
     field("MessageId", q(&d.sns_id.to_string()));
+    // A FIFO topic's notification carries its SequenceNumber and is not signed (AWS, recorded:
+    // LocalStack's AWS-validated `test_message_to_fifo_sqs`, 2025-08).
+    if let Some(seq) = d.sequence {
+        field("SequenceNumber", q(&sequence_number(seq)));
+    }
     field("TopicArn", q(&topic_arn));
     if let Some(s) = &d.subject {
         field("Subject", q(s));
     }
     field("Message", q(&d.message));
     field("Timestamp", q(&d.published_at.iso8601()));
-    field("SignatureVersion", q("1"));
-    field("Signature", q("EXAMPLE-not-signed-by-the-playground"));
-    field(
-        "SigningCertURL",
-        q(&format!("https://sns.{}.amazonaws.com/SimpleNotificationService-playground.pem", ids::REGION)),
-    );
-    field(
-        "UnsubscribeURL",
-        q(&format!("https://sns.{}.amazonaws.com/?Action=Unsubscribe&SubscriptionArn={}", ids::REGION, d.subscription)),
-    );
+    if d.sequence.is_none() {
+        field("SignatureVersion", q("1"));
+        field("Signature", q(SIGNATURE));
+        field("SigningCertURL", q(&signing_cert_url()));
+    }
+    field("UnsubscribeURL", q(&unsubscribe_url(&d.subscription)));
     if !d.attributes.is_empty() {
         field("MessageAttributes", notification_attributes(d).to_string());
     }
@@ -430,5 +500,5 @@ pub(super) fn envelope(d: &Delivery) -> String {
 /// (for the filter tester, which takes messages in the Publish shape).
 pub fn parse_publish_attributes(params: &Value) -> ApiResult<MessageAttributes> {
     let p = Params::new(Service::Sns, "Publish", params, &["Message", "MessageAttributes"])?;
-    p.message_attributes("MessageAttributes")
+    attributes_of(&p, None)
 }

@@ -164,10 +164,14 @@ fn removes_filter_policy(value: &str) -> bool {
 }
 
 /// Whether a requested subscription attribute equals the existing subscription's (for an
-/// idempotent `Subscribe`): a `FilterPolicy` that removes the policy equals having none.
+/// idempotent `Subscribe`): a `FilterPolicy` that removes the policy equals having none, and the
+/// default `FilterPolicyScope` spelled out equals leaving it out (AWS, recorded: LocalStack's
+/// AWS-validated `test_subscribe_idempotency`, 2025).
 fn same_attribute(current: &VecMap<String, String>, name: &str, value: &str) -> bool {
     match current.get(name) {
+        None if name == "FilterPolicyScope" => value == FilterPolicyScope::MessageAttributes.as_str(),
         None => name == "FilterPolicy" && removes_filter_policy(value),
+        Some(existing) if name == "RawMessageDelivery" => existing.eq_ignore_ascii_case(value),
         Some(existing) => existing == value,
     }
 }
@@ -364,7 +368,8 @@ impl Sim {
             }
             "RedrivePolicy" => {
                 let fifo_topic = self.topics.get(&sub.topic).is_some_and(|t| t.fifo.is_some());
-                sub.dead_letter_arn = super::subscription_dlq::parse_redrive_policy(value, fifo_topic)?;
+                let fifo_subscription = fifo_topic && sub.protocol == "sqs" && sub.endpoint.ends_with(".fifo");
+                sub.dead_letter_arn = super::subscription_dlq::parse_redrive_policy(value, fifo_subscription)?;
             }
             "DeliveryPolicy" if sub.is_http() && value.trim().is_empty() => sub.delivery_policy = None,
             "DeliveryPolicy" if sub.is_http() => {
@@ -385,15 +390,23 @@ impl Sim {
         Ok(())
     }
 
+    /// The subscription an ARN names: a value that is not an ARN gets AWS's `InvalidParameter`,
+    /// an ARN of no subscription `NotFound` (AWS, recorded: `test_unsubscribe_wrong_arn_format`,
+    /// `test_get_subscription_attributes_error_not_exists`).
     fn subscription_ref(&self, arn: &str) -> ApiResult<Name> {
+        super::check_arn_shape("SubscriptionArn", arn)?;
         self.subscriptions
             .get_key_value(arn)
             .map(|(k, _)| k.clone())
             .ok_or_else(|| ApiError::new("NotFound", "Subscription does not exist"))
     }
 
+    /// Unsubscribing a subscription that no longer exists answers `{}`, as the first time (AWS,
+    /// recorded: LocalStack's AWS-validated `test_unsubscribe_idempotency`, 2025-10).
     pub(crate) fn unsubscribe(&mut self, p: &Params) -> ApiResult<Value> {
-        let arn = self.subscription_ref(p.str("SubscriptionArn")?)?;
+        let arn = p.str("SubscriptionArn")?;
+        super::check_arn_shape("SubscriptionArn", arn)?;
+        let Ok(arn) = self.subscription_ref(arn) else { return Ok(json!({})) };
         let sub = self.subscriptions.remove(&arn).expect("invariant: resolved subscription exists");
         if let Some(t) = self.topics.get_mut(&sub.topic) {
             t.subscriptions.retain(|s| *s != arn);

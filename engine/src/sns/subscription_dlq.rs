@@ -26,7 +26,11 @@ use crate::sqs::Incoming;
 use serde_json::Value;
 
 /// Reads a subscription's `RedrivePolicy` (empty: none): the dead-letter queue's ARN.
-pub(crate) fn parse_redrive_policy(value: &str, fifo_topic: bool) -> ApiResult<Option<String>> {
+/// `fifo_subscription`: a FIFO queue subscribed to a FIFO topic, whose dead-letter queue must be
+/// FIFO. A standard queue subscribed to a FIFO topic may have a standard one (AWS, recorded:
+/// LocalStack's AWS-validated `test_publish_fifo_messages_to_dlq`; its validation checks the
+/// endpoint, as the error message's "FIFO Subscription to a FIFO Topic" says).
+pub(crate) fn parse_redrive_policy(value: &str, fifo_subscription: bool) -> ApiResult<Option<String>> {
     if value.trim().is_empty() {
         return Ok(None);
     }
@@ -38,7 +42,7 @@ pub(crate) fn parse_redrive_policy(value: &str, fifo_topic: bool) -> ApiResult<O
     if !arn.starts_with("arn:aws:sqs:") || ids::queue_name_from(arn).is_none() {
         return Err(invalid("Invalid parameter: RedrivePolicy: deadLetterTargetArn is an invalid arn"));
     }
-    if fifo_topic && !arn.ends_with(".fifo") {
+    if fifo_subscription && !arn.ends_with(".fifo") {
         return Err(invalid(
             "Invalid parameter: RedrivePolicy: must use a FIFO queue as DLQ for a FIFO Subscription to a FIFO Topic.",
         ));

@@ -121,11 +121,12 @@ pub struct Dedup {
     expiry: VecDeque<(SimTime, String, String)>,
 }
 
-/// The id a deduplicated send or publish answers with: the first message's.
+/// The id a deduplicated send or publish answers with: the first message's (for a FIFO topic,
+/// with its sequence number, which a deduplicated publish returns too).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MsgIdOrSns {
     Sqs(MsgId),
-    Sns(crate::ids::SnsId),
+    Sns(crate::ids::SnsId, u64),
 }
 
 impl Dedup {

@@ -9,7 +9,7 @@
 //! "For Amazon SQS and Amazon SNS, the invocation record is passed as the Message"; for a function
 //! as its payload; for EventBridge as the `detail` of an event whose `source` is `lambda` and
 //! whose `detail-type` is "Lambda Function Invocation Result – Success" (or "– Failure"), with
-//! the function's and the destination's ARNs in `resources`. "For dead-letter queues, Lambda only
+//! the destination's and the function's ARNs in `resources` (in that order, AWS recorded). "For dead-letter queues, Lambda only
 //! sends the content of the event", with the attributes `RequestID` (String), `ErrorCode`
 //! (Number, "The HTTP status code") and `ErrorMessage` (String, "The first 1 KB of the error
 //! message").
@@ -97,7 +97,9 @@ impl Sim {
                     if success { "Success" } else { "Failure" }
                 ),
                 detail: body,
-                resources: vec![format!("{function_arn}:$LATEST"), arn.to_string()],
+                // The bus first, then the function (AWS, recorded: LocalStack's AWS-validated
+                // `test_invoke_lambda_eventbridge`, 2025-11).
+                resources: vec![arn.to_string(), format!("{function_arn}:$LATEST")],
             },
         })
     }

@@ -1,6 +1,7 @@
 //! A function's asynchronous invocation settings, in the AWS shapes:
 //! `PutFunctionEventInvokeConfig` (replaces the whole configuration: "If you exclude any
-//! settings, they are removed"), `UpdateFunctionEventInvokeConfig` (changes the settings given),
+//! settings, they are removed"), `UpdateFunctionEventInvokeConfig` (changes the settings given
+//! of an existing configuration),
 //! `GetFunctionEventInvokeConfig`, `DeleteFunctionEventInvokeConfig`; and the legacy
 //! `DeadLetterConfig` of `CreateFunction`/`UpdateFunctionConfiguration`.
 //!
@@ -64,6 +65,68 @@ fn invalid(message: impl Into<String>) -> ApiError {
     ApiError::new("InvalidParameterValueException", message)
 }
 
+/// Whether `arn` matches the pattern the API model gives a destination: empty, a `kafka://` URL,
+/// or `arn:aws…:SERVICE:[REGION]:[ACCOUNT]:…` (the region as `us-east-1`, `us-gov-west-1`,
+/// `us-iso-east-1`, optionally `eusc-` first; the account 12 digits).
+fn matches_destination_pattern(arn: &str) -> bool {
+    if arn.is_empty() || arn.starts_with("kafka://") {
+        return arn.len() <= "kafka://".len() + 249;
+    }
+    let parts: Vec<&str> = arn.splitn(6, ':').collect();
+    let [arn_, partition, service, region, account, _rest] = parts[..] else { return false };
+    let word = |s: &str| s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    arn_ == "arn"
+        && partition.strip_prefix("aws").is_some_and(word)
+        && !service.is_empty()
+        && word(service)
+        && (region.is_empty() || region_like(region))
+        && (account.is_empty() || (account.len() == 12 && account.bytes().all(|b| b.is_ascii_digit())))
+}
+
+/// `(eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}`.
+fn region_like(region: &str) -> bool {
+    let region = region.strip_prefix("eusc-").unwrap_or(region);
+    let parts: Vec<&str> = region.split('-').collect();
+    let lower = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase());
+    let digit = |s: &str| s.len() == 1 && s.bytes().all(|b| b.is_ascii_digit());
+    let middle_ok = |m: &[&str]| match m {
+        [name] => lower(name),
+        [flag, name] => {
+            (*flag == "gov"
+                || flag.strip_prefix("iso").is_some_and(|r| r.len() <= 1 && r.bytes().all(|b| b.is_ascii_lowercase())))
+                && lower(name)
+        }
+        _ => false,
+    };
+    parts.len() >= 3
+        && parts[0].len() == 2
+        && lower(parts[0])
+        && digit(parts[parts.len() - 1])
+        && middle_ok(&parts[1..parts.len() - 1])
+}
+
+/// The request's destinations checked against the API model's pattern, before anything else is
+/// (AWS, recorded: LocalStack's AWS-validated `test_lambda_eventinvokeconfig_exceptions`,
+/// 2025-11: ValidationException, the message naming the field and the pattern).
+fn check_destination_patterns(p: &Params) -> ApiResult<()> {
+    let Some(Value::Object(dc)) = p.raw("DestinationConfig") else { return Ok(()) };
+    for (key, field) in [("OnSuccess", "onSuccess"), ("OnFailure", "onFailure")] {
+        let Some(arn) = dc.get(key).and_then(|o| o.get("Destination")).and_then(Value::as_str) else { continue };
+        if !matches_destination_pattern(arn) {
+            return Err(ApiError::new(
+                "ValidationException",
+                format!(
+                    "1 validation error detected: Value '{arn}' at 'destinationConfig.{field}.destination' failed to satisfy constraint: Member must satisfy regular expression pattern: {DESTINATION_PATTERN}"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The destination pattern as the API model (and AWS's message) gives it.
+const DESTINATION_PATTERN: &str = r"$|kafka://([^.]([a-zA-Z0-9\-_.]{0,248}))|arn:(aws[a-zA-Z0-9-]*):([a-zA-Z0-9\-])+:((eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1})?:(\d{12})?:(.*)";
+
 impl Sim {
     /// Whether a destination exists (standard queues only), as Lambda requires of a destination.
     pub(crate) fn check_destination(&self, arn: &str, dead_letter: bool) -> ApiResult<()> {
@@ -112,8 +175,8 @@ impl Sim {
         }
     }
 
-    /// The settings given in `p`, applied over `base`.
-    fn configured(&self, mut c: InvokeConfig, p: &Params) -> ApiResult<InvokeConfig> {
+    /// The settings given in `p`, applied over `base`, for the function `function`.
+    fn configured(&self, mut c: InvokeConfig, p: &Params, function: &Name) -> ApiResult<InvokeConfig> {
         if let Some(n) = p.opt_int("MaximumRetryAttempts", 0, 2).map_err(lambda_error)? {
             c.maximum_retry_attempts = Some(n as u32);
         }
@@ -128,6 +191,9 @@ impl Sim {
                 *slot = match op.opt_str("Destination")?.filter(|d| !d.is_empty()) {
                     None => None,
                     Some(arn) => {
+                        if destination_of(arn) == Some(Destination::Function(function.clone())) {
+                            return Err(invalid("You can't specify the function as a destination for itself."));
+                        }
                         self.check_destination(arn, false)?;
                         Some(arn.to_string())
                     }
@@ -145,16 +211,28 @@ impl Sim {
         out
     }
 
+    /// AWS, recorded (LocalStack's AWS-validated `test_lambda_eventinvokeconfig_exceptions`,
+    /// 2025-11): a call with none of the three settings is refused before the function is looked
+    /// up (`DestinationConfig` `{"OnSuccess": {}}` counts as a setting).
     pub(crate) fn put_function_event_invoke_config(&mut self, p: &Params) -> ApiResult<Value> {
+        if ["MaximumRetryAttempts", "MaximumEventAgeInSeconds", "DestinationConfig"].iter().all(|k| p.raw(k).is_none())
+        {
+            return Err(invalid("You must specify at least one of error handling or destination setting."));
+        }
+        check_destination_patterns(p)?;
         let f = self.config_function(p)?;
-        let c = self.configured(InvokeConfig::default(), p)?;
+        let c = self.configured(InvokeConfig::default(), p, &f)?;
         Ok(self.store_config(&f, c))
     }
 
+    /// Changes the settings of an existing configuration: where there is none, AWS answers
+    /// `ResourceNotFoundException` (recorded: `test_lambda_eventinvokeconfig_exceptions`, 2025-11).
     pub(crate) fn update_function_event_invoke_config(&mut self, p: &Params) -> ApiResult<Value> {
+        check_destination_patterns(p)?;
         let f = self.config_function(p)?;
-        let base = self.world.functions[&f].invoke_config.clone().unwrap_or_default();
-        let c = self.configured(base, p)?;
+        let function = &self.world.functions[&f];
+        let base = function.invoke_config.clone().ok_or_else(|| no_config(function))?;
+        let c = self.configured(base, p, &f)?;
         Ok(self.store_config(&f, c))
     }
 
