@@ -269,9 +269,9 @@ fn QueueDetail(name: String) -> impl IntoView {
             act=|p, q| p.add_dead_letter_queue(q) />
         <Show when=move || q.with(Option::is_some)>
             <div class="settings">
-                <NumberSetting label="Visibility timeout (s)" testid=format!("queue-{n1}-visibility") range=(0, 43_200)
+                <NumberSetting label="Visibility timeout" testid=format!("queue-{n1}-visibility") range=(0, 43_200)
                     current=read(|q| q.visibility_timeout.to_string()) setting=Setting::Visibility { queue: n1.clone() } />
-                <NumberSetting label="Retention (s)" testid=format!("queue-{n2}-retention") range=(60, 1_209_600)
+                <NumberSetting label="Retention" testid=format!("queue-{n2}-retention") range=(60, 1_209_600)
                     current=read(|q| q.retention_period.to_string()) setting=Setting::Retention { queue: n2.clone() } />
                 {
                     let n3 = n3.clone();

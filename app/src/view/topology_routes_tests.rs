@@ -140,8 +140,11 @@ fn order_services_stand_in_the_producers_place_with_their_databases() {
     assert_eq!(Selection::parse_attr("service:shop-outbox"), Some(Selection::Service("shop-outbox".into())));
     // The narrow diagram puts them side by side and starts the topic under their captions.
     let narrow = layout.narrow();
-    assert_eq!(narrow.lift, 32, "side by side, and a relay's caption under the outbox");
-    assert_eq!(narrow.topics[0].1, super::N_TOP + 32 + 30);
+    assert_eq!(narrow.lift, 38, "side by side, and a relay's caption a line under the outbox's");
+    assert_eq!(narrow.topics[0].1, super::N_TOP + 38 + 30);
+    // Side by side, each caption keeps to its box's width: the database's line alone.
+    let markup = diagram_markup(&narrow);
+    assert!(markup.contains(">2 orders · 1 lost</text>"), "the crash is the box's colour, not words that overrun");
 }
 
 #[test]

@@ -224,12 +224,24 @@ pub enum Reach {
     Worker(String),
     /// StartReplay of an EventBridge archive, everything it keeps up to now, to its bus.
     Replay(String),
+    /// A dependency taken down and brought back (UpdateDependency's `Down`), as an outage would.
+    Dependency(String),
 }
 
 impl Reach {
     /// The kinds a lesson file may name, as it writes them.
-    pub const KINDS: &'static [&'static str] =
-        &["add-worker", "receive", "redrive", "purge", "visibility", "retention", "max-receive", "worker", "replay"];
+    pub const KINDS: &'static [&'static str] = &[
+        "add-worker",
+        "receive",
+        "redrive",
+        "purge",
+        "visibility",
+        "retention",
+        "max-receive",
+        "worker",
+        "replay",
+        "dependency",
+    ];
 
     /// Reads `"<kind>:<name>"`.
     pub fn parse(text: &str) -> Result<Reach, String> {
@@ -247,6 +259,7 @@ impl Reach {
             "max-receive" => Reach::MaxReceive(name),
             "worker" => Reach::Worker(name),
             "replay" => Reach::Replay(name),
+            "dependency" => Reach::Dependency(name),
             other => return Err(format!("\"{other}\" is not a control (they are {})", Reach::KINDS.join(", "))),
         })
     }

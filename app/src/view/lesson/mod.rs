@@ -308,7 +308,8 @@ impl Lessons {
                 return;
             }
             let (top, height) = (rect.top(), window().inner_height());
-            let (scrolled, height) = (window().scroll_y().unwrap_or(0.0), height.ok().and_then(|h| h.as_f64()).unwrap_or(0.0));
+            let (scrolled, height) =
+                (window().scroll_y().unwrap_or(0.0), height.ok().and_then(|h| h.as_f64()).unwrap_or(0.0));
             // The title's place in the page, and room under it for the step's first lines.
             // At the top of the page when the title has its room there (a wide window: the
             // diagram beside it); else the title at the top of the window, its step under it
@@ -546,7 +547,10 @@ impl Lessons {
         let span = until.ms().saturating_sub(ctx.pg.with_untracked(|p| p.now().ms()));
         // The stretches outside the step's pace windows play at its speed, faster when they
         // would take long; the windows at their own (`follow_story` switches).
-        if span == 0 && self.play.with_untracked(|p| p.as_ref().and_then(Play::shown_until)) <= Some(ctx.pg.with_untracked(Playground::now)) {
+        if span == 0
+            && self.play.with_untracked(|p| p.as_ref().and_then(Play::shown_until))
+                <= Some(ctx.pg.with_untracked(Playground::now))
+        {
             self.finish();
             return;
         }
@@ -571,7 +575,9 @@ impl Lessons {
     /// command, no message's timer drawn counting down): to [`LEAD_WALL_MS`] before the next
     /// thing happens, or before the result shows at `until`. `None` otherwise.
     fn quiet_until(&self, now: engine::SimTime, until: engine::SimTime) -> Option<engine::SimTime> {
-        if !self.ctx.playing.get_untracked() || !self.play.with_untracked(|p| p.as_ref().is_some_and(|p| p.phase == Phase::Playing)) {
+        if !self.ctx.playing.get_untracked()
+            || !self.play.with_untracked(|p| p.as_ref().is_some_and(|p| p.phase == Phase::Playing))
+        {
             return None;
         }
         if self.ctx.snapshot.with_untracked(super::topology::timers_shown) {

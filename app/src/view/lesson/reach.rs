@@ -1,6 +1,6 @@
 //! The controls a checkpoint asks for, beside it (`engine::lesson::Reach`): "+ Worker",
 //! Receive, Redrive or Purge on a queue, a queue's setting, a worker's buttons, Replay of an
-//! EventBridge archive. The same commands
+//! EventBridge archive, a dependency taken down and brought back. The same commands
 //! as the queue cards' and the inspector's, within reach of the step that asks for them.
 
 use crate::view::editor::{NumberSetting, Setting};
@@ -107,6 +107,29 @@ fn Control(reach: Reach) -> impl IntoView {
             view! {
                 <button data-testid=format!("reach-replay-{a}") disabled=move || bus.with(Option::is_none) on:click=replay>
                     "Replay "{a.clone()}" to "{move || bus.get().map(|b| b.0).unwrap_or_default()}
+                </button>
+            }
+            .into_any()
+        }
+        Reach::Dependency(d) => {
+            let name = d.clone();
+            let down = Memo::new(move |_| {
+                ctx.snapshot.with(|s| s.world.dependencies.iter().find(|x| x.name == name).map(|x| x.down))
+            });
+            let target = StoredValue::new(d.clone());
+            let toggle = move |_| {
+                let take_down = down.get_untracked() == Some(false);
+                target.with_value(|n| {
+                    ctx.act(|p| {
+                        p.apply("UpdateDependency", &serde_json::json!({"DependencyName": n, "Down": take_down}))
+                    })
+                });
+            };
+            view! {
+                <button class:danger=move || down.get() == Some(false) data-testid=format!("reach-dependency-{d}")
+                    disabled=move || down.get().is_none() on:click=toggle>
+                    {move || if down.get() == Some(true) { "Bring " } else { "Take down " }}{d.clone()}
+                    {move || if down.get() == Some(true) { " back up" } else { "" }}
                 </button>
             }
             .into_any()
