@@ -169,3 +169,67 @@ for (const size of SIZES) {
     assert.deepEqual(problems, []);
   });
 }
+
+/** A fresh page of its own (its own storage) at `size`. */
+async function fresh(size, path, problems) {
+  const context = await browser.newContext({ viewport: size.viewport, hasTouch: size.touch, isMobile: size.touch });
+  const page = await context.newPage();
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
+  await page.goto(server.url + path);
+  return page;
+}
+
+for (const size of SIZES) {
+  test(`at ${size.name} px a first visit points to the first lesson, once, and Publish stays on the first screen`, async () => {
+    const problems = [];
+    const page = await fresh(size, '', problems);
+    await page.getByTestId('welcome').waitFor();
+    const publish = await page.getByTestId('publish').evaluate((el) => el.getBoundingClientRect().bottom <= innerHeight);
+    assert.ok(publish, 'Publish is on the first screen with the welcome line');
+    await page.getByTestId('welcome-start').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="lesson-step"]')?.textContent.trim().startsWith('1 /'));
+    assert.match(page.url(), /lesson=first-fan-out/);
+    await page.goto(server.url);
+    await page.getByTestId('publish').waitFor();
+    assert.equal(await page.getByTestId('welcome').count(), 0, 'the line is gone once taken');
+    await page.context().close();
+    assert.deepEqual(problems, []);
+  });
+
+  test(`at ${size.name} px the inspector never scrolls sideways and a disabled Next says why`, async () => {
+    const problems = [];
+    const page = await fresh(size, '', problems);
+    await page.getByTestId('welcome-close').click();
+    for (const q of ['sms', 'billing']) {
+      await page.getByTestId(`queue-${q}-name`).click();
+      await page.locator('.inspector h3').first().waitFor();
+      const [scroll, client] = await page.locator('.inspector').evaluate((el) => [el.scrollWidth, el.clientWidth]);
+      assert.ok(scroll <= client + 1, `the inspector of ${q} is ${scroll} px wide in ${client}`);
+    }
+    await page.goto(server.url + 'lesson.html?lesson=first-fan-out&step=2');
+    await page.getByTestId('predict-choice-1').waitFor();
+    assert.equal(await page.getByTestId('lesson-next').isDisabled(), true);
+    assert.match(await page.getByTestId('lesson-next-why').textContent(), /pick an answer and commit it/);
+    assert.equal(await page.getByTestId('lesson-next').getAttribute('aria-describedby'), 'lesson-next-why');
+    await page.context().close();
+    assert.deepEqual(problems, []);
+  });
+}
+
+test('the glossary opens in view and closes when another lesson opens', async () => {
+  const problems = [];
+  const page = await fresh(SIZES[1], 'lesson.html?lesson=first-fan-out', problems);
+  await page.getByTestId('lesson-glossary-open').click();
+  await page.getByTestId('glossary-in-flight').waitFor();
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+  const top = await page.getByTestId('lesson-glossary').evaluate((el) => el.getBoundingClientRect().top);
+  assert.ok(top >= 0 && top < 812, `the glossary opens in view (its top at ${top} px)`);
+  // Another lesson, opened in the app (no reload): the glossary closes with the first.
+  await page.getByTestId('lessons-button').click();
+  await page.getByTestId('lesson-open-visibility-timeout').click();
+  await page.waitForFunction(() => /visibility/i.test(document.querySelector('.lesson-title')?.textContent ?? ''));
+  assert.equal(await page.getByTestId('lesson-glossary').isHidden(), true);
+  await page.context().close();
+  assert.deepEqual(problems, []);
+});
