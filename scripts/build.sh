@@ -44,20 +44,21 @@ bundle() {
     local split="target/pages/split-$bin"
     rm -rf "$split" "dist/$bin"-*/ && mkdir -p "$split/out" "dist/$dir"
     wasm-split-cli "$input" "$split/out" --target web --out-name "$bin"
-    # A split wasm keeps the linker's exports: the modules call into the main one through them.
-    local keep=() f
-    [ -f "$split/out/__wasm_split.js" ] && keep=(--keep-lld-exports)
+    # The modules: every wasm wasm-split-cli wrote but the main one (none for the embed). A split
+    # wasm keeps the linker's exports: the modules call into the main one through them.
+    local keep=() modules=() f
+    for f in "$split/out"/*.wasm; do [ "$f" = "$split/out/$bin.wasm" ] || modules+=("$f"); done
+    [ "${#modules[@]}" -eq 0 ] || keep=(--keep-lld-exports)
     wasm-bindgen --target web --no-typescript "${keep[@]}" --out-dir "$split/bindgen" --out-name "$bin" "$split/out/$bin.wasm"
     cp "$split/bindgen/$bin.js" "dist/$dir/"
     wasm-opt "${opt[@]}" "$split/bindgen/${bin}_bg.wasm" -o "dist/$dir/${bin}_bg.wasm" 2> >(quiet >&2)
-    # The split's loader and its modules: every other file wasm-split-cli wrote.
-    for f in "$split/out"/*; do
-        case "$(basename "$f")" in
-            "$bin.wasm") ;;
-            *.wasm) wasm-opt "${opt[@]}" "$f" -o "dist/$dir/$(basename "$f")" 2> >(quiet >&2) ;;
-            *) cp "$f" "dist/$dir/" ;;
-        esac
-    done
+    # The split's loader (which the bindings import) and its modules.
+    if [ "${#modules[@]}" -gt 0 ]; then
+        cp "$split/out/__wasm_split.js" "dist/$dir/"
+        for f in "${modules[@]}"; do
+            wasm-opt "${opt[@]}" "$f" -o "dist/$dir/$(basename "$f")" 2> >(quiet >&2)
+        done
+    fi
     node scripts/page-loader.mjs "$page" "/$dir/$bin.js" "/$dir/${bin}_bg.wasm"
 }
 # wasm-opt: -Oz; --low-memory-unused lets it fold address arithmetic into loads and stores (about

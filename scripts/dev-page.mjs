@@ -12,4 +12,4 @@ if (count !== 1) {
   console.error(`dev-page: ${from} has ${count} copies of the app's Rust link (want 1): ${release}`);
   process.exit(1);
 }
-writeFileSync(to, page.replace(release, '<link data-trunk rel="rust" href="app/Cargo.toml" data-bin="dev" />'));
+writeFileSync(to, page.replace(release, '<link data-trunk rel="rust" href="app/Cargo.toml" data-bin="dev" data-cargo-profile="wasm-dev" />'));

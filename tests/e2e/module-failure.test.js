@@ -26,7 +26,7 @@ async function openOffline() {
   const problems = [];
   page.on('console', (msg) => {
     const text = msg.text();
-    if (msg.type() === 'error' && !/Failed to load|ERR_INTERNET_DISCONNECTED|net::ERR_FAILED/.test(text)) problems.push(`console error: ${text}`);
+    if (msg.type() === 'error' && !/Failed to load|Failed to fetch|ERR_INTERNET_DISCONNECTED|net::ERR_FAILED/.test(text)) problems.push(`console error: ${text}`);
   });
   page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
   await page.goto(server.url);

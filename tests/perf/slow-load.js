@@ -20,8 +20,9 @@ const TYPES = {
 /** Lighthouse's "slow 4G" mobile profile (its throughputKbps are 1,024-bit kilobits). */
 export const PROFILE = { latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8, cpu: 4 };
 
-/** dist/ served as a host would: a file's .br (or .gz) copy when the browser accepts it. */
-export async function startCompressedServer() {
+/** dist/ served as a host would: a file's .br (or .gz) copy when the browser accepts it.
+ * `encodings` lists the copies the host has (ENCODINGS=gzip node perf/slow-load.js: gzip only). */
+export async function startCompressedServer(encodings = (process.env.ENCODINGS ?? 'br,gzip').split(',')) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     let file = resolve(dist, '.' + path);
@@ -30,7 +31,7 @@ export async function startCompressedServer() {
     const accepts = req.headers['accept-encoding'] ?? '';
     const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', vary: 'accept-encoding' };
     for (const [enc, ext] of [['br', '.br'], ['gzip', '.gz']]) {
-      if (!accepts.includes(enc)) continue;
+      if (!accepts.includes(enc) || !encodings.includes(enc)) continue;
       const body = await readFile(file + ext).catch(() => null);
       if (body) { res.writeHead(200, { ...headers, 'content-encoding': enc }); res.end(body); return; }
     }
@@ -84,7 +85,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const browser = await launchBrowser();
   try {
     const loads = await slowLoads(browser, server.url, Number(process.env.LOADS ?? 3));
-    console.log(`slow network (150 ms RTT, 1.6 Mbit/s down, 750 kbit/s up, CPU 4x), brotli: cold load to a usable Publish, median of ${loads.length}: ${median(loads.map((l) => l.ms)).toFixed(0)} ms`
+    console.log(`slow network (150 ms RTT, 1.6 Mbit/s down, 750 kbit/s up, CPU 4x), served ${process.env.ENCODINGS ?? 'br,gzip'}: cold load to a usable Publish, median of ${loads.length}: ${median(loads.map((l) => l.ms)).toFixed(0)} ms`
       + ` (each: ${loads.map((l) => l.ms.toFixed(0)).join(', ')} ms; ${median(loads.map((l) => l.bytes))} bytes transferred by then)`);
     if (process.env.VERBOSE) console.log(loads[0].files.join('\n'));
   } finally {

@@ -276,7 +276,9 @@ fn not_loaded(name: &'static str, stale: bool, attempt: RwSignal<u32>) -> impl I
             view! { <button data-testid="view-retry" on:click=move |_| attempt.update(|n| *n += 1)>"Try again"</button> }.into_any(),
         )
     };
+    // The header stays: its links lead to the sandbox and to the views already in.
     view! {
+        <super::nav::AppHeader />
         <div class="not-loaded" role="alert" data-testid="view-not-loaded">
             <p>{text}</p>
             {button}
