@@ -23,6 +23,17 @@ fn cut(text: &str, max: usize) -> String {
     }
 }
 
+/// A name cut to `max` characters from its start, keeping its end ("…ing-w2"): workers on one
+/// queue share their name's start and differ at its end.
+fn cut_start(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        text.to_string()
+    } else {
+        std::iter::once('…').chain(text.chars().skip(n + 1 - max)).collect()
+    }
+}
+
 /// What a live node is while it stays on the page: where the narrow diagram moves it, whether
 /// the keyboard reaches it (`tabindex="0" role="button"`), what a click on it selects (its
 /// `data-select`), and its test id.
@@ -638,10 +649,14 @@ fn consumers_of(b: &mut Builder, layout: &Layout, queue: &str, consumers: &[Cons
             // On a phone only the receive count fits beside the name ("sms-w1 · 1/5").
             Some(h) if narrow => {
                 let count = h.rsplit(' ').next().unwrap_or_default();
-                (cut(&c.label, 8), html!("<tspan class=\"holding\"> · ", count, "</tspan>"), format!(", holding {h}"))
+                (
+                    cut_start(&c.label, 8),
+                    html!("<tspan class=\"holding\"> · ", count, "</tspan>"),
+                    format!(", holding {h}"),
+                )
             }
             Some(h) => {
-                (cut(&c.label, 7), html!("<tspan class=\"holding\"> · ", h, "</tspan>"), format!(", holding {h}"))
+                (cut_start(&c.label, 7), html!("<tspan class=\"holding\"> · ", h, "</tspan>"), format!(", holding {h}"))
             }
             None => (c.label.clone(), Markup::new(), String::new()),
         };

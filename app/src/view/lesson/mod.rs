@@ -289,35 +289,50 @@ impl Lessons {
         if self.embedded {
             return;
         }
+        // A step the learner watches (a narration or a run) keeps the diagram in view with its
+        // title where both fit; a question or a checkpoint opens at its title.
+        let watch = self.play.with_untracked(|p| {
+            p.as_ref().is_some_and(|p| {
+                matches!(
+                    p.session.step().kind,
+                    engine::lesson::StepKind::Narration | engine::lesson::StepKind::Run { .. }
+                )
+            })
+        });
         // Once at the first frame, and again once the stage has built what it builds when idle
         // (the diagram can grow above the panel then, on a phone).
-        request_animation_frame(|| {
-            Self::scroll_to_step();
-            crate::view::stage::when_idle(Self::scroll_to_step);
+        request_animation_frame(move || {
+            Self::scroll_to_step(watch);
+            crate::view::stage::when_idle(move || Self::scroll_to_step(watch));
         });
     }
 
-    /// Scrolls the page so that the step's title is in view, with room under it.
-    fn scroll_to_step() {
-        {
-            let Ok(Some(head)) = document().query_selector(".lesson-stage .lesson-head") else { return };
-            let rect = head.get_bounding_client_rect();
-            if rect.height() == 0.0 {
-                // Not drawn yet (the stage is still hidden): the top of the page.
-                window().scroll_to_with_x_and_y(0.0, 0.0);
-                return;
-            }
-            let (top, height) = (rect.top(), window().inner_height());
-            let (scrolled, height) =
-                (window().scroll_y().unwrap_or(0.0), height.ok().and_then(|h| h.as_f64()).unwrap_or(0.0));
-            // The title's place in the page, and room under it for the step's first lines.
-            // At the top of the page when the title has its room there (a wide window: the
-            // diagram beside it); else the title at the top of the window, its step under it
-            // (a phone: the diagram comes into view when a run plays).
-            let in_page = top + scrolled;
-            let target = if in_page + STEP_ROOM_PX <= height { 0.0 } else { (in_page - 8.0).max(0.0) };
-            window().scroll_to_with_x_and_y(0.0, target);
+    /// Scrolls the page so that the step's title is in view: at the top of the page where the
+    /// title has its room there (a wide window, the diagram beside it); on a phone, the diagram's
+    /// top at the window's top when the title still shows under it and the step is one to watch
+    /// (`watch`), else the title at the top of the window with its step under it.
+    fn scroll_to_step(watch: bool) {
+        let rect_of =
+            |selector: &str| document().query_selector(selector).ok().flatten().map(|el| el.get_bounding_client_rect());
+        let Some(head) = rect_of(".lesson-stage .lesson-head") else { return };
+        if head.height() == 0.0 {
+            // Not drawn yet (the stage is still hidden): the top of the page.
+            window().scroll_to_with_x_and_y(0.0, 0.0);
+            return;
         }
+        let height = window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+        let scrolled = window().scroll_y().unwrap_or(0.0);
+        let in_page = head.top() + scrolled;
+        let target = if in_page + STEP_ROOM_PX <= height {
+            0.0
+        } else {
+            let diagram = rect_of(".lesson-stage .diagram").map(|d| d.top() + scrolled - 8.0);
+            match diagram {
+                Some(top) if watch && top < in_page && in_page + head.height() - top <= height => top,
+                _ => in_page - 8.0,
+            }
+        };
+        window().scroll_to_with_x_and_y(0.0, target.max(0.0));
     }
 
     /// The learner picks choice `id` of the prediction: the button that commits it is brought
@@ -667,10 +682,18 @@ impl Lessons {
                     if !ls.ctx.playing.get_untracked() {
                         ls.run_clock();
                     }
+                    // On a phone the diagram shows what the learner's action does.
+                    ls.show_diagram();
                 }
             }
             if let Some(to) = until.and_then(|until| ls.quiet_until(now, until)) {
-                // Nothing changes on the diagram for a while: the run passes over the stretch.
+                // Nothing changes on the diagram for a while: the run passes over the stretch,
+                // and says so.
+                ls.play.update(|p| {
+                    if let Some(p) = p {
+                        p.passed_ms += to.ms().saturating_sub(now.ms());
+                    }
+                });
                 ls.ctx.pg.update(|pg| pg.seek(to));
             } else if until.is_some_and(|t| now >= t) {
                 ls.finish();

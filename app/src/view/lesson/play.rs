@@ -39,6 +39,8 @@ pub struct Play {
     /// The last moment of the run at which the diagram changes (its last event): after it,
     /// the run holds for [`HOLD_MS`] of wall time and then shows its result (no dead air).
     pub last_change: Option<SimTime>,
+    /// How much of the run's story, in virtual ms, was passed over because nothing changed.
+    pub passed_ms: u64,
     /// Where the step's latest run ended (kept once it has played, unlike `until`).
     pub ran_until: Option<SimTime>,
     /// Where it began, and how it is paced: the speed (an index of `SPEEDS`) it plays at outside
@@ -81,6 +83,7 @@ impl Play {
             facts: Vec::new(),
             until: None,
             last_change: None,
+            passed_ms: 0,
             ran_until: None,
             from: SimTime::ZERO,
             base_speed: 0,
@@ -126,6 +129,7 @@ impl Play {
         self.last_change = pg.events().iter().rev().map(|e| e.at).find(|at| *at >= from && *at <= to);
         pg.seek(from);
         (self.until, self.ran_until, self.from, self.window) = (Some(to), Some(to), from, None);
+        self.passed_ms = 0;
         self.phase = Phase::Playing;
     }
 

@@ -62,9 +62,16 @@ impl Control {
     }
 }
 
-/// While the step's run plays on the diagram.
+/// While the step's run plays on the diagram; a stretch passed over because nothing changed in
+/// it is said, with its length.
 fn wait() -> impl IntoView {
-    view! { <p class="lesson-wait" role="status">"Watch the diagram: the lesson plays it now."</p> }
+    let ls = use_lessons_ctx();
+    let passed = ls.slice(|p| p.passed_ms);
+    let note = move || {
+        let ms = passed.get();
+        (ms > 0).then(|| format!(" It passed over {} in which nothing changed.", crate::format::duration(ms)))
+    };
+    view! { <p class="lesson-wait" role="status">"Watch the diagram: the lesson plays it now."{note}</p> }
 }
 
 /// What a list of checks shows: each one's label, whether it holds, and the reading it was
@@ -275,7 +282,7 @@ fn Checkpoint(hint: String, done: String, controls: Vec<engine::lesson::Reach>) 
                 let items = s.iter().map(|l| view! { <li dir="auto">{l.clone()}</li> }).collect_view();
                 view! {
                     <div class="shown-me" data-testid="checkpoint-shown">
-                        <p class="label">"Show me used, as you would:"</p>
+                        <p class="label">"Show me did this, with the controls you have:"</p>
                         <ol>{items}</ol>
                     </div>
                 }
@@ -305,7 +312,7 @@ fn Checkpoint(hint: String, done: String, controls: Vec<engine::lesson::Reach>) 
         <div class="checkpoint" data-testid="checkpoint" data-done=move || reached.get().to_string()>
             {move || goals.with(|g| g.as_deref().and_then(|g| checks(g, "goals", "○", true)))}
             <p class="clock-paused" data-testid="checkpoint-paused" hidden=move || !paused()>
-                "⏸ Time is paused. It starts when you act, or press Play (Space)."
+                "Time is paused. It starts when you act, or press Play"<span class="keys-only">" (Space)"</span>"."
             </p>
             <super::reach::ReachControls controls=controls />
             {rest}
