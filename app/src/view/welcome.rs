@@ -45,10 +45,15 @@ pub fn Welcome() -> impl IntoView {
     view! {
         <Show when=move || shown.get()>
             <section class="welcome" data-testid="welcome" aria-label="New here?">
-                <p><strong>"New here?"</strong>" The first lesson shows one order fanning out to three queues, in 5 minutes."</p>
+                <p>
+                    <strong>"New here?"</strong>
+                    <span class="long">" The first lesson shows one order fanning out to three queues, in 5 minutes."</span>
+                </p>
                 <button class="primary" data-testid="welcome-start" on:click=start>"Start the first lesson"</button>
-                <button class="quiet" data-testid="welcome-close" title="Explore the sandbox instead" on:click=close>
-                    "Explore the sandbox"
+                // On a phone the line is one row: the close button is a cross, named for what it does.
+                <button class="quiet" data-testid="welcome-close" aria-label="Explore the sandbox"
+                    title="Explore the sandbox instead" on:click=close>
+                    <span class="long">"Explore the sandbox"</span><span class="short" aria-hidden="true">"×"</span>
                 </button>
             </section>
         </Show>
