@@ -188,11 +188,11 @@ for (const size of SIZES) {
     const publish = await page.getByTestId('publish').evaluate((el) => el.getBoundingClientRect().bottom <= innerHeight);
     assert.ok(publish, 'Publish is on the first screen with the way in');
     if (size.touch) {
-      // A phone's first screen has no line to spare: the Lessons link is the way in, in the
-      // accent colour, and the list opens on the first lesson.
+      // A phone's first screen has no line to spare: the Lessons link is the way in, ringed in
+      // the accent colour, and the list opens on the first lesson.
       const [link, plain] = await page.evaluate(() => [
-        getComputedStyle(document.querySelector('[data-testid="nav-lessons"]')).backgroundColor,
-        getComputedStyle(document.querySelector('[data-testid="nav-compare"]')).backgroundColor,
+        getComputedStyle(document.querySelector('[data-testid="nav-lessons"]')).boxShadow,
+        getComputedStyle(document.querySelector('[data-testid="nav-compare"]')).boxShadow,
       ]);
       assert.notEqual(link, plain, 'the Lessons link stands out on a first visit');
       await page.getByTestId('nav-lessons').click();
