@@ -350,14 +350,20 @@ impl Lessons {
 
     /// Brings the prediction's commit button into view (never in an embed).
     fn reveal_commit(&self) {
+        self.bring_near(".lesson-panel .predict .commit");
+    }
+
+    /// Once the page has drawn it, scrolls the element `selector` names into view by the least
+    /// move (none where it is in view already); never in an embed, whose page is the author's.
+    fn bring_near(&self, selector: &'static str) {
         if self.embedded {
             return;
         }
-        request_animation_frame(|| {
-            if let Ok(Some(commit)) = document().query_selector(".lesson-panel .predict .commit") {
+        request_animation_frame(move || {
+            if let Ok(Some(el)) = document().query_selector(selector) {
                 let options = web_sys::ScrollIntoViewOptions::new();
                 options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                commit.scroll_into_view_with_scroll_into_view_options(&options);
+                el.scroll_into_view_with_scroll_into_view_options(&options);
             }
         });
     }
@@ -618,16 +624,7 @@ impl Lessons {
     /// "Watch the diagram": on a phone, where the panel sits under it, the diagram is brought
     /// into view as the run starts (nothing moves where it is in view already; never in an embed).
     fn show_diagram(&self) {
-        if self.embedded {
-            return;
-        }
-        request_animation_frame(|| {
-            if let Ok(Some(diagram)) = document().query_selector(".lesson-stage .diagram") {
-                let options = web_sys::ScrollIntoViewOptions::new();
-                options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                diagram.scroll_into_view_with_scroll_into_view_options(&options);
-            }
-        });
+        self.bring_near(".lesson-stage .diagram");
     }
 
     /// The run being played is at its end (or the learner skips to it).
