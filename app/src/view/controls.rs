@@ -175,7 +175,7 @@ pub fn Subscriptions() -> impl IntoView {
         })
     });
     view! {
-        <section class="subscriptions" aria-label="Subscription filter policies">
+        <section class="subscriptions" aria-label="Subscription filter policies" hidden=move || subs.with(Vec::is_empty)>
             <h2>"Filter policies"</h2>
             <For each=move || subs.get().into_iter().map(|s| s.arn) key=|arn| arn.clone() let:arn>
                 <PolicyEditor sub=Memo::new(move |_| subs.with(|all| all.iter().find(|s| s.arn == arn).cloned())) />

@@ -152,6 +152,7 @@ pub fn NumberSetting(
     };
     let error_id = format!("{testid}-error");
     let (min, max) = range;
+    let apply_el = NodeRef::<leptos::html::Button>::new();
     view! {
         <label class="field setting">
             <span>{label}</span>
@@ -160,6 +161,7 @@ pub fn NumberSetting(
                     class:invalid=move || error.with(Option::is_some)
                     aria-invalid=move || error.with(Option::is_some).to_string() aria-describedby=error_id.clone()
                     on:input=move |ev| typed.set(Some(event_target_value(&ev)))
+                    on:focus=move |_| bring_into_view(apply_el)
                     on:change=move |_| apply() />
                 {duration.then(|| view! {
                     <select data-testid=format!("{testid}-unit") aria-label="Unit"
@@ -168,10 +170,21 @@ pub fn NumberSetting(
                         {UNITS.iter().enumerate().map(|(i, (l, _))| view! { <option value=i.to_string()>{*l}</option> }).collect_view()}
                     </select>
                 })}
-                <button type="button" data-testid=format!("{testid}-apply") on:click=move |_| apply()>"Apply"</button>
+                <button type="button" data-testid=format!("{testid}-apply") node_ref=apply_el on:click=move |_| apply()>"Apply"</button>
             </span>
             <span class="setting-error" id=error_id.clone() data-testid=error_id>{move || error.get()}</span>
         </label>
+    }
+}
+
+/// Scrolls `el` just into view (nothing moves when it is in view already): a setting's Apply,
+/// which can wrap under its field below the window's fold (or under the lesson's sticky bar,
+/// which its `scroll-margin` keeps clear).
+fn bring_into_view(el: NodeRef<leptos::html::Button>) {
+    if let Some(el) = el.get_untracked() {
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+        el.scroll_into_view_with_scroll_into_view_options(&options);
     }
 }
 

@@ -66,6 +66,9 @@ pub fn Queues() -> impl IntoView {
     }
 }
 
+/// How many workers a queue card lists before "Show all N workers".
+const FEW_WORKERS: usize = 6;
+
 /// A queue card: its header and counts, its chips, its settings line, workers and actions.
 #[component]
 fn QueueCard(name: String) -> impl IntoView {
@@ -76,6 +79,16 @@ fn QueueCard(name: String) -> impl IntoView {
     let workers = Memo::new(move |_| {
         ctx.shown(|s| s.world.workers.iter().filter(|w| w.queue == n).map(|w| w.name.clone()).collect::<Vec<_>>())
     });
+    // Past a few workers the card lists the first ones and offers the rest (a lesson with 40
+    // workers a queue made a page 8,700 px long).
+    let all_workers = RwSignal::new(false);
+    let shown_workers = move || {
+        let mut w = workers.get();
+        if !all_workers.get() {
+            w.truncate(FEW_WORKERS);
+        }
+        w
+    };
     let id = format!("queue-{name}");
     let read = move |f: fn(&QueueView) -> usize| move || q.with(|q| q.as_ref().map_or(0, f));
     let is_dlq = move || q.with(|q| q.as_ref().is_some_and(|q| !q.dead_letter_sources.is_empty()));
@@ -136,10 +149,21 @@ fn QueueCard(name: String) -> impl IntoView {
             <super::chips::Chips q=q queue=name.clone() />
             <p class="meta">{meta}<span class="age">{age}</span></p>
             <ul class="workers">
-                <For each=move || workers.get() key=|w| w.clone() let:worker>
+                <For each=move || shown_workers() key=|w| w.clone() let:worker>
                     <WorkerRow name=worker add_worker=add_worker />
                 </For>
             </ul>
+            <Show when=move || workers.with(|w| w.len() > FEW_WORKERS)>
+                <button class="link more-workers" data-testid=format!("{}-all-workers", id_of(queue))
+                    aria-expanded=move || all_workers.get().to_string()
+                    on:click=move |_| all_workers.update(|a| *a = !*a)>
+                    {move || if all_workers.get() {
+                        "Show fewer workers".to_string()
+                    } else {
+                        format!("Show all {} workers", workers.with(Vec::len))
+                    }}
+                </button>
+            </Show>
             <div class="actions">
                 <button data-testid=format!("{id}-add-worker") node_ref=add_worker on:click=on(|p, q| p.add_worker(q))
                     title="CreateWorker: a competing consumer that long-polls, works 2 s a message and deletes">"+ Worker"</button>

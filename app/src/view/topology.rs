@@ -19,6 +19,8 @@ use leptos::prelude::*;
 /// DLQ sits under its queue).
 const ROW: i64 = 76;
 const DLQ_ROW: i64 = 56;
+/// The height of a row's service box (what its workers call) with its gap.
+const SERVICE_ROW: i64 = 64;
 /// From a row's top edge to its queue's centre line.
 const ROW_CENTRE: i64 = 38;
 /// Consumers drawn per queue before "+N more".
@@ -90,7 +92,25 @@ pub(super) struct Call {
     latency: String,
     calls: u64,
     errors: u64,
+    /// Calls rejected at once, over its capacity.
+    throttled: u64,
+    /// Calls it serves at once, if it has a limit.
+    capacity: Option<u32>,
     down: bool,
+}
+
+impl Call {
+    fn of(d: &engine::world::DependencyView) -> Call {
+        Call {
+            name: d.name.clone(),
+            latency: crate::format::span(d.latency),
+            calls: d.calls,
+            errors: d.errors,
+            throttled: d.throttled,
+            capacity: d.capacity,
+            down: d.down,
+        }
+    }
 }
 
 /// One queue on the diagram: fed by a subscription, or (a plain work queue) by nothing drawn.
@@ -115,6 +135,9 @@ pub(super) struct Row {
     sub_dlq: Option<(String, usize)>,
     /// Who consumes the queue: workers and Lambda functions.
     consumers: Vec<Consumer>,
+    /// The downstream service its workers call (the first, if they call several), drawn under
+    /// the consumers: whether it is down, what it throttled.
+    pub(super) service: Option<Call>,
     /// Its first messages, drawn inside its node (waiting ones first, those a consumer holds
     /// last), and how many more it holds.
     dots: Vec<Dot>,
@@ -156,7 +179,29 @@ impl Row {
     /// The top of the row's dead-letter queues' boxes.
     pub(super) fn dlq_top(&self, narrow: bool) -> i64 {
         if narrow {
-            self.y + 30 + self.consumers_band() + 14
+            self.y + 30 + self.consumers_band() + self.service_band() + 14
+        } else {
+            self.y + 44
+        }
+    }
+
+    /// The room a row's service takes under its consumers (wide: under the consumers' column,
+    /// beside the dead-letter queue; narrow: under the consumers, over the dead-letter queues).
+    fn service_band(&self) -> i64 {
+        if self.service.is_some() {
+            SERVICE_ROW
+        } else {
+            0
+        }
+    }
+
+    /// The top of the row's service box (see [`Row::service_band`]).
+    pub(super) fn service_top(&self, narrow: bool) -> i64 {
+        if narrow {
+            self.y + 30 + self.consumers_band() + 6
+        } else if self.sub_dlq.is_some() {
+            // Both dead-letter queues take the line under the queue, the alarms under them.
+            self.y + 44 + DLQ_ROW + self.alarms_band()
         } else {
             self.y + 44
         }
@@ -177,7 +222,7 @@ impl Row {
     /// queues with their captions, and a gap.
     fn narrow_height(&self) -> i64 {
         let dlqs = if self.dlq.is_some() || self.sub_dlq.is_some() { 62 } else { 0 };
-        60 + self.consumers_band() + dlqs + self.alarms_band() + 8
+        60 + self.consumers_band() + self.service_band() + dlqs + self.alarms_band() + 8
     }
 
     /// In the narrow diagram, the room under the dead-letter queues for the alarms' badges,
@@ -192,10 +237,13 @@ impl Row {
     pub(super) fn alarms_at(&self, narrow: bool) -> (i64, i64, i64) {
         if narrow {
             let dlqs = if self.dlq.is_some() || self.sub_dlq.is_some() { 62 } else { 0 };
-            (24, self.y + 30 + self.consumers_band() + dlqs + 4, 330)
+            (24, self.y + 30 + self.consumers_band() + self.service_band() + dlqs + 4, 330)
         } else if self.sub_dlq.is_some() {
             // Both dead-letter queues take the line under the queue: under their captions.
             (410, self.y + 44 + DLQ_ROW, 300)
+        } else if self.service.is_some() {
+            // The service takes the right under the consumers: the alarms go under it.
+            (620, self.y + 44 + SERVICE_ROW, 200)
         } else {
             (620, self.y + 44, 200)
         }
@@ -203,7 +251,19 @@ impl Row {
 
     /// The room under the row: for its dead-letter queues and its alarms, if it has any.
     fn under(&self) -> i64 {
-        let base = if self.dlq.is_some() || self.sub_dlq.is_some() || !self.alarms.is_empty() { DLQ_ROW } else { 0 };
+        let base = if self.dlq.is_some() || self.sub_dlq.is_some() || !self.alarms.is_empty() || self.service.is_some()
+        {
+            DLQ_ROW
+        } else {
+            0
+        };
+        // The service's box under the others (a subscription's dead-letter queue takes the
+        // line), or the alarms under it.
+        let base = if self.service.is_some() && (self.sub_dlq.is_some() || !self.alarms.is_empty()) {
+            base + SERVICE_ROW
+        } else {
+            base
+        };
         // Under both dead-letter queues' captions, when a subscription's takes the left.
         let below = if self.sub_dlq.is_some() && !self.alarms.is_empty() { self.alarms_band() + 8 } else { 0 };
         base + below
@@ -244,7 +304,7 @@ impl Dot {
             Some((since, until)) => {
                 let left = until.ms().saturating_sub(now.ms());
                 let total = until.ms().saturating_sub(since.ms()).max(1);
-                (format!("{}s", left.div_ceil(1000)), Some((left * 100 / total).min(100)))
+                (timer_label(left.div_ceil(1000)), Some((left * 100 / total).min(100)))
             }
             None if m.receive_count > 0 => {
                 (max.map_or_else(|| format!("×{}", m.receive_count), |n| format!("{}/{n}", m.receive_count)), None)
@@ -253,6 +313,16 @@ impl Dot {
         };
         let state = class.replace("inflight", "in flight").replace("visible blocked", "held back by its group");
         Dot { copy: m.copy, class, ring, title: format!("{}: {state}, {received}", m.message_id), label }
+    }
+}
+
+/// A dot's time left in at most three characters, so that five dots side by side never run
+/// into each other: "45s", then whole minutes rounded up ("15m"), then hours ("12h").
+fn timer_label(seconds: u64) -> String {
+    match seconds {
+        0..100 => format!("{seconds}s"),
+        100..3_600 => format!("{}m", seconds.div_ceil(60)),
+        _ => format!("{}h", seconds.div_ceil(3_600)),
     }
 }
 
@@ -348,6 +418,14 @@ impl Layout {
                     worker: Some(w.name.clone()),
                     holding: w.held.first().and_then(holding),
                 });
+                let service = s
+                    .world
+                    .workers
+                    .iter()
+                    .filter(|w| w.queue == name)
+                    .find_map(|w| w.calls.first())
+                    .and_then(|d| s.world.dependencies.iter().find(|x| x.name == *d))
+                    .map(Call::of);
                 let functions = s.world.event_source_mappings.iter().filter(|m| m.queue == name).map(|m| Consumer {
                     label: m.function.clone(),
                     state: ConsumerState::Mapping(m.state),
@@ -403,6 +481,7 @@ impl Layout {
                     visible: queue.map_or(0, |q| q.visible),
                     inflight: queue.map_or(0, |q| q.in_flight),
                     consumers: workers.chain(functions).collect(),
+                    service,
                     y: top + ROW_CENTRE,
                     drop: None,
                     queue: name,
@@ -422,21 +501,7 @@ impl Layout {
         }
         .map_or_else(|| "checkout".to_string(), |p| p.name.clone());
         let producer_queue = sends_to.filter(|q| rows.iter().any(|r| r.topic.is_none() && r.queue == *q));
-        let calls = if rows.is_empty() {
-            s.world
-                .dependencies
-                .iter()
-                .map(|d| Call {
-                    name: d.name.clone(),
-                    latency: crate::format::span(d.latency),
-                    calls: d.calls,
-                    errors: d.errors,
-                    down: d.down,
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let calls = if rows.is_empty() { s.world.dependencies.iter().map(Call::of).collect() } else { Vec::new() };
         let topics = order
             .iter()
             .map(|&k| &s.topics[k])

@@ -416,7 +416,7 @@ pub(super) fn diagram(layout: &Layout) -> Diagram {
     // Direct calls: each service the producer waits on, in turn, with its latency now. Drawn as
     // a chain: the producer calls the first, and each next one is called once the one above
     // it has answered (a line down from box to box), not as a fan of calls made at once.
-    for (i, Call { name, latency, calls, errors, down }) in layout.calls.iter().enumerate() {
+    for (i, Call { name, latency, calls, errors, down, .. }) in layout.calls.iter().enumerate() {
         let y = layout.call_y(i);
         let (class, state) = if *down { ("queue call down", ", down") } else { ("queue call", "") };
         if i == 0 {
@@ -479,6 +479,7 @@ fn queue_row(b: &mut Builder, over: &mut Builder, layout: &Layout, row: &Row) {
         drop,
         alarms,
         topic: _,
+        service: _,
     } = row;
     let y = *y;
     if let Some(path) = layout.feed_path(row, false) {
@@ -530,6 +531,9 @@ fn queue_row(b: &mut Builder, over: &mut Builder, layout: &Layout, row: &Row) {
     }
     b.shift(None);
     consumers_of(b, layout, queue, consumers, y);
+    if let Some(service) = &row.service {
+        service_box(b, row, service, narrow);
+    }
     if let Some((d, n)) = dlq {
         let label = format!("Dead-letter queue {d}: {n} messages, what {queue}'s consumers never deleted");
         let title =
@@ -583,6 +587,44 @@ fn queue_row(b: &mut Builder, over: &mut Builder, layout: &Layout, row: &Row) {
         };
         node.draw(over, label, &title, "delivery failures");
     }
+}
+
+/// The downstream service a row's workers call, under their column: its name, whether it is
+/// up, its calls and failures, and the calls it throttled (live: they count). An edge comes
+/// down to it from the consumers.
+fn service_box(b: &mut Builder, row: &Row, c: &Call, narrow: bool) {
+    let top = row.service_top(narrow);
+    let (x, width, from_x, from_y) = if narrow {
+        (200, 170, 188, row.y + 30)
+    } else {
+        let lines = row.consumers.len().clamp(1, MAX_CONSUMERS) as i64;
+        (660, 166, 740, row.y + (lines - 1) * 12 + 10)
+    };
+    let path = if narrow {
+        html!("M ", from_x, " ", from_y, " L ", from_x, " ", top + 18, " L ", x, " ", top + 18)
+    } else {
+        html!("M ", from_x, " ", from_y, " L ", from_x, " ", top)
+    };
+    html!(into *b.m(); "<g class=\"edge calls\"><path d=\"", path, "\"/></g>");
+    let (class, state) = if c.down { ("service down", "down") } else { ("service", "up") };
+    let limit = c.capacity.map_or_else(String::new, |n| format!(", serves {n} calls at a time"));
+    let label = format!(
+        "Service {}, called by {}'s workers: {state}{limit}; {} calls, {} failed, {} throttled",
+        c.name, row.queue, c.calls, c.errors, c.throttled
+    );
+    // 12 px monospace: about 7.2 px a character, 14 px in and 8 px kept free.
+    let fits = ((width - 22) * 10 / 72) as usize;
+    let counts = cut(&format!("{} calls · {} failed", c.calls, c.errors), fits);
+    let throttled = cut(&format!("{} throttled", c.throttled), fits);
+    let inner = html! {
+        "<title>", &label, "</title><rect x=\"", x, "\" y=\"", top, "\" width=\"", width, "\" height=\"54\" rx=\"10\"/>",
+        "<text class=\"name small\" x=\"", x + 12, "\" y=\"", top + 17, "\">", cut(&c.name, fits - 5), "</text>",
+        "<text class=\"stat state\" x=\"", x + width - 10, "\" y=\"", top + 17, "\" text-anchor=\"end\">", state, "</text>",
+        "<text class=\"stat\" x=\"", x + 12, "\" y=\"", top + 33, "\">", counts, "</text>",
+        "<text class=\"stat\" x=\"", x + 12, "\" y=\"", top + 48, "\">", throttled, "</text>"
+    };
+    let frame = Frame::default().testid(format!("diagram-service-{}", c.name));
+    b.live(frame, Look { class: format!("node {class}"), label: Some(label), inner });
 }
 
 /// The alarms on a row's queues, each a badge with its name and state (live: the state

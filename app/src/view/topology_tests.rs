@@ -446,6 +446,63 @@ fn alarms_are_drawn_by_the_queue_they_watch_with_their_state_and_never_overlap()
 }
 
 #[test]
+fn the_service_a_queues_workers_call_is_drawn_under_them_with_its_state_and_throttled_calls() {
+    // Two workers on sms call a provider that serves one call at a time: the second call is
+    // throttled. The provider is drawn under sms's consumers, inside the row, clear of the
+    // dead-letter queue, its counts and its state live.
+    let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
+    pg.apply("CreateDependency", &json!({"DependencyName": "sms-provider", "Latency": "5s", "Capacity": 1}))
+        .expect("dependency");
+    for w in ["sms-a", "sms-b"] {
+        let worker = json!({"WorkerName": w, "QueueUrl": "sms", "Job": "sms", "Effect": "SMS sent",
+            "Dependency": "sms-provider", "ProcessingTime": "10ms"});
+        pg.apply("CreateWorker", &worker).expect("worker");
+    }
+    pg.publish("OrderPlaced").expect("publish");
+    pg.publish("OrderPlaced").expect("publish");
+    pg.play_for(1_000);
+    for narrow in [false, true] {
+        let layout = if narrow { Layout::of_now(&pg.snapshot()).narrow() } else { Layout::of_now(&pg.snapshot()) };
+        let sms = layout.row_of("sms").expect("the sms row");
+        let service = sms.service.as_ref().expect("the provider is drawn on sms's row");
+        assert_eq!(
+            (service.name.as_str(), service.calls, service.throttled, service.down),
+            ("sms-provider", 2, 1, false)
+        );
+        assert!(layout.row_of("billing").unwrap().service.is_none());
+        let markup = diagram_markup(&layout);
+        assert!(markup.contains("data-testid=\"diagram-service-sms-provider\""), "narrow {narrow}");
+        assert!(
+            markup.contains(">1 throttled</text>") && markup.contains(">2 calls · 1 failed</text>"),
+            "narrow {narrow}"
+        );
+        // Inside the row, under the consumers, clear of the dead-letter queue.
+        let top = sms.service_top(narrow);
+        let (dlq_centre, dlq_width, _) = sms.dlq_place(narrow);
+        let next = layout.rows.iter().map(|r| r.y - super::ROW_CENTRE).filter(|t| *t > sms.y).min();
+        assert!(next.is_none_or(|t| top + 54 <= t), "inside the row: {top} vs {next:?}, narrow {narrow}");
+        if narrow {
+            assert!(top + 54 <= sms.dlq_top(true), "over the dead-letter queue");
+        } else {
+            assert!(dlq_centre + dlq_width / 2 <= 660, "left of the service");
+        }
+    }
+    pg.apply("UpdateDependency", &json!({"DependencyName": "sms-provider", "Down": true})).expect("down");
+    let layout = Layout::of_now(&pg.snapshot());
+    assert!(layout.row_of("sms").unwrap().service.as_ref().unwrap().down);
+    assert!(diagram_markup(&layout).contains("class=\"node service down\""));
+}
+
+#[test]
+fn a_dots_timer_never_takes_more_than_three_characters() {
+    // Five dots sit about 32 px apart: "835s" ran into its neighbour.
+    let labels: Vec<String> =
+        [1, 99, 100, 835, 900, 3_599, 3_600, 43_200].into_iter().map(super::timer_label).collect();
+    assert_eq!(labels, ["1s", "99s", "2m", "14m", "15m", "60m", "1h", "12h"]);
+    assert!(labels.iter().all(|l| l.chars().count() <= 3));
+}
+
+#[test]
 fn more_consumers_than_drawn_say_so_inside_their_row() {
     // Five workers on billing, the quilt store's first row: two drawn, then "+3 more" on the
     // third line, all above the next row's top.
@@ -632,6 +689,7 @@ fn names_drawn(layout: &Layout) -> Vec<String> {
         out.extend(r.consumers.iter().map(|c| c.label.clone()));
         out.extend(r.alarms.iter().map(|a| a.name.clone()));
         out.extend(r.rule.iter().map(|b| b.name.clone()));
+        out.extend(r.service.iter().map(|c| c.name.clone()));
     }
     out.extend(layout.calls.iter().map(|c| c.name.clone()));
     out.sort();

@@ -217,15 +217,7 @@ impl Drill {
                 let why = if state.holds {
                     String::new()
                 } else {
-                    why(
-                        goal.when,
-                        &goal.check.probe.describe(),
-                        &value,
-                        unit,
-                        &goal.check.test,
-                        state.at.0 - start.0,
-                        self.window_ms,
-                    )
+                    why(goal.when, &value, unit, &goal.check.test, state.at.0 - start.0, self.window_ms)
                 };
                 let shown = match &value {
                     Ok(v) => reading(v, unit),
@@ -279,18 +271,13 @@ impl State {
     }
 }
 
-/// Why a goal does not hold, in words.
-fn why(
-    when: When,
-    probe: &str,
-    value: &Result<Value, String>,
-    unit: Unit,
-    test: &Test,
-    at: u64,
-    window: u64,
-) -> String {
+/// Why a goal does not hold, in words a learner reads beside the goal's own label (which says
+/// what is read): when it was read, what it read, what it needs. "it must hold from 1 min
+/// after the change on, but 1 min 15 s after it, it read 3 failed deliveries; it must be 0
+/// failed deliveries".
+fn why(when: When, value: &Result<Value, String>, unit: Unit, test: &Test, at: u64, window: u64) -> String {
     let reading = match value {
-        Ok(v) => format!("{probe} was {}", reading(v, unit)),
+        Ok(v) => format!("it read {}", reading(v, unit)),
         Err(e) => return format!("there was nothing to read at {} after the change: {e}", format_duration(at)),
     };
     let need = need(test, unit);
@@ -305,7 +292,7 @@ fn why(
             )
         }
         When::From(s) => format!(
-            "it must hold from {} after the change on, but {} after it {reading}; it must be {need}",
+            "it must hold from {} after the change on, but {} after it, {reading}; it must be {need}",
             format_duration(s),
             format_duration(at)
         ),
@@ -321,6 +308,8 @@ pub(crate) fn reading(v: &Value, unit: Unit) -> String {
         (Unit::Ms, Some(n)) if n >= 0 => format_duration(n as u64),
         (Unit::Seconds, Some(n)) => format!("{n} s"),
         (Unit::Ppm, Some(n)) => format!("{}.{:02}%", n / 10_000, n % 10_000 / 100),
+        // A setting that is not there ("RedrivePolicy" unset): said, not written as JSON.
+        _ if v.is_null() => "not set".to_string(),
         _ => {
             let text = v.to_string();
             if text.chars().count() > 80 {

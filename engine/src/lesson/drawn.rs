@@ -164,6 +164,13 @@ pub fn drawn(s: &Snapshot) -> Vec<String> {
         for w in s.world.workers.iter().filter(|w| w.queue == *name) {
             add(&w.name);
         }
+        // The service the row's workers call (the first any of them calls), under them.
+        let workers = s.world.workers.iter().filter(|w| w.queue == *name);
+        if let Some(d) = workers.filter_map(|w| w.calls.first()).next() {
+            if s.world.dependencies.iter().any(|x| x.name == *d) {
+                add(d);
+            }
+        }
         for m in s.world.event_source_mappings.iter().filter(|m| m.queue == *name) {
             add(&m.function);
         }

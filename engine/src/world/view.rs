@@ -122,6 +122,8 @@ pub struct WorkerView {
     pub processing_time: DurationMs,
     pub idempotency: &'static str,
     pub jobs: Vec<String>,
+    /// The downstream services its jobs call, in job order, each once.
+    pub calls: Vec<String>,
     pub received: u64,
     pub succeeded: u64,
     pub failed: u64,
@@ -249,6 +251,12 @@ impl Sim {
                     processing_time: k.behavior.processing.as_duration(),
                     idempotency: k.behavior.idempotency.as_str(),
                     jobs: k.behavior.jobs.iter().map(|j| j.job.to_string()).collect(),
+                    calls: k.behavior.jobs.iter().filter_map(|j| j.dependency.as_ref()).fold(Vec::new(), |mut v, d| {
+                        if !v.iter().any(|x: &String| **x == **d) {
+                            v.push(d.to_string());
+                        }
+                        v
+                    }),
                     received: k.stats.received,
                     succeeded: k.stats.succeeded,
                     failed: k.stats.failed,

@@ -446,6 +446,8 @@ impl Lessons {
         self.trail.set_value(Vec::new());
         self.notice.set(dropped);
         self.overview.set(false);
+        // The clock shows the lesson's own speed from its first step (not the last lesson's).
+        self.ctx.speed.set(play::speed_index(play.session.lesson().speed));
         self.install(pg, play);
         self.focus(Focus::Text);
         Ok(())
@@ -542,6 +544,7 @@ impl Lessons {
             self.play.update_untracked(|p| {
                 if let Some(p) = p {
                     p.clock_waits = Some(commands);
+                    p.acted = Some(commands);
                 }
             });
         }
@@ -679,7 +682,18 @@ impl Lessons {
                     if !ls.ctx.playing.get_untracked() {
                         ls.run_clock();
                     }
-                    // On a phone the diagram shows what the learner's action does.
+                }
+            }
+            // On a phone the diagram shows what each of the learner's commands does (the
+            // panel and its controls sit under it).
+            if let Some(seen) = ls.play.with_untracked(|p| p.as_ref().and_then(|p| p.acted)) {
+                let commands = ls.ctx.pg.with_untracked(|pg| pg.changes().len());
+                if commands > seen {
+                    ls.play.update_untracked(|p| {
+                        if let Some(p) = p {
+                            p.acted = Some(commands);
+                        }
+                    });
                     ls.show_diagram();
                 }
             }

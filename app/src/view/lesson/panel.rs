@@ -29,6 +29,21 @@ fn rich_of(text: Memo<String>) -> impl IntoView {
     move || text.with(|t| rich(t))
 }
 
+/// "Watch the diagram", and where the run is in its story, in whole seconds ("12 s of 40 s"):
+/// the bar stays in view on a phone, where the clock above the diagram does not.
+fn watch(ls: super::Lessons) -> String {
+    let now = ls.ctx.now.get().ms();
+    let plan = ls.play.with(|p| p.as_ref().and_then(Play::plan));
+    match plan {
+        Some((from, _, _, until, _)) if until > from => {
+            let whole = |ms: u64| crate::format::duration(ms / 1_000 * 1_000);
+            let total = until - from;
+            format!("Watch the diagram · {} of {}", whole(now.saturating_sub(from).min(total)), whole(total))
+        }
+        _ => "Watch the diagram".into(),
+    }
+}
+
 /// `children`: what the composing view adds under the panel's buttons (the app's glossary; an
 /// embed adds nothing, and so does not carry the glossary's code).
 #[component]
@@ -105,7 +120,7 @@ pub fn LessonPanel(#[prop(optional)] children: Option<Children>) -> impl IntoVie
                 <span class="lesson-keys" id="lesson-next-why" data-testid="lesson-next-why" class:why=move || why.with(|w| !w.is_empty())>
                     {move || {
                         let why = why.get();
-                        if !why.is_empty() { why } else if playing.get() { "Watch the diagram".into() } else { "Enter ⏎ continues".into() }
+                        if !why.is_empty() { why } else if playing.get() { watch(ls) } else { "Enter ⏎ continues".into() }
                     }}
                 </span>
                 <Show when=move || show_me.get()>

@@ -52,6 +52,9 @@ pub struct Play {
     /// A checkpoint's clock waits for the learner's first command: the number of their
     /// commands when it opened (`None` once the clock has started, or outside a checkpoint).
     pub clock_waits: Option<usize>,
+    /// In a checkpoint, the number of the learner's commands the diagram was last brought into
+    /// view for (on a phone each command shows its effect there; `None` outside a checkpoint).
+    pub acted: Option<usize>,
     /// What "Show me" did, one line per control used, while its solution plays.
     pub shown: Vec<String>,
     /// Whether the checkpoint's goals have all held once (it stays reached).
@@ -89,6 +92,7 @@ impl Play {
             base_speed: 0,
             window: None,
             clock_waits: None,
+            acted: None,
             shown: Vec::new(),
             reached: false,
             errors: Vec::new(),
@@ -203,6 +207,7 @@ impl Play {
             // moment missed while time ran) cannot make the recorded solution fail.
             pg.reset();
             self.clock_waits = None;
+            self.acted = None;
             let from = pg.now();
             let performed = self.session.show_me(pg.story());
             self.errors = performed.errors;
@@ -301,10 +306,42 @@ pub fn said(step: &engine::scenario::Step) -> Option<String> {
         return None;
     }
     let name = |keys: &[&str]| keys.iter().find_map(|k| params.get(*k).and_then(|v| v.as_str())).map(short);
-    let on = name(&["QueueUrl", "TopicArn", "FunctionName", "WorkerName", "Name", "SubscriptionArn", "EventBusName"]);
+    let on = name(&[
+        "QueueUrl",
+        "QueueName",
+        "TopicArn",
+        "FunctionName",
+        "WorkerName",
+        "DependencyName",
+        "ProducerName",
+        "Name",
+        "SubscriptionArn",
+        "EventBusName",
+    ]);
+    let flag = |key: &str| params.get(key).and_then(|v| v.as_bool().or_else(|| v.as_str().map(|s| s == "true")));
     Some(match (action, on) {
         ("CreateWorker", Some(q)) => format!("+ Worker on {q}"),
         ("Publish", Some(t)) => format!("Publish to {t}"),
+        ("PublishBatch", Some(t)) => {
+            let n = params.get("PublishBatchRequestEntries").and_then(|e| e.as_array()).map_or(0, Vec::len);
+            format!("Publish {} to {t}", crate::format::count(n as u64, "event", "events"))
+        }
+        ("UpdateDependency", Some(d)) => match flag("Down") {
+            Some(true) => format!("Take {d} down"),
+            Some(false) => format!("Bring {d} back"),
+            None => format!("Change {d}'s settings"),
+        },
+        ("PauseWorker", Some(w)) => format!("Pause {w}"),
+        ("ResumeWorker", Some(w)) => format!("Resume {w}"),
+        ("DeleteMessage", Some(q)) => format!("Delete the message from {q}"),
+        ("CreateQueue", Some(q)) => format!("Create the queue {q}"),
+        ("CreateProducer", Some(p)) => format!("Start {p}"),
+        ("UpdateEventSourceMapping", _) => "Change the function's queue mapping".to_string(),
+        ("SetSubscriptionAttributes", _) => {
+            let attribute = params.get("AttributeName").and_then(|v| v.as_str()).unwrap_or("an attribute");
+            format!("Set {attribute} on the subscription")
+        }
+        ("StartReplay", _) => "Replay the archive".to_string(),
         ("CrashWorker", Some(w)) => format!("Crash {w}"),
         ("RestartWorker", Some(w)) => format!("Restart {w}"),
         ("DeleteWorker", Some(w)) => format!("Remove {w}"),
@@ -334,4 +371,59 @@ pub fn said(step: &engine::scenario::Step) -> Option<String> {
 /// A resource's name from its ARN or queue URL (the part after the last `:` or `/`).
 fn short(s: &str) -> String {
     s.rsplit([':', '/']).next().unwrap_or(s).to_string()
+}
+
+#[cfg(test)]
+mod said_tests {
+    use engine::lesson::{Lesson, StepKind};
+
+    /// Every step of every checkpoint's solution, as "Show me" lists it, in the words of the
+    /// page's controls: never an API action's name ("PublishBatch", "UpdateDependency").
+    #[test]
+    fn show_me_says_every_solution_step_in_a_learners_words() {
+        let public = concat!(env!("CARGO_MANIFEST_DIR"), "/../public");
+        let scenarios: Vec<(String, String)> = crate::playground::BUILTIN
+            .iter()
+            .map(|(id, _)| (id.to_string(), std::fs::read_to_string(format!("{public}/scenarios/{id}.json")).unwrap()))
+            .collect();
+        let builtins: Vec<(&str, &str)> = scenarios.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        let mut files: Vec<_> =
+            std::fs::read_dir(format!("{public}/lessons")).unwrap().flatten().map(|e| e.path()).collect();
+        files.sort();
+        let mut said = 0;
+        for path in files.iter().filter(|p| !p.ends_with("index.json")) {
+            let lesson = Lesson::parse(&std::fs::read_to_string(path).unwrap(), &builtins).unwrap();
+            for (n, step) in lesson.steps.iter().enumerate() {
+                let StepKind::Checkpoint(c) = &step.kind else { continue };
+                for s in &c.solution {
+                    let Some(line) = super::said(s) else { continue };
+                    said += 1;
+                    if let engine::scenario::Step::Action { action, .. } = s {
+                        let api_word = action.chars().filter(char::is_ascii_uppercase).count() > 1;
+                        assert!(
+                            !(api_word && line.contains(action.as_str())),
+                            "{} step {}: Show me says {line:?}",
+                            lesson.id,
+                            n + 1
+                        );
+                    }
+                }
+            }
+        }
+        assert!(said > 20, "{said} solution steps said");
+    }
+
+    #[test]
+    fn a_provider_taken_down_and_brought_back_reads_as_what_the_learner_does() {
+        let step = |down: bool| engine::scenario::Step::Action {
+            action: "UpdateDependency".into(),
+            params: serde_json::json!({"DependencyName": "email-b", "Down": down}),
+            expect: None,
+            expect_error: None,
+            save: Vec::new(),
+            templated: false,
+        };
+        assert_eq!(super::said(&step(true)).as_deref(), Some("Take email-b down"));
+        assert_eq!(super::said(&step(false)).as_deref(), Some("Bring email-b back"));
+    }
 }
