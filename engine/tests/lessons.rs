@@ -32,6 +32,7 @@ const ORDER: &[&str] = &[
     "fifo-in-production",
     "outbox",
     "eventbridge",
+    "lambda-destinations",
     "two-kinds-of-dlq",
     "sns-delivery",
     "operating-a-queue",
