@@ -21,6 +21,7 @@ const ORDER: &[&str] = &[
     "three-designs",
     "fanout-and-work-queues",
     "filter-policies",
+    "event-design",
     "visibility-timeout",
     "poison-messages",
     "lambda-batches",
@@ -32,9 +33,11 @@ const ORDER: &[&str] = &[
     "fifo-in-production",
     "outbox",
     "eventbridge",
+    "lambda-destinations",
     "two-kinds-of-dlq",
     "sns-delivery",
     "operating-a-queue",
+    "interview-method",
     "when-not-to-use-events",
 ];
 
