@@ -875,7 +875,8 @@ const SLIPS: &[(&str, &[&str], &str)] = &[
         &[],
         "AWS: a delete with an older receipt handle succeeds, but the message might not be deleted",
     ),
-    ("s more", &[], "ChangeMessageVisibility sets the timeout to N s from the call, not N s more"),
+    (" s more", &[], "ChangeMessageVisibility sets the timeout to N s from the call, not N s more"),
+    (" seconds more", &[], "ChangeMessageVisibility sets the timeout to N s from the call, not N s more"),
     ("one group at a time", &[], "FIFO keeps order within a group; different groups are delivered in parallel"),
     (
         "repeated messages",
@@ -889,14 +890,46 @@ fn slip_problems() -> Vec<(String, String)> {
     texts.extend(index().glossary.iter().map(|g| (format!("glossary {}", g.term), g.means.clone())));
     let mut problems = Vec::new();
     for (at, text) in &texts {
-        let lower = markup::plain(text).to_lowercase();
-        for (phrase, hedges, why) in SLIPS {
-            if lower.contains(phrase) && !hedges.iter().any(|h| lower.contains(h)) {
-                problems.push((at.clone(), format!("says \"{phrase}\": {why}: {text}")));
-            }
+        for (phrase, why) in slips_in(text) {
+            problems.push((at.clone(), format!("says \"{}\": {why}: {text}", phrase.trim())));
         }
     }
     problems
+}
+
+/// The `SLIPS` a text makes: each phrase without one of its hedges, and why it is wrong.
+fn slips_in(text: &str) -> Vec<(&'static str, &'static str)> {
+    let lower = markup::plain(text).to_lowercase();
+    SLIPS
+        .iter()
+        .filter(|(phrase, hedges, _)| lower.contains(phrase) && !hedges.iter().any(|h| lower.contains(h)))
+        .map(|(phrase, _, why)| (*phrase, *why))
+        .collect()
+}
+
+#[test]
+fn the_slips_check_refuses_the_old_words_and_accepts_the_new() {
+    let refused = [
+        "A queue hands each message to one receiver. Two workers share the load.",
+        "Workers on one queue share it: one worker takes each message.",
+        "One queue shared by several workers: each message goes to one of them.",
+        "A worker's delete was ignored: its *receipt handle* was from an earlier receive",
+        "every 10 s, ChangeMessageVisibility hides its message for 30 s more.",
+        "In FIFO, the messages that share one MessageGroupId. They are delivered in order, one group at a time.",
+        "A FIFO topic or queue keeps the order within each message group and drops repeated messages.",
+    ];
+    for text in refused {
+        assert!(!slips_in(text).is_empty(), "not refused: {text}");
+    }
+    let accepted = [
+        "A queue normally hands each message to one receiver.",
+        "each message normally goes to one of them.",
+        "ChangeMessageVisibility sets its message's timeout to 30 s from that call.",
+        "Lambda retries more slowly each time.",
+    ];
+    for text in accepted {
+        assert_eq!(slips_in(text), [], "refused: {text}");
+    }
 }
 
 #[test]
