@@ -195,29 +195,49 @@ fn every_lesson_file() -> Vec<PathBuf> {
     out
 }
 
+/// How a label's number bounds the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    /// `"2"`, `"About 300"`, `"Exactly 200"`: the band holds N.
+    Holds,
+    /// `"Over 400"`, `"More than 5"`: the band starts at N + 1.
+    Above,
+    /// `"Under 3"`, `"Fewer than 3"`: the band ends at N - 1.
+    Below,
+    /// `"At least 1"`, `"2 or more"`: the band starts at N.
+    From,
+    /// `"At most 9"`, `"9 or fewer"`: the band ends at N.
+    UpTo,
+}
+
 /// The number a choice's label gives as its answer, and how it bounds the value: `"2"`,
 /// `"4: the 5th receive moves it"`, `"About 300: …"`, `"Exactly 200"`, `"2 or more"`,
-/// `"Over 400"`, `"Fewer than 3"`. A number followed by anything else (`"2 minutes after the
-/// move"`, `"4417 OrderShipped"`) is not an answer the label states, and neither is one later in
-/// the label (`"It keeps failing until its 4-day retention ends"`).
-fn stated_number(label: &str) -> Option<(i64, std::cmp::Ordering)> {
-    use std::cmp::Ordering::{Equal, Greater, Less};
+/// `"1 or more: the reason"`, `"Over 400"`, `"Fewer than 3"`. A number followed by anything else
+/// (`"2 minutes after the move"`, `"4417 OrderShipped"`) is not an answer the label states, and
+/// neither is one later in the label (`"It keeps failing until its 4-day retention ends"`).
+fn stated_number(label: &str) -> Option<(i64, Bound)> {
     let quantifiers = [
-        ("About ", Equal),
-        ("Exactly ", Equal),
-        ("At least ", Equal),
-        ("At most ", Equal),
-        ("Over ", Greater),
-        ("More than ", Greater),
-        ("Under ", Less),
-        ("Fewer than ", Less),
+        ("About ", Bound::Holds),
+        ("Exactly ", Bound::Holds),
+        ("At least ", Bound::From),
+        ("At most ", Bound::UpTo),
+        ("Over ", Bound::Above),
+        ("More than ", Bound::Above),
+        ("Under ", Bound::Below),
+        ("Fewer than ", Bound::Below),
     ];
     let (rest, bound) =
-        quantifiers.iter().find_map(|(q, b)| label.strip_prefix(q).map(|r| (r, *b))).unwrap_or((label, Equal));
+        quantifiers.iter().find_map(|(q, b)| label.strip_prefix(q).map(|r| (r, *b))).unwrap_or((label, Bound::Holds));
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == ',').collect();
     let n: i64 = digits.replace(',', "").parse().ok()?;
     let after = &rest[digits.len()..];
-    let states = after.is_empty() || after.starts_with(':') || after == " or more" || after == " or fewer";
+    // "2 or more" and "2 or more: the reason" say where the band starts.
+    let (after, bound) = match (after.strip_prefix(" or more"), after.strip_prefix(" or fewer")) {
+        (Some(a), _) if bound == Bound::Holds => (a, Bound::From),
+        (_, Some(a)) if bound == Bound::Holds => (a, Bound::UpTo),
+        _ => (after, bound),
+    };
+    let states = after.is_empty() || after.starts_with(':');
     states.then_some((n, bound))
 }
 
@@ -225,8 +245,10 @@ fn stated_number(label: &str) -> Option<(i64, std::cmp::Ordering)> {
 fn every_choice_whose_label_states_a_number_holds_that_number_in_its_own_band() {
     // Issue 38: lambda-batches labelled a choice "About 220" and checked it against 233 to 399,
     // while 220 fell in the "About 200" band. A label's number must pass its own choice's test:
-    // "About N", "Exactly N" and "N or more" contain N; "Over N" starts at N + 1; "Under N" ends
-    // at N - 1.
+    // "About N" and "Exactly N" contain N; "N or more" starts at N; "Over N" starts at N + 1;
+    // "Under N" ends at N - 1. Issue 49: three-designs labelled a band of 1 or more "Some: every
+    // order whose SMS timed out", and poison-messages a band of 6 or more "It keeps failing until
+    // its 4-day retention ends", which a 60 s run cannot show: a label states the band's number.
     let builtins = builtins();
     let pairs: Vec<(&str, &str)> = builtins.iter().map(|(i, t)| (i.as_str(), t.as_str())).collect();
     let mut problems = Vec::new();
@@ -243,9 +265,11 @@ fn every_choice_whose_label_states_a_number_holds_that_number_in_its_own_band() 
                 }
                 let inside = |v: i64| c.test.passes(&serde_json::json!(v));
                 let holds = match bound {
-                    std::cmp::Ordering::Equal => inside(n),
-                    std::cmp::Ordering::Greater => !inside(n) && inside(n + 1),
-                    std::cmp::Ordering::Less => !inside(n) && inside(n - 1),
+                    Bound::Holds => inside(n),
+                    Bound::Above => !inside(n) && inside(n + 1),
+                    Bound::Below => !inside(n) && inside(n - 1),
+                    Bound::From => inside(n) && !inside(n - 1),
+                    Bound::UpTo => inside(n) && !inside(n + 1),
                 };
                 checked += 1;
                 if !holds {
@@ -271,16 +295,19 @@ fn every_choice_whose_label_states_a_number_holds_that_number_in_its_own_band() 
 
 #[test]
 fn a_label_states_its_leading_number_only() {
-    use std::cmp::Ordering::{Equal, Greater, Less};
-    assert_eq!(stated_number("About 220: the failed 10% again"), Some((220, Equal)));
-    assert_eq!(stated_number("4: the 5th receive moves it"), Some((4, Equal)));
-    assert_eq!(stated_number("2 or more"), Some((2, Equal)));
-    assert_eq!(stated_number("Over 400"), Some((400, Greater)));
-    assert_eq!(stated_number("Fewer than 3"), Some((3, Less)));
-    assert_eq!(stated_number("10,000"), Some((10_000, Equal)));
+    use Bound::{Above, Below, From, Holds};
+    assert_eq!(stated_number("About 220: the failed 10% again"), Some((220, Holds)));
+    assert_eq!(stated_number("4: the 5th receive moves it"), Some((4, Holds)));
+    assert_eq!(stated_number("2 or more"), Some((2, From)));
+    assert_eq!(stated_number("1 or more: a failed SMS sends the whole message back"), Some((1, From)));
+    assert_eq!(stated_number("More than 5: it keeps coming back"), Some((5, Above)));
+    assert_eq!(stated_number("Over 400"), Some((400, Above)));
+    assert_eq!(stated_number("Fewer than 3"), Some((3, Below)));
+    assert_eq!(stated_number("10,000"), Some((10_000, Holds)));
     assert_eq!(stated_number("2 minutes after the move"), None);
     assert_eq!(stated_number("4417 OrderShipped: it is next in line"), None);
     assert_eq!(stated_number("It keeps failing until its 4-day retention ends"), None);
+    assert_eq!(stated_number("Some: every order whose SMS timed out"), None);
     assert_eq!(stated_number("Fewer than half"), None);
 }
 
@@ -411,9 +438,9 @@ fn fanout_test_plays_lesson_files_and_names_the_lesson_step_and_difference_when_
     let (code, out) =
         fanout_test(&[&lesson_path("filter-policies"), Path::new(&format!("{PUBLIC}/lessons/index.json"))]);
     assert_eq!(code, Some(0), "{out}");
-    assert!(out.contains("ok   ") && out.contains("filter-policies.json: 12 expectations (Filter policies"), "{out}");
+    assert!(out.contains("ok   ") && out.contains("filter-policies.json: 14 expectations (Filter policies"), "{out}");
     assert!(out.contains(&format!("index.json: {} expectations (lesson index)", ORDER.len())), "{out}");
-    assert!(out.trim_end().ends_with(&format!("{} passed, 0 failed", ORDER.len() + 12)), "{out}");
+    assert!(out.trim_end().ends_with(&format!("{} passed, 0 failed", ORDER.len() + 14)), "{out}");
     // A copy whose author marks the tempting answer right, beside a scenarios folder.
     let dir = std::env::temp_dir().join(format!("fanout-lessons-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("lessons")).expect("a temporary folder");
@@ -433,7 +460,7 @@ fn fanout_test_plays_lesson_files_and_names_the_lesson_step_and_difference_when_
         "{out}"
     );
     assert!(out.contains("makes \"two\" right, but the lesson marks \"three\" right"), "{out}");
-    assert!(out.trim_end().ends_with("11 passed, 1 failed"), "{out}");
+    assert!(out.trim_end().ends_with("13 passed, 1 failed"), "{out}");
     // Without the scenarios folder, the built-in id is unknown: a clear error, not a panic.
     std::fs::remove_dir_all(dir.join("scenarios")).expect("removed");
     let (code, out) = fanout_test(&[&copy]);
@@ -575,14 +602,47 @@ const SPELLED_OUT: &[(&str, bool, &[&str])] = &[
         false,
         &["*invocation*", "*invocations*", "*asynchronous invocation*", "*asynchronous invocations*"],
     ),
+    // Issue 49: used before their definition in three-designs, poison-messages and
+    // who-owns-the-retry.
+    ("visibility timeout", false, &["*visibility timeout*"]),
+    ("CloudWatch", true, &["Amazon CloudWatch"]),
+    ("batching window", false, &["*batching window*"]),
+    ("idempotent", false, &["*idempotent*"]),
 ];
 
-#[test]
-fn every_acronym_and_term_is_spelled_out_where_a_lesson_first_uses_it() {
-    // Issue 38: a reader with no AWS background was lost in lesson 1. Each lesson stands alone:
-    // SNS, SQS, FIFO, DLQ, Lambda, receipt handle, event source mapping and invocation are
-    // spelled out or defined at their first use in every lesson that uses them.
-    let mut problems = Vec::new();
+/// Lessons another helper of issue 49 is changing (lessons 11 to 19), with the lines a new check
+/// of this file fails in them today: `(check, "lesson step N")`. Each entry is skipped by its
+/// check until those lessons are merged; an entry the check no longer needs fails
+/// `no_lesson_is_excused_from_a_check_it_passes`, so the list shrinks to nothing.
+const PENDING_49B: &[(&str, &str)] = &[
+    ("shape", "idempotent-consumers step 2"),
+    ("shape", "idempotent-consumers step 3"),
+    ("shape", "idempotent-consumers step 6"),
+    ("shape", "ordering step 3"),
+    ("shape", "ordering step 5"),
+    ("shape", "ordering step 7"),
+    ("shape", "fifo-in-production step 1"),
+    ("shape", "fifo-in-production step 3"),
+    ("shape", "fifo-in-production step 4"),
+    ("shape", "fifo-in-production step 5"),
+    ("shape", "fifo-in-production step 6"),
+    ("shape", "outbox step 2"),
+    ("shape", "outbox step 3"),
+    ("shape", "outbox step 4"),
+    ("shape", "eventbridge step 2"),
+    ("shape", "two-kinds-of-dlq step 4"),
+    ("shape", "when-not-to-use-events step 3"),
+    ("shape", "when-not-to-use-events step 4"),
+    ("spelled out", "outbox step 5"),
+    ("spelled out", "eventbridge step 7"),
+    ("spelled out", "two-kinds-of-dlq step 4"),
+    ("spelled out", "two-kinds-of-dlq step 7"),
+    ("spelled out", "operating-a-queue step 6"),
+];
+
+/// Each first use of a `SPELLED_OUT` word, in a lesson's reading order, without its spelling out.
+fn spelled_out_problems() -> Vec<(String, String)> {
+    let mut problems: Vec<(String, String)> = Vec::new();
     for id in ORDER {
         let lesson = load(id);
         for (word, acronym, marks) in SPELLED_OUT {
@@ -593,11 +653,20 @@ fn every_acronym_and_term_is_spelled_out_where_a_lesson_first_uses_it() {
             };
             let lower = text.to_lowercase();
             if !marks.iter().any(|m| lower.contains(&m.to_lowercase())) {
-                problems.push(format!("{at}: first use of {word} without {}: {text}", marks.join(" or ")));
+                problems.push((at, format!("first use of {word} without {}: {text}", marks.join(" or "))));
             }
         }
     }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    problems
+}
+
+#[test]
+fn every_acronym_and_term_is_spelled_out_where_a_lesson_first_uses_it() {
+    // Issue 38: a reader with no AWS background was lost in lesson 1. Each lesson stands alone:
+    // SNS, SQS, FIFO, DLQ, Lambda, receipt handle, event source mapping and invocation are
+    // spelled out or defined at their first use in every lesson that uses them; issue 49 adds
+    // visibility timeout, CloudWatch, batching window and idempotent.
+    assert_no_problems("spelled out", spelled_out_problems());
 }
 
 #[test]
@@ -694,7 +763,7 @@ fn a_row_naming_a_missing_step_or_a_check_the_step_does_not_make_is_refused() {
     assert!(step_checks(&lesson, 99, "prediction").unwrap_err().contains("has no step 99"));
     assert!(step_checks(&lesson, 1, "prediction").unwrap_err().contains("(narration) makes no check"));
     assert!(step_checks(&lesson, 2, "fact: a label no step has").is_err());
-    assert!(step_checks(&lesson, 6, "goal: A worker reads loyalty-failed").is_ok());
+    assert!(step_checks(&lesson, 7, "goal: A worker reads loyalty-failed").is_ok());
 }
 
 #[test]
@@ -722,4 +791,172 @@ fn fanout_test_fails_a_lesson_that_names_what_its_diagram_does_not_draw_saying_t
     );
     assert!(out.contains("lesson first-fan-out, step 4: labels in the reading's unit:"), "{out}");
     assert!(out.contains("says \"in seconds\""), "{out}");
+}
+
+/// Whether a problem at `at` ("ordering step 3 choice x") is one `PENDING_49B` excuses for `check`.
+fn pending(check: &str, at: &str) -> bool {
+    PENDING_49B.iter().any(|(c, p)| *c == check && (at == *p || at.starts_with(&format!("{p} "))))
+}
+
+/// Fails with every problem `check` found that `PENDING_49B` does not excuse.
+fn assert_no_problems(check: &str, problems: Vec<(String, String)>) {
+    let open: Vec<String> =
+        problems.iter().filter(|(at, _)| !pending(check, at)).map(|(at, what)| format!("{at}: {what}")).collect();
+    assert!(open.is_empty(), "{}", open.join("\n"));
+}
+
+/// Whether a choice's label argues (gives a reason or a clause) rather than only names an answer:
+/// `"2: both workers see the copy"`, `"Hundreds, as before"` and `"Lambda keeps trying until the
+/// database is back"` argue; `"1"`, `"Far fewer"` and `"2 or more"` are bare.
+fn argues(label: &str) -> bool {
+    let plain = markup::plain(label);
+    plain.contains(": ") || plain.contains(", ") || plain.contains(" — ") || plain.split_whitespace().count() > 5
+}
+
+/// Each prediction whose right choice is the only one of its shape: the only bare label among
+/// labels that argue, or the only one that argues among bare ones.
+fn odd_right_choice_problems() -> Vec<(String, String)> {
+    let mut problems = Vec::new();
+    for id in ORDER {
+        let lesson = load(id);
+        for (i, step) in lesson.steps.iter().enumerate() {
+            let StepKind::Predict(p) = &step.kind else { continue };
+            let Some(right) = p.choices.iter().find(|c| c.id == p.right) else { continue };
+            let shape = argues(&right.label);
+            if p.choices.len() < 2 || p.choices.iter().any(|c| c.id != p.right && argues(&c.label) == shape) {
+                continue;
+            }
+            let labels: Vec<String> = p
+                .choices
+                .iter()
+                .map(|c| format!("{}\"{}\"", if c.id == p.right { "right " } else { "" }, c.label))
+                .collect();
+            let what = if shape { "the only one that argues" } else { "the only bare one" };
+            problems
+                .push((format!("{id} step {}", i + 1), format!("the right label is {what}: {}", labels.join(", "))));
+        }
+    }
+    problems
+}
+
+#[test]
+fn no_prediction_gives_its_answer_away_by_the_shape_of_the_right_label() {
+    // Issue 49: first-fan-out step 3 offered "2: both workers see the copy" and a bare "1"; a
+    // learner picks the label that does not argue. Give every choice the same shape, all bare or
+    // all with a short clause, or at least never leave the right one alone in its shape.
+    assert_no_problems("shape", odd_right_choice_problems());
+}
+
+#[test]
+fn a_label_argues_when_it_gives_a_reason_or_a_clause() {
+    assert!(argues("2: both workers see the copy"));
+    assert!(argues("Hundreds, as before"));
+    assert!(argues("Lambda keeps trying until the database is back"));
+    assert!(!argues("1"));
+    assert!(!argues("Far fewer"));
+    assert!(!argues("2 or more"));
+    assert!(!argues("10,000"));
+    assert!(!argues("A few dozen at most"));
+}
+
+/// Statements a lesson or the glossary once made that AWS does not promise, each with the words
+/// one of which must stand in the same text (none: the phrase is wrong wherever it stands).
+const SLIPS: &[(&str, &[&str], &str)] = &[
+    (
+        "to one receiver",
+        &["normally", "at least once", "usually"],
+        "a standard queue delivers at least once: normally one receiver, now and then two",
+    ),
+    (
+        "one worker takes each message",
+        &["normally", "at least once", "usually"],
+        "a standard queue delivers at least once",
+    ),
+    ("each message goes to one", &["normally", "at least once", "usually"], "a standard queue delivers at least once"),
+    (
+        "delete was ignored",
+        &[],
+        "AWS: a delete with an older receipt handle succeeds, but the message might not be deleted",
+    ),
+    (" s more", &[], "ChangeMessageVisibility sets the timeout to N s from the call, not N s more"),
+    (" seconds more", &[], "ChangeMessageVisibility sets the timeout to N s from the call, not N s more"),
+    ("one group at a time", &[], "FIFO keeps order within a group; different groups are delivered in parallel"),
+    (
+        "repeated messages",
+        &["deduplication"],
+        "FIFO drops a repeat of the same deduplication id within the 5-minute interval",
+    ),
+];
+
+fn slip_problems() -> Vec<(String, String)> {
+    let mut texts: Vec<(String, String)> = ORDER.iter().flat_map(|id| reading_order(&load(id))).collect();
+    texts.extend(index().glossary.iter().map(|g| (format!("glossary {}", g.term), g.means.clone())));
+    let mut problems = Vec::new();
+    for (at, text) in &texts {
+        for (phrase, why) in slips_in(text) {
+            problems.push((at.clone(), format!("says \"{}\": {why}: {text}", phrase.trim())));
+        }
+    }
+    problems
+}
+
+/// The `SLIPS` a text makes: each phrase without one of its hedges, and why it is wrong.
+fn slips_in(text: &str) -> Vec<(&'static str, &'static str)> {
+    let lower = markup::plain(text).to_lowercase();
+    SLIPS
+        .iter()
+        .filter(|(phrase, hedges, _)| lower.contains(phrase) && !hedges.iter().any(|h| lower.contains(h)))
+        .map(|(phrase, _, why)| (*phrase, *why))
+        .collect()
+}
+
+#[test]
+fn the_slips_check_refuses_the_old_words_and_accepts_the_new() {
+    let refused = [
+        "A queue hands each message to one receiver. Two workers share the load.",
+        "Workers on one queue share it: one worker takes each message.",
+        "One queue shared by several workers: each message goes to one of them.",
+        "A worker's delete was ignored: its *receipt handle* was from an earlier receive",
+        "every 10 s, ChangeMessageVisibility hides its message for 30 s more.",
+        "In FIFO, the messages that share one MessageGroupId. They are delivered in order, one group at a time.",
+        "A FIFO topic or queue keeps the order within each message group and drops repeated messages.",
+    ];
+    for text in refused {
+        assert!(!slips_in(text).is_empty(), "not refused: {text}");
+    }
+    let accepted = [
+        "A queue normally hands each message to one receiver.",
+        "each message normally goes to one of them.",
+        "ChangeMessageVisibility sets its message's timeout to 30 s from that call.",
+        "Lambda retries more slowly each time.",
+    ];
+    for text in accepted {
+        assert_eq!(slips_in(text), [], "refused: {text}");
+    }
+}
+
+#[test]
+fn no_text_repeats_a_statement_aws_does_not_make() {
+    // Issue 49, the slips: the glossary's "Message group" and "FIFO", "a queue hands each message
+    // to one receiver" (first-fan-out 3, fanout-and-work-queues 2), "a worker's delete was
+    // ignored" and "hides its message for 30 s more" (visibility-timeout 6 and 8).
+    assert_no_problems("slip", slip_problems());
+}
+
+#[test]
+fn no_lesson_is_excused_from_a_check_it_passes() {
+    // PENDING_49B only shrinks: once the other helper's lessons pass a check, their entry goes.
+    let mut found: Vec<(String, String)> = Vec::new();
+    let spelled = spelled_out_problems();
+    for (check, problems) in
+        [("shape", odd_right_choice_problems()), ("spelled out", spelled), ("slip", slip_problems())]
+    {
+        found.extend(problems.into_iter().map(|(at, _)| (check.to_string(), at)));
+    }
+    let stale: Vec<String> = PENDING_49B
+        .iter()
+        .filter(|(c, p)| !found.iter().any(|(fc, at)| fc == c && (at == p || at.starts_with(&format!("{p} ")))))
+        .map(|(c, p)| format!("(\"{c}\", \"{p}\")"))
+        .collect();
+    assert!(stale.is_empty(), "PENDING_49B excuses what passes now; remove: {}", stale.join(", "));
 }

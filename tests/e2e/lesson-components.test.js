@@ -81,7 +81,7 @@ test('a picked choice keeps the focus; Next is the same button from step to step
 
 test('lesson text shows emphasis and code as elements, and the overview is components', async () => {
   const { page, problems } = await open('?lesson=filter-policies&step=2', 'lesson-panel');
-  await atStep(page, '2 / 8');
+  await atStep(page, '2 / 9');
   const code = page.getByTestId('lesson-text').locator('code');
   assert.equal(await code.count(), 1);
   assert.equal(await code.textContent(), '{"event_type": ["OrderPlaced", "OrderShipped"]}');
@@ -93,9 +93,9 @@ test('lesson text shows emphasis and code as elements, and the overview is compo
   assert.equal(await dataActs(page, '[data-testid="lesson-overview"]'), 0, 'no data-act in the overview');
   // Continue opens the lesson where it was left.
   await page.getByTestId('lesson-open-filter-policies').click();
-  await atStep(page, '2 / 8');
+  await atStep(page, '2 / 9');
   await page.getByTestId('lesson-back').click();
-  await atStep(page, '1 / 8');
+  await atStep(page, '1 / 9');
   assert.deepEqual(await page.getByTestId('lesson-text').locator('em').allTextContents(), ['placed', 'shipped', 'filter policy']);
   assert.deepEqual(await finish(page, problems, 'lesson-components-rich'), []);
 });

@@ -111,7 +111,7 @@ test('a wrong prediction shows the right answer, judged by the engine, and why',
   const text = await result.textContent();
   assert.match(text, /Not quite\./);
   assert.match(text, /The engine read 5 (receives|failures)\./);
-  assert.match(text, /Right answer: 5 — Each of the 5 receives allowed by maxReceiveCount fails/);
+  assert.match(text, /Right answer: 5: one per receive allowed — Each of the 5 receives allowed by maxReceiveCount fails/);
   assert.match(text, /Your answer: 4: the 5th receive moves it — The 5th receive still hands it/);
   assert.equal(await result.evaluate((el) => el.classList.contains('right')), false);
   // The diagram shows what the verdict talks about: the poison order in sms-dlq.
@@ -210,7 +210,7 @@ test('on a phone, committing a prediction brings the diagram into view while the
 });
 
 test('a goal about an outcome is not ticked before the outcome has happened', async () => {
-  const { page, problems } = await open('?lesson=fanout-and-work-queues&step=5');
+  const { page, problems } = await open('?lesson=fanout-and-work-queues&step=4');
   await page.getByTestId('checkpoint').waitFor();
   const line = page.getByTestId('checkpoint').locator('li', { hasText: 'No slip printed twice' });
   assert.equal(await line.evaluate((li) => li.classList.contains('held')), false, 'nothing printed yet: not ticked');
@@ -249,9 +249,9 @@ test('?lesson=<id>&step=<n> opens at that step; bad ids and steps say so', async
 test('blocked storage still lets a lesson run', async () => {
   const init = () => Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('blocked', 'SecurityError'); } });
   const { page, problems } = await open('?lesson=filter-policies', { init });
-  await atStep(page, '1 / 8');
+  await atStep(page, '1 / 9');
   await page.keyboard.press('Enter');
-  await atStep(page, '2 / 8');
+  await atStep(page, '2 / 9');
   await page.getByTestId('lessons-button').click();
   await page.getByTestId('lesson-card-filter-policies').waitFor();
   await done(page, problems, 'lessons-blocked-storage');

@@ -370,36 +370,58 @@ fn parse_filter(m: &mut Map<String, Value>, queue: String) -> Result<Probe, Stri
     Ok(Probe::Filter { queue, attributes, body })
 }
 
-/// The field of an `events` probe that is not in the event: how long ago it was logged (ms).
+/// The fields of an `events` probe that are not in the event: how long ago it was logged (ms),
+/// and how long after the previous such event, in the whole log, it was logged (ms; null for the
+/// first), as the wait between a retry and the attempt before it.
 const ELAPSED: &str = "elapsed_ms";
+const SINCE_PREVIOUS: &str = "since_previous_ms";
 
 fn read_events(ctx: &Context, kind: &str, filter: &Map<String, Value>, field: Option<&(String, Pick)>) -> Value {
     let want = Value::Object(filter.clone());
-    let events = ctx.sim.events().get(ctx.since..).unwrap_or(&[]);
-    let matching = events.iter().filter(|e| e.kind.name() == kind).filter_map(|e| {
+    let matches = |e: &crate::event::Event| {
+        if e.kind.name() != kind {
+            return None;
+        }
         let v = serde_json::to_value(e).ok()?;
         contains(&want, &v, "").is_empty().then_some(v)
-    });
+    };
+    let events = ctx.sim.events().get(ctx.since..).unwrap_or(&[]);
+    let matching = events.iter().filter_map(matches);
+    let pick_of = |mut values: Box<dyn DoubleEndedIterator<Item = Value> + '_>, pick: &Pick| match pick {
+        Pick::First => values.next().unwrap_or(Value::Null),
+        Pick::Last => values.next_back().unwrap_or(Value::Null),
+        Pick::All => Value::Array(values.collect()),
+    };
+    let at = |v: &Value| v.get("at").and_then(Value::as_u64);
     match field {
         None => json!(matching.count()),
         // `elapsed_ms`: how long ago each event was logged, in virtual ms.
         Some((f, pick)) if f == ELAPSED => {
             let now = ctx.sim.now().ms();
-            let mut values = matching
-                .map(|v| v.get("at").and_then(Value::as_u64).map_or(Value::Null, |at| json!(now.saturating_sub(at))));
-            match pick {
-                Pick::First => values.next().unwrap_or(Value::Null),
-                Pick::Last => values.next_back().unwrap_or(Value::Null),
-                Pick::All => Value::Array(values.collect()),
-            }
+            pick_of(
+                Box::new(matching.map(move |v| at(&v).map_or(Value::Null, |at| json!(now.saturating_sub(at))))),
+                pick,
+            )
+        }
+        // `since_previous_ms`: the gap to the matching event before it, earlier steps included.
+        Some((f, pick)) if f == SINCE_PREVIOUS => {
+            let before = ctx.sim.events().get(..ctx.since).unwrap_or(&[]);
+            let mut previous = before.iter().rev().find_map(matches).and_then(|v| at(&v));
+            let gaps: Vec<Value> = matching
+                .map(|v| {
+                    let here = at(&v);
+                    let gap = match (previous, here) {
+                        (Some(p), Some(h)) => json!(h.saturating_sub(p)),
+                        _ => Value::Null,
+                    };
+                    previous = here.or(previous);
+                    gap
+                })
+                .collect();
+            pick_of(Box::new(gaps.into_iter()), pick)
         }
         Some((f, pick)) => {
-            let mut values = matching.map(|v| resolve_path(&v, f).cloned().unwrap_or(Value::Null));
-            match pick {
-                Pick::First => values.next().unwrap_or(Value::Null),
-                Pick::Last => values.next_back().unwrap_or(Value::Null),
-                Pick::All => Value::Array(values.collect()),
-            }
+            pick_of(Box::new(matching.map(|v| resolve_path(&v, f).cloned().unwrap_or(Value::Null))), pick)
         }
     }
 }

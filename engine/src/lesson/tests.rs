@@ -189,6 +189,32 @@ fn a_goal_after_another_is_not_met_until_that_one_is() {
 }
 
 #[test]
+fn since_previous_ms_reads_the_gap_to_the_event_before_earlier_steps_included() {
+    // lambda-async reads the wait between two attempts, not how long ago the later one began:
+    // the prediction's run sends at 0 s and 2 s; the checkpoint's sends at 9 s.
+    let mut v = lesson();
+    v["steps"][0]["run"] = json!([
+        {"action": "SendMessage", "params": {"QueueUrl": "${url}", "MessageBody": "a"}}, {"advance": "2s"},
+        {"action": "SendMessage", "params": {"QueueUrl": "${url}", "MessageBody": "b"}}]);
+    v["steps"][0]["choices"][1]["is"] = json!(2);
+    v["steps"][0]["facts"] = json!([{"label": "The second send came after the first", "probe":
+        {"events": "MessageSent", "field": "since_previous_ms", "pick": "last"}, "is": 2000}]);
+    v["steps"][1]["goals"] = json!([
+        {"label": "A send came 7 s after the one before", "probe":
+            {"events": "MessageSent", "field": "since_previous_ms", "pick": "first"}, "is": 7000},
+        {"label": "Gaps since this step began", "probe":
+            {"events": "MessageSent", "field": "since_previous_ms", "pick": "all"}, "is": [7000]}]);
+    v["steps"][1]["solution"] = json!([{"advance": "7s"},
+        {"action": "SendMessage", "params": {"QueueUrl": "q", "MessageBody": "c"}}]);
+    let report = parse(&v).unwrap().verify();
+    assert_eq!(report.failed(), 0, "{:?}", report.checks);
+    v["steps"][0]["facts"][0]["probe"]["pick"] = json!("first");
+    v["steps"][0]["facts"][0]["is"] = json!(null);
+    let report = parse(&v).unwrap().verify();
+    assert_eq!(report.failed(), 0, "the first send has no send before it: {:?}", report.checks);
+}
+
+#[test]
 fn an_after_that_names_no_other_check_or_loops_is_refused() {
     let mut v = lesson();
     v["steps"][1]["goals"] =
