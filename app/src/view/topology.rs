@@ -257,12 +257,12 @@ impl Row {
         } else {
             0
         };
-        // The service's box under the others (a subscription's dead-letter queue takes the
-        // line), or the alarms under it.
-        let base = if self.service.is_some() && (self.sub_dlq.is_some() || !self.alarms.is_empty()) {
-            base + SERVICE_ROW
-        } else {
-            base
+        // The service's box beside the queue's dead-letter queue, with room for its height;
+        // under the subscription's (which takes the line), or over the alarms.
+        let base = match (&self.service, self.sub_dlq.is_some() || !self.alarms.is_empty()) {
+            (Some(_), true) => base + SERVICE_ROW,
+            (Some(_), false) => base.max(SERVICE_ROW + 6),
+            (None, _) => base,
         };
         // Under both dead-letter queues' captions, when a subscription's takes the left.
         let below = if self.sub_dlq.is_some() && !self.alarms.is_empty() { self.alarms_band() + 8 } else { 0 };

@@ -598,7 +598,7 @@ fn service_box(b: &mut Builder, row: &Row, c: &Call, narrow: bool) {
         (200, 170, 188, row.y + 30)
     } else {
         let lines = row.consumers.len().clamp(1, MAX_CONSUMERS) as i64;
-        (660, 166, 740, row.y + (lines - 1) * 12 + 10)
+        (652, 172, 740, row.y + (lines - 1) * 12 + 10)
     };
     let path = if narrow {
         html!("M ", from_x, " ", from_y, " L ", from_x, " ", top + 18, " L ", x, " ", top + 18)
@@ -612,8 +612,8 @@ fn service_box(b: &mut Builder, row: &Row, c: &Call, narrow: bool) {
         "Service {}, called by {}'s workers: {state}{limit}; {} calls, {} failed, {} throttled",
         c.name, row.queue, c.calls, c.errors, c.throttled
     );
-    // 12 px monospace: about 7.2 px a character, 14 px in and 8 px kept free.
-    let fits = ((width - 22) * 10 / 72) as usize;
+    // 10.5 px monospace (style.css): about 6.3 px a character, 12 px in and 10 px kept free.
+    let fits = ((width - 22) * 10 / 63) as usize;
     let counts = cut(&format!("{} calls · {} failed", c.calls, c.errors), fits);
     let throttled = cut(&format!("{} throttled", c.throttled), fits);
     let inner = html! {

@@ -484,7 +484,9 @@ fn the_service_a_queues_workers_call_is_drawn_under_them_with_its_state_and_thro
         if narrow {
             assert!(top + 54 <= sms.dlq_top(true), "over the dead-letter queue");
         } else {
-            assert!(dlq_centre + dlq_width / 2 <= 660, "left of the service");
+            assert!(dlq_centre + dlq_width / 2 <= 652, "left of the service");
+            assert!(652 + 172 <= layout.width(), "inside the diagram");
+            assert!(top + 54 <= layout.height(), "inside the diagram's height");
         }
     }
     pg.apply("UpdateDependency", &json!({"DependencyName": "sms-provider", "Down": true})).expect("down");
