@@ -31,8 +31,8 @@ const press = (page, id) => page.evaluate((id) => document.querySelector(`[data-
 const dataActs = (page, selector) => page.evaluate((s) => [...document.querySelectorAll(s)].reduce((n, el) => n + el.querySelectorAll('[data-act]').length, 0), selector);
 
 test('a number typed into a prediction keeps its value and the focus while the story changes', async () => {
-  const { page, problems } = await open('?lesson=idempotent-consumers&step=5', 'lesson-panel');
-  await atStep(page, '5 / 7');
+  const { page, problems } = await open('?lesson=idempotent-consumers&step=6', 'lesson-panel');
+  await atStep(page, '6 / 11');
   const field = page.getByTestId('predict-number');
   await field.fill('3');
   const before = await field.elementHandle();

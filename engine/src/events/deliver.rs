@@ -12,6 +12,7 @@
 //! (`MaximumRetryAttempts` or `MaximumEventAgeInSeconds`) and `RETRY_ATTEMPTS`.
 //!
 //! Modelled failures: the target queue, topic or bus does not exist (`NO_RESOURCE`, not retried);
+//! the target queue is in a `SimulateServiceOutage` (`ERROR_FROM_TARGET`, a chosen code, retried);
 //! the target queue's access policy does not allow `events.amazonaws.com` for the rule, or its key
 //! is the AWS managed `alias/aws/sqs` (`NO_PERMISSIONS`, not retried; see `sqs::access`; a
 //! dead-letter queue that refuses drops the event);
@@ -105,6 +106,16 @@ impl Sim {
 
     fn send_to_queue(&mut self, d: &Delivery, name: &str, body: String) -> Result<Option<String>, Failure> {
         let queue = self.queue_ref(name).map_err(|_| no_resource(format!("The queue {name} does not exist.")))?;
+        // "If the target resource is unavailable", EventBridge retries under the target's
+        // RetryPolicy. AWS lists the DLQ error codes without saying which one a queue's 503
+        // gets; `ERROR_FROM_TARGET` is chosen.
+        if !self.world.outages.is_empty() && self.in_outage(&crate::ids::queue_arn(&queue)) {
+            return Err(Failure {
+                code: "ERROR_FROM_TARGET",
+                message: format!("ServiceUnavailable: the queue {name} is in a simulated outage"),
+                retriable: true,
+            });
+        }
         // Missing permissions are not retried: "all retry attempts fail until an action is taken".
         self.service_may_send(&queue, EVENTS_PRINCIPAL, &|| d.rule_arn.to_string()).map_err(|r| Failure {
             code: "NO_PERMISSIONS",

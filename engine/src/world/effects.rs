@@ -2,7 +2,7 @@
 //! (slip printed, email sent, card charged) happened for each `event_id`, so a duplicate is seen,
 //! and the consumer's own idempotency store (recorded ids, latest version per entity).
 
-use super::spec::{self, EventInfo, Idempotency, JobSpec};
+use super::spec::{self, EventInfo, IdStore, Idempotency, JobSpec};
 use super::WorldEvent;
 use crate::error::ApiResult;
 use crate::event::{EventKind, Name};
@@ -126,8 +126,11 @@ pub(crate) struct JobLedger {
     pub effect: Name,
     /// Side effects per event id: the truth a learner sees.
     pub counts: IdCounter,
-    /// The consumer's own record of processed ids (check-then-act and atomic modes).
+    /// The consumer's own record of processed ids (check-then-act and atomic modes), shared by
+    /// its workers.
     pub recorded: IdCounter,
+    /// The same, kept by each worker or function on its own (`IdempotencyStore` `PerWorker`).
+    pub recorded_by: VecMap<Name, IdCounter>,
     /// Latest version applied per entity (latest-version-wins mode).
     pub versions: VecMap<Box<str>, u64>,
     /// The newest version whose effect was performed, per entity, whatever the mode: what
@@ -146,11 +149,20 @@ pub(crate) struct JobLedger {
 }
 
 impl JobLedger {
+    /// Whether `actor` finds `id` in the store it reads: the job's, or its own.
+    pub fn has_recorded(&self, actor: &Name, store: IdStore, id: &str) -> bool {
+        match store {
+            IdStore::Shared => self.recorded.get(id) > 0,
+            IdStore::PerWorker => self.recorded_by.get(actor).is_some_and(|c| c.get(id) > 0),
+        }
+    }
+
     fn new(effect: Name) -> JobLedger {
         JobLedger {
             effect,
             counts: IdCounter::default(),
             recorded: IdCounter::default(),
+            recorded_by: VecMap::new(),
             versions: VecMap::new(),
             newest: VecMap::new(),
             out_of_order: 0,
@@ -187,7 +199,7 @@ impl Sim {
         spec: &JobSpec,
         info: &EventInfo,
         sent_at: SimTime,
-        mode: Idempotency,
+        (mode, store): (Idempotency, IdStore),
         seen_at_check: bool,
         crash_before_commit: bool,
     ) -> Effect {
@@ -199,9 +211,9 @@ impl Sim {
         let skip = match mode {
             Idempotency::None => None,
             Idempotency::CheckThenAct => seen_at_check.then(|| "already recorded when the worker checked".to_string()),
-            Idempotency::Atomic => {
-                (ledger.recorded.get(id) > 0).then(|| "duplicate: this event id is already committed".to_string())
-            }
+            Idempotency::Atomic => ledger
+                .has_recorded(actor, store, id)
+                .then(|| "duplicate: this event id is already committed".to_string()),
             Idempotency::LatestVersionWins => match ledger.versions.get(&entity) {
                 Some(&have) if version <= have => {
                     Some(format!("stale: version {version} of {entity} is not newer than {have}"))
@@ -232,9 +244,14 @@ impl Sim {
         }
         match mode {
             Idempotency::CheckThenAct if crash_before_commit => {}
-            Idempotency::CheckThenAct | Idempotency::Atomic => {
-                ledger.recorded.incr(id);
-            }
+            Idempotency::CheckThenAct | Idempotency::Atomic => match store {
+                IdStore::Shared => {
+                    ledger.recorded.incr(id);
+                }
+                IdStore::PerWorker => {
+                    ledger.recorded_by.entry(actor.clone()).or_default().incr(id);
+                }
+            },
             Idempotency::LatestVersionWins => {
                 ledger.versions.insert(entity, version);
             }

@@ -479,7 +479,7 @@ impl WorldEvent {
             RecipientUpdated { recipient, settings } => format!("recipient {recipient}: set {}", settings.join(", ")),
             RecipientDeleted { recipient } => format!("recipient {recipient} deleted"),
             ServiceOutageScheduled { resource, from, until } => {
-                format!("{resource} answers SNS with server-side errors from {from} to {until}")
+                format!("{resource} answers SNS and EventBridge with server-side errors from {from} to {until}")
             }
             AsyncInvocationQueued { function, request_id, source } => {
                 format!("{request_id} queued for {function} by {source}")

@@ -1,12 +1,14 @@
 //! `SimulateServiceOutage`: a stretch of virtual time during which an AWS managed endpoint — an
 //! SQS queue or a Lambda function — answers SNS with a server-side error (SQS
 //! `ServiceUnavailable`, Lambda `ServiceException`), so that SNS's long retry schedule for
-//! managed endpoints can be watched.
+//! managed endpoints can be watched. A queue in an outage also fails EventBridge's deliveries,
+//! which EventBridge retries under the target's `RetryPolicy` ("If the target resource is
+//! unavailable", user guide, "How EventBridge retries delivering events").
 //!
 //! SNS docs, "Amazon SNS dead-letter queues": "Server-side errors can happen when the system
 //! responsible for the subscribed endpoint becomes unavailable … When server-side errors occur,
 //! Amazon SNS retries the failed deliveries". Simplified: the outage affects SNS's deliveries to
-//! the resource only (the playground's own calls to it, and EventBridge's, go through).
+//! the resource, and EventBridge's to a queue, only (the playground's own calls to it go through).
 
 use super::spec::{self, opt_duration};
 use super::WorldEvent;

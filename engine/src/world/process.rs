@@ -239,7 +239,7 @@ impl Sim {
                         .iter()
                         .map(|j| {
                             b.idempotency == Idempotency::CheckThenAct
-                                && ledger.get(&j.job).is_some_and(|l| l.recorded.get(&id) > 0)
+                                && ledger.get(&j.job).is_some_and(|l| l.has_recorded(&run.actor, b.store, &id))
                         })
                         .collect();
                     let work = b.processing.draw(&mut self.rng);
@@ -332,7 +332,8 @@ impl Sim {
         let armed = matches!(owner, Owner::Worker(w) if self.world.workers.get(w).is_some_and(|w| w.crash_armed));
         let rec = &run.records[run.next];
         let seen = run.seen.get(j).copied().unwrap_or(false);
-        let done = self.commit_effect(&run.actor, &b.jobs[j], &rec.info, rec.sent_at, b.idempotency, seen, armed);
+        let done =
+            self.commit_effect(&run.actor, &b.jobs[j], &rec.info, rec.sent_at, (b.idempotency, b.store), seen, armed);
         if done.performed {
             run.effects += 1;
         }

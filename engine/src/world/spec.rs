@@ -215,6 +215,33 @@ impl Idempotency {
     }
 }
 
+/// Where a consumer keeps the event ids it has recorded (check-then-act and atomic modes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IdStore {
+    /// One store for every worker of the job, such as a table in one database.
+    Shared,
+    /// Each worker (or function) keeps its own, such as a set in its memory: a duplicate that
+    /// reaches another worker is not seen.
+    PerWorker,
+}
+
+impl IdStore {
+    pub fn parse(text: &str) -> ApiResult<IdStore> {
+        match text {
+            "Shared" => Ok(IdStore::Shared),
+            "PerWorker" => Ok(IdStore::PerWorker),
+            other => Err(invalid(format!("IdempotencyStore \"{other}\" is not one of Shared, PerWorker"))),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IdStore::Shared => "Shared",
+            IdStore::PerWorker => "PerWorker",
+        }
+    }
+}
+
 /// One job a consumer does per message: an optional dependency call, then a visible side effect.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct JobSpec {
@@ -277,6 +304,8 @@ pub(crate) struct Behavior {
     pub poison: Option<Poison>,
     pub jobs: Vec<JobSpec>,
     pub idempotency: Idempotency,
+    /// Where the recorded event ids live (`IdempotencyStore`, `Shared` by default).
+    pub store: IdStore,
     /// For `LatestVersionWins`: the field naming the entity (default `order_id`) and its version.
     pub entity_field: String,
     pub version_field: String,
@@ -293,6 +322,7 @@ pub(crate) const BEHAVIOR_KEYS: &[&str] = &[
     "Retry",
     "Jobs",
     "Idempotency",
+    "IdempotencyStore",
     "EntityField",
     "VersionField",
 ];
@@ -306,6 +336,7 @@ impl Behavior {
             poison: None,
             jobs: vec![JobSpec::named(job)?],
             idempotency: Idempotency::None,
+            store: IdStore::Shared,
             entity_field: "order_id".into(),
             version_field: "version".into(),
         })
@@ -356,6 +387,9 @@ impl Behavior {
         }
         if let Some(mode) = p.opt_str("Idempotency")? {
             b.idempotency = Idempotency::parse(mode)?;
+        }
+        if let Some(store) = p.opt_str("IdempotencyStore")? {
+            b.store = IdStore::parse(store)?;
         }
         for (key, slot) in [("EntityField", &mut b.entity_field), ("VersionField", &mut b.version_field)] {
             if let Some(f) = p.opt_str(key)? {

@@ -297,6 +297,7 @@ impl Sim {
             "WaitTimeSeconds": w.wait_seconds,
             "ProcessingTime": b.processing.describe(),
             "Idempotency": b.idempotency.as_str(),
+            "IdempotencyStore": b.store.as_str(),
             "EntityField": b.entity_field,
             "VersionField": b.version_field,
             "Jobs": b.jobs.iter().map(|j| j.job.to_string()).collect::<Vec<_>>(),
