@@ -610,36 +610,6 @@ const SPELLED_OUT: &[(&str, bool, &[&str])] = &[
     ("idempotent", false, &["*idempotent*"]),
 ];
 
-/// Lessons another helper of issue 49 is changing (lessons 11 to 19), with the lines a new check
-/// of this file fails in them today: `(check, "lesson step N")`. Each entry is skipped by its
-/// check until those lessons are merged; an entry the check no longer needs fails
-/// `no_lesson_is_excused_from_a_check_it_passes`, so the list shrinks to nothing.
-const PENDING_49B: &[(&str, &str)] = &[
-    ("shape", "idempotent-consumers step 2"),
-    ("shape", "idempotent-consumers step 3"),
-    ("shape", "idempotent-consumers step 6"),
-    ("shape", "ordering step 3"),
-    ("shape", "ordering step 5"),
-    ("shape", "ordering step 7"),
-    ("shape", "fifo-in-production step 1"),
-    ("shape", "fifo-in-production step 3"),
-    ("shape", "fifo-in-production step 4"),
-    ("shape", "fifo-in-production step 5"),
-    ("shape", "fifo-in-production step 6"),
-    ("shape", "outbox step 2"),
-    ("shape", "outbox step 3"),
-    ("shape", "outbox step 4"),
-    ("shape", "eventbridge step 2"),
-    ("shape", "two-kinds-of-dlq step 4"),
-    ("shape", "when-not-to-use-events step 3"),
-    ("shape", "when-not-to-use-events step 4"),
-    ("spelled out", "outbox step 5"),
-    ("spelled out", "eventbridge step 7"),
-    ("spelled out", "two-kinds-of-dlq step 4"),
-    ("spelled out", "two-kinds-of-dlq step 7"),
-    ("spelled out", "operating-a-queue step 6"),
-];
-
 /// Each first use of a `SPELLED_OUT` word, in a lesson's reading order, without its spelling out.
 fn spelled_out_problems() -> Vec<(String, String)> {
     let mut problems: Vec<(String, String)> = Vec::new();
@@ -793,15 +763,9 @@ fn fanout_test_fails_a_lesson_that_names_what_its_diagram_does_not_draw_saying_t
     assert!(out.contains("says \"in seconds\""), "{out}");
 }
 
-/// Whether a problem at `at` ("ordering step 3 choice x") is one `PENDING_49B` excuses for `check`.
-fn pending(check: &str, at: &str) -> bool {
-    PENDING_49B.iter().any(|(c, p)| *c == check && (at == *p || at.starts_with(&format!("{p} "))))
-}
-
-/// Fails with every problem `check` found that `PENDING_49B` does not excuse.
+/// Fails with every problem a check found, one line each (`check` names it).
 fn assert_no_problems(check: &str, problems: Vec<(String, String)>) {
-    let open: Vec<String> =
-        problems.iter().filter(|(at, _)| !pending(check, at)).map(|(at, what)| format!("{at}: {what}")).collect();
+    let open: Vec<String> = problems.iter().map(|(at, what)| format!("{check}: {at}: {what}")).collect();
     assert!(open.is_empty(), "{}", open.join("\n"));
 }
 
@@ -941,22 +905,4 @@ fn no_text_repeats_a_statement_aws_does_not_make() {
     // to one receiver" (first-fan-out 3, fanout-and-work-queues 2), "a worker's delete was
     // ignored" and "hides its message for 30 s more" (visibility-timeout 6 and 8).
     assert_no_problems("slip", slip_problems());
-}
-
-#[test]
-fn no_lesson_is_excused_from_a_check_it_passes() {
-    // PENDING_49B only shrinks: once the other helper's lessons pass a check, their entry goes.
-    let mut found: Vec<(String, String)> = Vec::new();
-    let spelled = spelled_out_problems();
-    for (check, problems) in
-        [("shape", odd_right_choice_problems()), ("spelled out", spelled), ("slip", slip_problems())]
-    {
-        found.extend(problems.into_iter().map(|(at, _)| (check.to_string(), at)));
-    }
-    let stale: Vec<String> = PENDING_49B
-        .iter()
-        .filter(|(c, p)| !found.iter().any(|(fc, at)| fc == c && (at == p || at.starts_with(&format!("{p} ")))))
-        .map(|(c, p)| format!("(\"{c}\", \"{p}\")"))
-        .collect();
-    assert!(stale.is_empty(), "PENDING_49B excuses what passes now; remove: {}", stale.join(", "));
 }
