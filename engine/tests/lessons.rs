@@ -777,30 +777,44 @@ fn step_checks(lesson: &Lesson, step: usize, check: &str) -> Result<(), String> 
     }
 }
 
-#[test]
-fn every_fact_in_the_table_names_a_lesson_step_that_checks_it() {
-    // Issue 38, part 4: docs/facts.md traces each fact of the source articles to the lesson
-    // step whose check confirms it. A row naming a lesson or step that does not exist, or a
-    // step that does not make the check the row names, fails here.
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/facts.md")).expect("docs/facts.md");
-    let rows: Vec<Vec<String>> = text
-        .lines()
+/// Whether a step's run forces a simulated behaviour: a `ConfigureSimulation` that sets a
+/// probability (`DuplicateDeliveryProbability`, `ReorderProbability`) above 0.
+fn forces_simulation(step: &LessonStep) -> bool {
+    let run: &[Step] = match &step.kind {
+        StepKind::Run { run, .. } => run,
+        StepKind::Predict(p) => &p.run,
+        StepKind::Checkpoint(c) => &c.solution,
+        _ => &[],
+    };
+    run.iter().any(|r| {
+        matches!(r, Step::Action { action, params, .. } if action == "ConfigureSimulation"
+            && params.as_object().is_some_and(|m| m.iter().any(|(k, v)| {
+                k.ends_with("Probability") && v.as_str().map_or_else(|| v.as_f64(), |s| s.parse().ok()).is_some_and(|p| p > 0.0)
+            })))
+    })
+}
+
+/// The rows of `docs/facts.md`: each one's cells, in order.
+fn fact_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
         .filter(|l| l.starts_with("| ") && l[2..].starts_with(|c: char| c.is_ascii_digit()))
         .map(|l| l.trim().trim_matches('|').split(" | ").map(|c| c.trim().to_string()).collect())
-        .collect();
-    assert_eq!(rows.len(), 48, "the table lists the 48 facts of the articles");
+        .collect()
+}
+
+/// What is wrong with the rows of `docs/facts.md`, each with its row number and fact, and how
+/// many rows name a check that their step makes.
+fn fact_table_problems(rows: &[Vec<String>]) -> (Vec<String>, usize) {
     let mut problems = Vec::new();
     let mut checked = 0;
+    let mut seen: Vec<(String, usize, String, String)> = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         let [n, fact, _source, lesson, step, check] = row.as_slice() else {
             problems.push(format!("row {}: {} columns, not 6", i + 1, row.len()));
             continue;
         };
-        assert_eq!(n, &(i + 1).to_string(), "rows are numbered in order");
-        if lesson == "—" {
-            assert!(step == "—" && check == "—", "row {n}: no lesson, so no step or check");
-            continue;
+        if n != &(i + 1).to_string() {
+            problems.push(format!("row {}: numbered {n}: rows are numbered in order", i + 1));
         }
         if !ORDER.contains(&lesson.as_str()) {
             problems.push(format!("row {n} ({fact}): no lesson \"{lesson}\""));
@@ -810,14 +824,67 @@ fn every_fact_in_the_table_names_a_lesson_step_that_checks_it() {
             problems.push(format!("row {n}: step \"{step}\" is not a number"));
             continue;
         };
-        match step_checks(&load(lesson), step, check.trim_matches('`')) {
+        let check = check.trim_matches('`').trim();
+        if let Some((first, ..)) = seen.iter().find(|(_, s, l, c)| *s == step && l == lesson && c == check) {
+            problems
+                .push(format!("row {n} ({fact}): row {first} already traces a fact to {lesson} step {step} `{check}`"));
+        }
+        seen.push((n.clone(), step, lesson.clone(), check.to_string()));
+        let lesson = load(lesson);
+        match step_checks(&lesson, step, check) {
             Ok(()) => checked += 1,
             Err(e) => problems.push(format!("row {n} ({fact}): {e}")),
         }
+        if lesson.steps.get(step - 1).is_some_and(forces_simulation) && !fact.to_lowercase().contains("simulated") {
+            problems.push(format!(
+                "row {n} ({fact}): {} step {step} forces a simulated behaviour; the row must say \"simulated\" and what it shows",
+                lesson.id
+            ));
+        }
     }
+    (problems, checked)
+}
+
+#[test]
+fn every_fact_in_the_table_names_a_lesson_step_that_checks_it() {
+    // Issue 38, part 4: docs/facts.md traces each fact of the source articles to the lesson
+    // step whose check confirms it. Issue 49, part 4: one row, one fact, one step; at least 70
+    // rows; no two rows naming the same check of the same step; a row whose step forces a
+    // simulation (every message stored twice, a reordering queue) says "simulated".
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/facts.md")).expect("docs/facts.md");
+    let rows = fact_rows(&text);
+    assert!(rows.len() >= 70, "the table lists {} facts; every fact the lessons teach makes 70 or more", rows.len());
+    let (problems, checked) = fact_table_problems(&rows);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     let said = format!("{checked} of {} facts are checked by a lesson step.", rows.len());
     assert!(text.contains(&said), "the table's closing line says \"{said}\"");
+}
+
+#[test]
+fn the_facts_check_refuses_a_repeated_check_and_an_unmarked_simulation() {
+    let row = |n: usize, fact: &str, lesson: &str, step: usize, check: &str| {
+        vec![n.to_string(), fact.into(), "Q".into(), lesson.into(), step.to_string(), format!("`{check}`")]
+    };
+    let good = [
+        row(1, "At least once. Simulated: every message is stored twice", "idempotent-consumers", 2, "prediction"),
+        row(2, "A crash between act and record repeats the work", "idempotent-consumers", 4, "prediction"),
+    ];
+    assert_eq!(fact_table_problems(&good), (vec![], 2));
+    let bad = [
+        row(1, "Standard queues deliver at least once", "idempotent-consumers", 2, "prediction"),
+        row(2, "A second fact on the same check", "idempotent-consumers", 2, "prediction"),
+        row(4, "A step that checks nothing", "idempotent-consumers", 1, "prediction"),
+    ];
+    let (problems, checked) = fact_table_problems(&bad);
+    assert_eq!(checked, 2, "{problems:?}");
+    assert!(problems.iter().any(|p| p.starts_with("row 1 ") && p.contains("must say \"simulated\"")), "{problems:?}");
+    assert!(problems.iter().any(|p| p.starts_with("row 2 ") && p.contains("row 1 already traces")), "{problems:?}");
+    assert!(problems.iter().any(|p| p.contains("numbered 4")), "{problems:?}");
+    assert!(
+        problems.iter().any(|p| p.starts_with("row 4 ") && p.contains("(narration) makes no check")),
+        "{problems:?}"
+    );
 }
 
 #[test]
