@@ -725,6 +725,9 @@ impl Lessons {
                         }
                     })
                 });
+                // Time stops with the goal reached: the next step starts from what the
+                // learner saw (a timer left running would expire while they read on).
+                ls.ctx.pause();
                 ls.after_change();
             }
         });

@@ -242,7 +242,7 @@ fn Verdict() -> impl IntoView {
         }
         Some(view! {
             <div class=class data-testid="predict-result" role="status" node_ref=result>
-                <p><strong>{said}</strong>" The engine read "{value}"."</p>
+                <p><strong>{said}</strong>" The run gave "{value}"."</p>
                 {right}
                 {mine}
                 {reveal}
@@ -291,7 +291,12 @@ fn Checkpoint(hint: String, done: String, controls: Vec<engine::lesson::Reach>) 
     };
     let rest = move || {
         if reached.get() {
-            view! { {show_me} <p class="lesson-done" role="status" dir="auto">"✓ "{rich(&done)}</p> }.into_any()
+            view! {
+                {show_me}
+                <p class="lesson-done" role="status" dir="auto">"✓ "{rich(&done)}</p>
+                <p class="lesson-hint" data-testid="checkpoint-stopped">"Time stopped as the last goal ticked: the next step goes on from here."</p>
+            }
+            .into_any()
         } else if playing.get() {
             view! { {show_me} {wait()} }.into_any()
         } else {
