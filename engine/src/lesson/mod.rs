@@ -226,6 +226,9 @@ pub enum Reach {
     Replay(String),
     /// A dependency taken down and brought back (UpdateDependency's `Down`), as an outage would.
     Dependency(String),
+    /// The page's Publish of one of the scenario's events (its preset, by name), beside the
+    /// checkpoint: on a phone the page's own Publish is a screen away.
+    Publish(String),
 }
 
 impl Reach {
@@ -241,6 +244,7 @@ impl Reach {
         "worker",
         "replay",
         "dependency",
+        "publish",
     ];
 
     /// Reads `"<kind>:<name>"`.
@@ -260,6 +264,7 @@ impl Reach {
             "worker" => Reach::Worker(name),
             "replay" => Reach::Replay(name),
             "dependency" => Reach::Dependency(name),
+            "publish" => Reach::Publish(name),
             other => return Err(format!("\"{other}\" is not a control (they are {})", Reach::KINDS.join(", "))),
         })
     }
