@@ -68,8 +68,7 @@ pub fn reading(value: &Result<serde_json::Value, String>, unit: engine::lesson::
                 .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
                 .collect::<Vec<_>>()
                 .join(", "),
-            // Nothing to read yet: an event that has not happened, a setting not made.
-            Ok(Value::Null) => "none yet".into(),
+            Ok(Value::Null) => "nothing".into(),
             Ok(v) => v.to_string(),
             // What the engine could not read is not there yet (a job nobody has done, a queue
             // not made): the learner reads that, not the engine's words ('there is no job "sms"').
@@ -143,7 +142,7 @@ mod tests {
             "1 message"
         );
         assert_eq!(r(json!(["evt-4418-2", "evt-4418-3"]), Unit::Plain), "evt-4418-2, evt-4418-3");
-        assert_eq!(r(json!(null), Unit::Ms), "none yet");
+        assert_eq!(r(json!(null), Unit::Ms), "nothing");
         assert_eq!(reading(&Err("there is no job \"sms\"".into()), Unit::Ms), "not yet");
     }
 

@@ -229,6 +229,9 @@ pub enum Reach {
     /// The page's Publish of one of the scenario's events (its preset, by name), beside the
     /// checkpoint: on a phone the page's own Publish is a screen away.
     Publish(String),
+    /// A worker made idempotent: the event id and the effect in one transaction
+    /// (UpdateWorker's `Idempotency` `Atomic`), as the inspector's button does.
+    Idempotent(String),
 }
 
 impl Reach {
@@ -245,6 +248,7 @@ impl Reach {
         "replay",
         "dependency",
         "publish",
+        "idempotent",
     ];
 
     /// Reads `"<kind>:<name>"`.
@@ -265,6 +269,7 @@ impl Reach {
             "replay" => Reach::Replay(name),
             "dependency" => Reach::Dependency(name),
             "publish" => Reach::Publish(name),
+            "idempotent" => Reach::Idempotent(name),
             other => return Err(format!("\"{other}\" is not a control (they are {})", Reach::KINDS.join(", "))),
         })
     }

@@ -119,6 +119,18 @@ fn Control(reach: Reach) -> impl IntoView {
             view! { <button data-testid=format!("reach-publish-{event}") on:click=publish>"Publish "{event.clone()}</button> }
                 .into_any()
         }
+        Reach::Idempotent(w) => {
+            let name = StoredValue::new(w.clone());
+            let make = move |_| {
+                name.with_value(|n| ctx.act(|p| p.set_idempotency(n, "Atomic")));
+            };
+            view! {
+                <button data-testid=format!("reach-idempotent-{w}") on:click=make>
+                    "Make "{w.clone()}" idempotent: the event id and the slip in one transaction"
+                </button>
+            }
+            .into_any()
+        }
         Reach::Dependency(d) => {
             let name = d.clone();
             let down = Memo::new(move |_| {

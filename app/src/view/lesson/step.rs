@@ -79,7 +79,15 @@ fn wait() -> impl IntoView {
 fn labels(list: &[GoalStatus]) -> Vec<(String, bool, String)> {
     list.iter()
         .filter(|f| !f.label.is_empty())
-        .map(|f| (f.label.clone(), f.holds, crate::format::reading(&f.value, f.unit)))
+        .map(|f| {
+            // A goal with nothing to read has not happened yet ("It held a message when it
+            // died": no crash yet), which "nothing" would misstate.
+            let reading = match &f.value {
+                Ok(serde_json::Value::Null) if !f.holds => "not yet".to_string(),
+                value => crate::format::reading(value, f.unit),
+            };
+            (f.label.clone(), f.holds, reading)
+        })
         .collect()
 }
 
