@@ -182,9 +182,7 @@ pub fn NumberSetting(
 /// which its `scroll-margin` keeps clear).
 fn bring_into_view(el: NodeRef<leptos::html::Button>) {
     if let Some(el) = el.get_untracked() {
-        let options = web_sys::ScrollIntoViewOptions::new();
-        options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-        el.scroll_into_view_with_scroll_into_view_options(&options);
+        crate::view::scroll_nearest(&el);
     }
 }
 

@@ -254,3 +254,11 @@ mod tests {
         assert_eq!(plan(&[1, 2], &[2, 1]), None, "out of order: drawn anew");
     }
 }
+
+/// Scrolls `el` just into view, the least that shows it (nothing moves when it is in view
+/// already): what a step, a dialog or a setting brings near.
+pub fn scroll_nearest(el: &web_sys::Element) {
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+    el.scroll_into_view_with_scroll_into_view_options(&options);
+}

@@ -73,9 +73,7 @@ pub fn DrillPanel() -> impl IntoView {
                     p.set_scroll_top(e.offset_top() - 12);
                     // Its first line, on the page (a phone's panel does not scroll itself).
                     if let Some(first) = e.first_element_child() {
-                        let options = web_sys::ScrollIntoViewOptions::new();
-                        options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                        first.scroll_into_view_with_scroll_into_view_options(&options);
+                        crate::view::scroll_nearest(&first);
                     }
                 }
             });

@@ -20,9 +20,7 @@ pub fn Glossary() -> impl IntoView {
             // It opens in view: its start is brought up the page if it is below the window.
             request_animation_frame(move || {
                 if let Some(dl) = list.get_untracked() {
-                    let options = web_sys::ScrollIntoViewOptions::new();
-                    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                    dl.scroll_into_view_with_scroll_into_view_options(&options);
+                    crate::view::scroll_nearest(&dl);
                 }
             });
         }

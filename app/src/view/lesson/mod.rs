@@ -356,9 +356,7 @@ impl Lessons {
         }
         request_animation_frame(move || {
             if let Ok(Some(el)) = document().query_selector(selector) {
-                let options = web_sys::ScrollIntoViewOptions::new();
-                options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                el.scroll_into_view_with_scroll_into_view_options(&options);
+                crate::view::scroll_nearest(&el);
             }
         });
     }

@@ -242,9 +242,7 @@ fn Verdict() -> impl IntoView {
         if !ls.embedded {
             result.on_load(|el| {
                 request_animation_frame(move || {
-                    let options = web_sys::ScrollIntoViewOptions::new();
-                    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                    el.scroll_into_view_with_scroll_into_view_options(&options);
+                    crate::view::scroll_nearest(&el);
                 })
             });
         }
