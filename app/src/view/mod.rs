@@ -232,6 +232,14 @@ pub(crate) fn plan(old: &[u64], new: &[u64]) -> Option<Vec<Option<usize>>> {
     )
 }
 
+/// Scrolls `el` just into view, the least that shows it (nothing moves when it is in view
+/// already): what a step, a dialog or a setting brings near.
+pub fn scroll_nearest(el: &web_sys::Element) {
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+    el.scroll_into_view_with_scroll_into_view_options(&options);
+}
+
 #[cfg(test)]
 mod tests {
     use super::plan;
@@ -253,12 +261,4 @@ mod tests {
         assert_eq!(plan(&[1, 2], &[]), Some(vec![]));
         assert_eq!(plan(&[1, 2], &[2, 1]), None, "out of order: drawn anew");
     }
-}
-
-/// Scrolls `el` just into view, the least that shows it (nothing moves when it is in view
-/// already): what a step, a dialog or a setting brings near.
-pub fn scroll_nearest(el: &web_sys::Element) {
-    let options = web_sys::ScrollIntoViewOptions::new();
-    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-    el.scroll_into_view_with_scroll_into_view_options(&options);
 }
