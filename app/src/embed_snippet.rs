@@ -18,8 +18,8 @@ pub enum Source {
 
 /// The control sets an embed offers (`controls=`).
 pub const CONTROLS: &[(&str, &str)] = &[
-    ("min", "Minimal: Play, Step and the one control the story needs"),
-    ("full", "Full: the time controls, Publish"),
+    ("min", "Minimal: Play, Step, Publish"),
+    ("full", "Full: time controls, Publish"),
     ("none", "None: the diagram alone"),
 ];
 

@@ -33,12 +33,12 @@ async function snippets() {
   return [...text.matchAll(/```html\n([\s\S]*?)```/g)].map((m) => m[1]).filter((s) => s.includes('<iframe data-fanout'));
 }
 
-const dlqHolds = (n) => () => new RegExp(`sms-dlq: ${n} message`).test(document.querySelector('.topology [data-select="queue:sms-dlq"]')?.getAttribute('aria-label'));
+const dlqHolds = (n) => new RegExp(`sms-dlq: ${n} message`).test(document.querySelector('.topology [data-select="queue:sms-dlq"]')?.getAttribute('aria-label'));
 
 /** How each documented embed shows its point once its control and Play are pressed. */
 const POINTS = {
   // The poison order fails on every receive until SQS moves it to the dead-letter queue.
-  'poison-dlq': (frame) => whilePlaying(frame, dlqHolds(1)),
+  'poison-dlq': (frame) => whilePlaying(frame, dlqHolds, 1),
   // The crashed worker's message comes back when its visibility timeout runs out.
   'crash-visibility': async (frame) => {
     assert.match(await frame.locator('.topology [data-select="queue:packing"]').getAttribute('aria-label'), /1 in flight/);

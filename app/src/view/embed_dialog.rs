@@ -113,7 +113,7 @@ pub fn EmbedDialog(of: EmbedOf, closed: Callback<()>) -> impl IntoView {
         }
         leptos::task::spawn_local(async move {
             status.set(match files::copy(&text).await {
-                Ok(()) => format!("Snippet copied ({} characters).", text.chars().count()),
+                Ok(()) => "Snippet copied.".to_string(),
                 Err(e) => e,
             });
         });

@@ -39,15 +39,19 @@ pub fn EmbedThis(#[prop(into)] of: Callback<(), Option<EmbedOf>>) -> impl IntoVi
     let slot = RwSignal::new(None::<send_wrapper::SendWrapper<AnyView>>);
     let owner = StoredValue::new(Owner::current());
     let dialog_owner = StoredValue::new(None::<Owner>);
+    // Called from the dialog's own close event: the dialog leaves the page once that event is
+    // over, then its owner goes, and Embed has the focus again.
     let closed = Callback::new(move |()| {
-        state.set(State::Closed);
-        slot.set(None);
-        if let Some(o) = dialog_owner.try_update_value(Option::take).flatten() {
-            o.cleanup();
-        }
-        if let Some(b) = button.get_untracked() {
-            _ = b.focus();
-        }
+        queue_microtask(move || {
+            state.set(State::Closed);
+            slot.set(None);
+            if let Some(o) = dialog_owner.try_update_value(Option::take).flatten() {
+                o.cleanup();
+            }
+            if let Some(b) = button.get_untracked() {
+                _ = b.focus();
+            }
+        });
     });
     let open = move || {
         let (Some(views), Some(owner), Some(of)) = (views, owner.get_value(), of.run(())) else { return };
