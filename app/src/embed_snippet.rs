@@ -24,8 +24,7 @@ pub const CONTROLS: &[(&str, &str)] = &[
 ];
 
 /// The themes (`theme=`).
-pub const THEMES: &[(&str, &str)] =
-    &[("auto", "The reader's system setting"), ("light", "Light"), ("dark", "Dark")];
+pub const THEMES: &[(&str, &str)] = &[("auto", "The reader's system setting"), ("light", "Light"), ("dark", "Dark")];
 
 /// The panels an embed can open under its diagram (`panels=`), closed unless asked for.
 pub const PANELS: &[(&str, &str)] = &[("cards", "Queue cards")];
@@ -94,8 +93,7 @@ pub fn query(source: &Source, o: &Options) -> String {
     if o.fixed_height {
         q.push(("height", o.height.to_string()));
     }
-    let panels: Vec<&str> =
-        PANELS.iter().map(|p| p.0).filter(|p| o.panels.iter().any(|chosen| chosen == p)).collect();
+    let panels: Vec<&str> = PANELS.iter().map(|p| p.0).filter(|p| o.panels.iter().any(|chosen| chosen == p)).collect();
     if !panels.is_empty() {
         q.push(("panels", panels.join(",")));
     }
@@ -210,10 +208,7 @@ mod tests {
             panels: vec!["cards".into()],
             ..Options::default()
         };
-        assert_eq!(
-            query(&story(), &o),
-            "embed=1&controls=full&theme=dark&speed=8x&autoplay=1&height=420&panels=cards"
-        );
+        assert_eq!(query(&story(), &o), "embed=1&controls=full&theme=dark&speed=8x&autoplay=1&height=420&panels=cards");
         // A lesson plays its own steps: no autoplay; its step is in the address, not a story.
         let lesson = Source::Lesson { id: "visibility-timeout".into(), step: 2 };
         assert_eq!(

@@ -6,7 +6,9 @@
 use engine::filter::{FilterPolicy, FilterPolicyScope};
 use engine::history::History;
 use engine::lesson::{Lesson, Session};
-use engine::scenario::{EmbedHint, Press, PublishPreset, PublishPresets, PublishTarget, RunOptions, Scenario, WorkerRules};
+use engine::scenario::{
+    EmbedHint, Press, PublishPreset, PublishPresets, PublishTarget, RunOptions, Scenario, WorkerRules,
+};
 use engine::snapshot::QueueView;
 use engine::{ApiError, Event, SimTime, Snapshot};
 use serde_json::{json, Value};
@@ -594,7 +596,8 @@ impl Playground {
                 self.publish(&preset.ok_or_else(|| missing("no event to publish"))?)
             }
             Press::AddWorker => {
-                let queue = Playground::idle_queue(&self.snapshot()).ok_or_else(|| missing("a worker on every queue"))?;
+                let queue =
+                    Playground::idle_queue(&self.snapshot()).ok_or_else(|| missing("a worker on every queue"))?;
                 self.add_worker(&queue)
             }
         }

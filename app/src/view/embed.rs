@@ -47,8 +47,8 @@ pub fn params() -> Params {
 
 /// The parameters an embed reads.
 const KNOWN: &[&str] = &[
-    "embed", "scenario", "lesson", "step", "theme", "controls", "autoplay", "speed", "loop", "height", "panels", "title",
-    "caption",
+    "embed", "scenario", "lesson", "step", "theme", "controls", "autoplay", "speed", "loop", "height", "panels",
+    "title", "caption",
 ];
 
 /// The panels an embed can open under its diagram (the event log is not one: its text of
@@ -90,7 +90,10 @@ pub fn parse_speed(given: &str) -> (Option<usize>, Option<String>) {
             let said = format!("speed={given} is not one of the speeds {}; using {}", labels.join(", "), SPEEDS[i].0);
             (Some(i), Some(said))
         }
-        _ => (None, Some(format!("speed={given} is not one of the speeds {}; using the story's speed", labels.join(", ")))),
+        _ => (
+            None,
+            Some(format!("speed={given} is not one of the speeds {}; using the story's speed", labels.join(", "))),
+        ),
     }
 }
 
@@ -339,7 +342,8 @@ pub fn Embed(params: Params) -> impl IntoView {
 /// scenario, its name and its one-line hint; for an author's story without a title, a plain
 /// one (never its scenario's name and description, which describe another story).
 fn heading(pg: &Playground, shared: bool, lesson: bool, p: &Params) -> (String, Option<String>) {
-    let title = p.title.clone().unwrap_or_else(|| if shared { "A Fan-out Playground story".into() } else { pg.name.clone() });
+    let title =
+        p.title.clone().unwrap_or_else(|| if shared { "A Fan-out Playground story".into() } else { pg.name.clone() });
     let hint = (!shared && !lesson && p.controls != "none").then(|| pg.embed_hint().map(|h| h.say.clone())).flatten();
     (title, p.caption.clone().or(hint))
 }
@@ -472,8 +476,7 @@ mod tests {
     fn every_speed_the_docs_promise_is_played_and_another_plays_at_the_nearest_preset() {
         let docs = include_str!("../../../docs/embedding.md");
         let row = docs.lines().find(|l| l.starts_with("| `speed` |")).expect("embedding.md has a speed row");
-        let promised: Vec<&str> =
-            row.split('`').skip(3).step_by(2).filter(|s| s.parse::<f64>().is_ok()).collect();
+        let promised: Vec<&str> = row.split('`').skip(3).step_by(2).filter(|s| s.parse::<f64>().is_ok()).collect();
         assert_eq!(promised.len(), SPEEDS.len(), "the docs list every preset: {row}");
         for (given, (label, _)) in promised.iter().zip(SPEEDS) {
             for form in [given.to_string(), format!("{given}x"), format!("{given}×")] {
@@ -510,7 +513,10 @@ mod tests {
         assert_eq!(p.caption, None);
         assert!(p.panels.is_empty());
         let said = p.unknown.join("\n");
-        assert!(said.contains("title is longer than 120 characters") && said.contains("panels=log is not one of cards"), "{said}");
+        assert!(
+            said.contains("title is longer than 120 characters") && said.contains("panels=log is not one of cards"),
+            "{said}"
+        );
         assert!(parse_params(&parse_query("?embed=1")).panels.is_empty(), "no panel unless asked for");
     }
 
@@ -519,7 +525,8 @@ mod tests {
         let p = parse_params(&parse_query("?embed=1&scenario=poison-dlq&controls=min&speed=8x&height=420&theme=dark"));
         assert_eq!((p.controls.as_str(), p.speed, p.height, p.theme.as_str()), ("min", Some(5), Some(420), "dark"));
         assert!(p.unknown.is_empty(), "{:?}", p.unknown);
-        let p = parse_params(&parse_query("?controls=tiny&speed=100x&theme=blue&height=20&step=0&lesson=<b>&colour=red"));
+        let p =
+            parse_params(&parse_query("?controls=tiny&speed=100x&theme=blue&height=20&step=0&lesson=<b>&colour=red"));
         assert_eq!(
             (p.controls.as_str(), p.speed, p.height, p.theme.as_str(), p.step),
             ("full", None, None, "auto", None)

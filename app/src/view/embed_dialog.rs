@@ -87,7 +87,8 @@ pub fn EmbedDialog(of: EmbedOf, closed: Callback<()>) -> impl IntoView {
     let height_typed = RwSignal::new(false);
     let listener = window_event_listener(leptos::ev::message, move |e: web_sys::MessageEvent| {
         let Some(win) = frame.get_untracked().and_then(|f| f.content_window()) else { return };
-        let from_preview = e.source().is_some_and(|s| s.unchecked_ref::<js_sys::Object>() == win.unchecked_ref::<js_sys::Object>());
+        let from_preview =
+            e.source().is_some_and(|s| s.unchecked_ref::<js_sys::Object>() == win.unchecked_ref::<js_sys::Object>());
         let data = e.data();
         let kind = js_sys::Reflect::get(&data, &"type".into()).ok().and_then(|t| t.as_string());
         let height = js_sys::Reflect::get(&data, &"height".into()).ok().and_then(|h| h.as_f64());
@@ -129,7 +130,9 @@ pub fn EmbedDialog(of: EmbedOf, closed: Callback<()>) -> impl IntoView {
             _ = t.focus();
         }
     });
-    let set = move |f: fn(&mut Options, String)| move |ev: leptos::ev::Event| options.update(|o| f(o, event_target_value(&ev)));
+    let set = move |f: fn(&mut Options, String)| {
+        move |ev: leptos::ev::Event| options.update(|o| f(o, event_target_value(&ev)))
+    };
     let checked = |ev: &leptos::ev::Event| event_target::<web_sys::HtmlInputElement>(ev).checked();
     let panel_box = move |(value, label): (&'static str, &'static str)| {
         let toggle = move |ev: leptos::ev::Event| {
@@ -143,9 +146,15 @@ pub fn EmbedDialog(of: EmbedOf, closed: Callback<()>) -> impl IntoView {
         };
         view! { <label class="check"><input type="checkbox" data-testid=format!("embed-panel-{value}") on:change=toggle />{label}</label> }
     };
-    let speed_options = SPEEDS.iter().enumerate().map(|(i, (label, _))| view! { <option value=i.to_string()>{*label}</option> }).collect_view();
+    let speed_options = SPEEDS
+        .iter()
+        .enumerate()
+        .map(|(i, (label, _))| view! { <option value=i.to_string()>{*label}</option> })
+        .collect_view();
     let choices = |list: &'static [(&'static str, &'static str)], current: &'static str| {
-        list.iter().map(move |(v, label)| view! { <option value=*v selected=*v == current>{*label}</option> }).collect_view()
+        list.iter()
+            .map(move |(v, label)| view! { <option value=*v selected=*v == current>{*label}</option> })
+            .collect_view()
     };
     let heading = if lesson { "Embed this lesson step" } else { "Embed this story" };
 

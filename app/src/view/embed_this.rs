@@ -15,7 +15,10 @@ use leptos::prelude::*;
 pub enum EmbedOf {
     Story(Ctx),
     /// A lesson's id and its step (1-based).
-    Lesson { id: String, step: usize },
+    Lesson {
+        id: String,
+        step: usize,
+    },
 }
 
 /// Where the dialog is: closed, its code on its way, in the page, or its code not fetched.

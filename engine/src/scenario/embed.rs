@@ -89,7 +89,10 @@ pub fn parse(v: Value, presets: &[&str]) -> Result<EmbedHint, String> {
         None => None,
         Some(Value::String(p)) if presets.contains(&p.as_str()) => Some(p),
         Some(other) => {
-            return Err(format!("embed.preset {other} is not a preset of the file's publish section ({})", presets.join(", ")))
+            return Err(format!(
+                "embed.preset {other} is not a preset of the file's publish section ({})",
+                presets.join(", ")
+            ))
         }
     };
     Ok(EmbedHint { say, press, preset })
@@ -115,7 +118,10 @@ mod tests {
             (json!({"say": "x", "colour": 1}), "unknown key \"colour\""),
             (json!("Press Play"), "must be an object"),
             (json!({"say": "x".repeat(SAY_MAX_CHARS + 1)}), "at most 140"),
-            (json!({"say": "Publish", "press": "publish", "preset": "Refund"}), "not a preset of the file's publish section (OrderPlaced, PoisonOrder)"),
+            (
+                json!({"say": "Publish", "press": "publish", "preset": "Refund"}),
+                "not a preset of the file's publish section (OrderPlaced, PoisonOrder)",
+            ),
         ] {
             let e = parse(bad).unwrap_err();
             assert!(e.contains(said), "{e}");

@@ -25,8 +25,8 @@ pub use panel::LessonPanel;
 pub use play::Play;
 
 use super::app::{use_kept, Kept};
-use super::nav::{use_nav, AppHeader, Nav};
 use super::embed_this::{EmbedOf, EmbedThis};
+use super::nav::{use_nav, AppHeader, Nav};
 use super::{inspector, log, transport, Ctx};
 use crate::playground::Playground;
 use crate::route::{Route, View};
@@ -431,25 +431,17 @@ impl Lessons {
         if self.index.with_untracked(|i| !matches!(i, Some(Ok(_)))) {
             self.index.set(Some(fetch::index().await));
         }
-        let known = self.index.with_untracked(|i| match i {
-            Some(Ok(index)) => Ok(index.listing(id).is_some()),
+        // An unknown id is named with the ones nearest to it.
+        let near = self.index.with_untracked(|i| match i {
+            Some(Ok(index)) if index.listing(id).is_some() => Ok(None),
+            Some(Ok(index)) => Ok(Some(crate::nearest::closest_said(id, index.lessons.iter().map(|l| l.id.as_str())))),
             Some(Err(e)) => Err(e.clone()),
-            None => Ok(false),
+            None => Ok(Some(String::new())),
         })?;
-        if !known {
-            return Err(format!("There is no lesson \"{id}\"; here are the lessons."));
+        if let Some(near) = near {
+            return Err(format!("There is no lesson \"{id}\"{near}; here are the lessons."));
         }
-        let (lesson, source) = match fetch::lesson(id).await {
-        Ok(found) => found,
-        // An id the lesson list does not have is named, with the ones nearest to it.
-        Err(e) => match fetch::index().await {
-            Ok(index) if !index.lessons.iter().any(|l| l.id == id) => {
-                let near = crate::nearest::closest_said(id, index.lessons.iter().map(|l| l.id.as_str()));
-                return Err(format!("There is no lesson \"{id}\"{near}."));
-            }
-            _ => return Err(format!("The lesson could not be loaded: {e}")),
-        },
-    };
+        let (lesson, source) = fetch::lesson(id).await.map_err(|e| format!("The lesson could not be loaded: {e}"))?;
         let mut saved = self.progress.with_untracked(|p| p.get(id));
         // A saved place past the lesson's end (the lesson shrank, or the state was edited) is
         // dropped with a notice, as a corrupt saved state is; the lesson starts again.
