@@ -43,16 +43,17 @@ pub fn EmbedThis(#[prop(into)] of: Callback<(), Option<EmbedOf>>) -> impl IntoVi
     let owner = StoredValue::new(Owner::current());
     let dialog_owner = StoredValue::new(None::<Owner>);
     // Called from the dialog's own close event: the dialog leaves the page once that event is
-    // over, then its owner goes, and Embed has the focus again.
+    // over and Embed has the focus again; its owner goes after that, once nothing the dialog
+    // drew can read what the owner holds.
     let closed = Callback::new(move |()| {
         queue_microtask(move || {
             state.set(State::Closed);
             slot.set(None);
-            if let Some(o) = dialog_owner.try_update_value(Option::take).flatten() {
-                o.cleanup();
-            }
             if let Some(b) = button.get_untracked() {
                 _ = b.focus();
+            }
+            if let Some(o) = dialog_owner.try_update_value(Option::take).flatten() {
+                set_timeout(move || o.cleanup(), std::time::Duration::ZERO);
             }
         });
     });
