@@ -6,19 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 want=${1:-8081}
-port=$(python3 - "$want" <<'PY'
-import socket, sys
-start = int(sys.argv[1])
-for port in range(start, start + 20):
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", port)); s.close(); print(port); break
-    except OSError:
-        s.close()
-PY
-)
-[ -n "$port" ] || { echo "dev: ports $want to $((want + 19)) are all in use; run 'make dev DEV_PORT=<free port>'" >&2; exit 1; }
-[ "$port" = "$want" ] || echo "dev: port $want is in use; serving on port $port instead"
+who=dev hint="make dev DEV_PORT"
+# shellcheck source=free-port.sh
+. scripts/free-port.sh
 # Trunk's page for it: index.html with the dev binary, which Trunk builds itself (the release page
 # skips its Rust link: scripts/build.sh builds the split bundle). Written beside index.html, so
 # that its links resolve as index.html's do; git ignores it.

@@ -4,19 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 want=${1:-8080}
-port=$(python3 - "$want" <<'PY'
-import socket, sys
-start = int(sys.argv[1])
-for port in range(start, start + 20):
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", port)); s.close(); print(port); break
-    except OSError:
-        s.close()
-PY
-)
-[ -n "$port" ] || { echo "serve: ports $want to $((want + 19)) are all in use; run 'make serve PORT=<free port>'" >&2; exit 1; }
-[ "$port" = "$want" ] || echo "serve: port $want is in use; serving on port $port instead"
+who=serve hint="make serve PORT"
+# shellcheck source=free-port.sh
+. scripts/free-port.sh
 echo "serve: building the release bundle (scripts/build.sh), then serving it"
 scripts/build.sh
 echo "serve: serving Fan-out Playground on http://127.0.0.1:$port (Ctrl-C stops it)"

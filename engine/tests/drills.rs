@@ -334,3 +334,18 @@ fn every_control_a_drill_may_grant_is_an_engine_action() {
         assert!(engine::actions::find(control.action).is_some(), "{} is not an action", control.action);
     }
 }
+
+#[test]
+fn an_unmet_goal_says_when_it_was_read_what_it_read_and_what_it_needs_in_words() {
+    // A learner reads the reason beside the goal's own label: no probe description, no JSON, no
+    // "anything but not set" (a fresh walk found both in the silent-subscription drill).
+    let drill = load("silent-subscription");
+    let alone = drill.judge(&[], drill.page.at).expect("a verdict");
+    let dlq = alone.goals.iter().find(|g| g.label.contains("subscription dead-letter queue")).expect("the DLQ goal");
+    assert!(!dlq.holds);
+    assert_eq!(dlq.shown, "not set");
+    assert!(dlq.why.ends_with("it read not set; it must be set"), "{}", dlq.why);
+    for g in alone.goals.iter().filter(|g| !g.holds) {
+        assert!(!g.why.contains('{') && !g.why.contains("events"), "{}: {}", g.label, g.why);
+    }
+}

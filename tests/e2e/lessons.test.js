@@ -110,7 +110,7 @@ test('a wrong prediction shows the right answer, judged by the engine, and why',
   await result.waitFor();
   const text = await result.textContent();
   assert.match(text, /Not quite\./);
-  assert.match(text, /The engine read 5 (receives|failures)\./);
+  assert.match(text, /The run gave 5 (receives|failures)\./);
   assert.match(text, /Right answer: 5: one per receive allowed — Each of the 5 receives allowed by maxReceiveCount fails/);
   assert.match(text, /Your answer: 4: the 5th receive moves it — The 5th receive still hands it/);
   assert.equal(await result.evaluate((el) => el.classList.contains('right')), false);
@@ -184,7 +184,7 @@ test('a reading is written in its unit, and every fact shows the value it checke
   const result = page.getByTestId('predict-result');
   await result.waitFor();
   const text = await result.textContent();
-  assert.match(text, /The engine read \d+\.\d%\./, 'a share in percent, not parts per million');
+  assert.match(text, /The run gave \d+\.\d%\./, 'a share in percent, not parts per million');
   // The explanation is in view when it appears, not below the panel's fold.
   await page.waitForFunction(() => {
     const el = document.querySelector('[data-testid="predict-result"]');
@@ -269,7 +269,7 @@ const nextReady = (page) => page.waitForFunction(() => {
  * and a probe of an alarm's state the state its badge on the diagram shows.
  */
 async function diagramAgrees(page, id, i, step) {
-  const read = (await page.getByTestId('predict-result').textContent()).match(/The engine read ([^.]*)\./)?.[1];
+  const read = (await page.getByTestId('predict-result').textContent()).match(/The run gave ([^.]*)\./)?.[1];
   const where = `${id} step ${i + 1}`;
   if (step.probe.queue && step.probe.field === 'visible') {
     const q = step.probe.queue;

@@ -16,6 +16,10 @@ import { join } from 'node:path';
 import { startServer, launchBrowser, screenshotDir } from './harness.js';
 
 const DEAD_AIR_MS = 5_000;
+// A step's end (a checkpoint's last goal, Next enabled, the next step open) comes after the run is
+// sought to its end: engine work that takes longer on a busy machine (a full e2e run with other
+// browsers open took over 10 s once). The wait ends as soon as it holds.
+const SETTLE_MS = 60_000;
 const SIZES = [
   { name: '1280', viewport: { width: 1280, height: 800 }, touch: false },
   { name: '375', viewport: { width: 375, height: 812 }, touch: true },
@@ -145,14 +149,14 @@ async function walk(size, id, problems) {
       await skipRun(page);
     }
     if (kind === 'checkpoint') {
-      await page.waitForSelector('[data-testid="checkpoint"][data-done="true"]', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid="checkpoint"][data-done="true"]', { timeout: SETTLE_MS });
     } else if (kind === 'choice' || kind === 'number') {
-      await page.getByTestId('predict-result').waitFor({ timeout: 10_000 });
+      await page.getByTestId('predict-result').waitFor({ timeout: SETTLE_MS });
     }
     const next = page.getByTestId('lesson-next');
-    await page.waitForFunction(() => !document.querySelector('[data-testid="lesson-next"]')?.disabled, null, { timeout: 10_000 });
+    await page.waitForFunction(() => !document.querySelector('[data-testid="lesson-next"]')?.disabled, null, { timeout: SETTLE_MS });
     await next.click();
-    await page.waitForFunction((was) => document.querySelector('[data-testid="lesson-step"]')?.textContent.trim() !== was, step, { timeout: 10_000 });
+    await page.waitForFunction((was) => document.querySelector('[data-testid="lesson-step"]')?.textContent.trim() !== was, step, { timeout: SETTLE_MS });
   }
   await mkdir(screenshotDir, { recursive: true });
   await page.screenshot({ path: join(screenshotDir, `newcomer-${size.name}-${id}.png`) });

@@ -79,6 +79,28 @@ test('leaving a view before it has finished building keeps the app alive', async
   assert.deepEqual(await finish(page, problems, 'one-app-quick-moves'), []);
 });
 
+test('a view left with its own story running keeps the app alive: Interview try-it, Drills and the AWS call panel', async () => {
+  // Two fresh walks crashed the page here: the interview's try-it stage (its own clock) left for the
+  // sandbox, and a drill's AWS call panel left behind while the sandbox's story changed.
+  const { page, problems } = await openPlayground(browser, server.url);
+  for (let round = 0; round < 2; round++) {
+    await page.getByTestId('nav-interview').click();
+    await page.getByTestId('interview-try').first().click();
+    await page.getByTestId('interview-try-run').first().waitFor();
+    await page.getByTestId('nav-playground').click();
+    await page.getByTestId('publish').click();
+    await page.getByTestId('nav-drills').click();
+    await page.locator('[data-testid^="drill-open-"]').first().click();
+    await page.getByTestId('aws-call').waitFor();
+    await page.getByTestId('nav-playground').click();
+    await page.getByTestId('publish').click();
+    await page.getByTestId('play-pause').click();
+    await page.getByTestId('play-pause').click();
+  }
+  assert.equal(await page.locator('.crashed').count(), 0, 'no error panel');
+  assert.deepEqual(await finish(page, problems, 'one-app-left-stories'), []);
+});
+
 test('a trap in the app shows the error panel, once, with a way to reload', async () => {
   // The release build compiles a panic to a WebAssembly trap; the page's script answers it.
   for (const address of [server.url, server.url + 'embed.html?embed=1&scenario=poison-dlq']) {

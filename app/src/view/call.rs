@@ -76,6 +76,26 @@ pub fn AwsCall() -> impl IntoView {
         answer.set(Some(result.map(|v| format!("{v:#}"))));
     };
     let failed = move || answer.with(|a| matches!(a, Some(Err(_))));
+    // A subscription's ARN ends in an id that names nothing a learner sees: say where each one
+    // in the parameters delivers ("…:sub-2 is order-events → packing").
+    // `try_with`: the drills' copy of this panel is left behind when the learner moves on, and
+    // the story it follows keeps changing (a disposed field reads as nothing).
+    let named = move || {
+        params
+            .try_with(|text| {
+                ctx.snapshot.with(|s| {
+                    let subs = s.topics.iter().flat_map(|t| t.subscriptions.iter().map(move |x| (t, x)));
+                    subs.filter(|(_, x)| text.contains(&format!("\"{}\"", x.arn)))
+                        .map(|(t, x)| {
+                            let id = x.arn.rsplit(':').next().unwrap_or_default();
+                            format!("{id} is {} → {}", t.name, x.queue.as_deref().unwrap_or(x.endpoint.as_str()))
+                        })
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                })
+            })
+            .unwrap_or_default()
+    };
     view! {
         <details class="export aws-call" data-testid="aws-call">
             <summary>
@@ -94,6 +114,7 @@ pub fn AwsCall() -> impl IntoView {
                 <textarea data-testid="aws-call-params" rows="8" spellcheck="false" class:invalid=failed
                     prop:value=move || params.get() on:input=move |ev| params.set(event_target_value(&ev))></textarea>
             </label>
+            <p class="hint" data-testid="aws-call-names" hidden=move || named().is_empty()>{named}</p>
             <button data-testid="aws-call-send" on:click=send>"Send"</button>
             <p class="policy-status" data-testid="aws-call-error" role="alert">
                 {move || answer.with(|a| match a { Some(Err(e)) => e.clone(), _ => String::new() })}

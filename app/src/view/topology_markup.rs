@@ -228,6 +228,8 @@ impl Builder {
 fn topic_lines(name: &str, y: i64, narrow: bool) -> Markup {
     let (fits, x, line) = if narrow { (18, 245, 15) } else { (13, 210, 12) };
     let cut = (name.chars().count() > fits).then(|| name.rfind(['.', '-'])).flatten().filter(|i| *i > 0);
+    // A hyphen ends the first line ("email-" / "requests"); a dot starts the second (".fifo").
+    let cut = cut.map(|i| if name[i..].starts_with('-') { i + 1 } else { i });
     match cut {
         Some(i) => html! {
             "<tspan x=\"", x, "\" y=\"", y, "\">", &name[..i], "</tspan><tspan x=\"", x, "\" y=\"", y + line, "\">",

@@ -188,11 +188,15 @@ pub fn Transport(#[prop(optional)] clock: bool) -> impl IntoView {
             ctx.speed.set(i.min(SPEEDS.len() - 1));
         }
     };
+    // `try_get`: a story's own controls (an interview's try-it) can be left as its story goes,
+    // and a disposed clock must read as paused, not end the page (a fresh walk: Interview → Try
+    // it in the simulator → Sandbox showed the bug panel).
+    let on = move || playing.try_get().unwrap_or(false);
     view! {
         <section class="transport" aria-label="Time controls">
             {clock.then(|| view! {
                 <time class="clock" data-testid="clock" title="Virtual time since the scenario started">
-                    {move || ctx.clock.get().to_string()}
+                    {move || ctx.clock.try_get().map(|c| c.to_string()).unwrap_or_default()}
                 </time>
             })}
             <button class="icon" data-testid="step-back" title="Step back (←)" aria-label="Step back to the previous event"
@@ -200,12 +204,12 @@ pub fn Transport(#[prop(optional)] clock: bool) -> impl IntoView {
                 <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5v14M19 5l-10 7 10 7z" /></svg>
             </button>
             <button class="icon play" data-testid="play-pause" title="Play or pause (Space)"
-                aria-label=move || if playing.get() { "Pause" } else { "Play" }
-                aria-pressed=move || playing.get().to_string() on:click=move |_| playing.update(|p| *p = !*p)>
-                <svg class="paused" viewBox="0 0 24 24" aria-hidden="true" hidden=move || playing.get()>
+                aria-label=move || if on() { "Pause" } else { "Play" }
+                aria-pressed=move || on().to_string() on:click=move |_| playing.update(|p| *p = !*p)>
+                <svg class="paused" viewBox="0 0 24 24" aria-hidden="true" hidden=on>
                     <path class="fill" d="M7 4l13 8-13 8z" />
                 </svg>
-                <svg class="playing" viewBox="0 0 24 24" aria-hidden="true" hidden=move || !playing.get()>
+                <svg class="playing" viewBox="0 0 24 24" aria-hidden="true" hidden=move || !on()>
                     <path d="M8 5v14M16 5v14" />
                 </svg>
             </button>

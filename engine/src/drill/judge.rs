@@ -326,6 +326,8 @@ fn need(test: &Test, unit: Unit) -> String {
     let n = |x: i64| reading(&Value::from(x), unit);
     match test {
         Test::Is(v) => reading(v, unit),
+        // "it read not set; it must be set", not "anything but not set".
+        Test::IsNot(v) if v.is_null() => "set".into(),
         Test::IsNot(v) => format!("anything but {}", reading(v, unit)),
         Test::Between { min: Some(a), max: Some(b) } if a == b => n(*a),
         Test::Between { min: Some(a), max: Some(b) } => format!("between {} and {}", n(*a), n(*b)),

@@ -226,6 +226,12 @@ pub enum Reach {
     Replay(String),
     /// A dependency taken down and brought back (UpdateDependency's `Down`), as an outage would.
     Dependency(String),
+    /// The page's Publish of one of the scenario's events (its preset, by name), beside the
+    /// checkpoint: on a phone the page's own Publish is a screen away.
+    Publish(String),
+    /// A worker made idempotent: the event id and the effect in one transaction
+    /// (UpdateWorker's `Idempotency` `Atomic`), as the inspector's button does.
+    Idempotent(String),
 }
 
 impl Reach {
@@ -241,6 +247,8 @@ impl Reach {
         "worker",
         "replay",
         "dependency",
+        "publish",
+        "idempotent",
     ];
 
     /// Reads `"<kind>:<name>"`.
@@ -260,6 +268,8 @@ impl Reach {
             "worker" => Reach::Worker(name),
             "replay" => Reach::Replay(name),
             "dependency" => Reach::Dependency(name),
+            "publish" => Reach::Publish(name),
+            "idempotent" => Reach::Idempotent(name),
             other => return Err(format!("\"{other}\" is not a control (they are {})", Reach::KINDS.join(", "))),
         })
     }

@@ -63,7 +63,7 @@ impl Attempt {
         let verdict = self.drill.judge(changes, pg.now());
         self.checking = false;
         self.checks += 1;
-        self.fix = changes.iter().map(|c| describe(&c.action, &c.params)).collect();
+        self.fix = described(pg);
         let passed = matches!(&verdict, Ok(v) if v.passed);
         if !passed {
             self.failed += 1;
@@ -76,9 +76,32 @@ impl Attempt {
     pub fn give_up(&mut self, pg: &Playground) {
         if !self.gave_up {
             self.gave_up = true;
-            self.fix = pg.changes().iter().map(|c| describe(&c.action, &c.params)).collect();
+            self.fix = described(pg);
         }
     }
+}
+
+/// The learner's commands in a few words each ([`describe`]), a subscription named by the queue
+/// it delivers to ("order-events → packing"): two subscriptions of one topic otherwise read alike.
+fn described(pg: &Playground) -> Vec<String> {
+    let s = pg.snapshot();
+    let subs: Vec<(&str, &str)> = s
+        .topics
+        .iter()
+        .flat_map(|t| &t.subscriptions)
+        .map(|x| (x.arn.as_str(), x.queue.as_deref().unwrap_or(x.endpoint.as_str())))
+        .collect();
+    pg.changes()
+        .iter()
+        .map(|c| {
+            let line = describe(&c.action, &c.params);
+            let arn = c.params.get("SubscriptionArn").and_then(Value::as_str);
+            match arn.and_then(|a| subs.iter().find(|(x, _)| *x == a)) {
+                Some((arn, to)) => line.replacen(short(arn), &format!("{} → {to}", short(arn)), 1),
+                None => line,
+            }
+        })
+        .collect()
 }
 
 /// The parameters that name what a command changes, in the order looked for.

@@ -165,9 +165,9 @@ fn said(a: &Attempt, solved: bool) -> Markup {
                 if v.passed { "true" } else { "false" },
                 "\" data-testid=\"drill-verdict\"><p>",
                 if v.passed {
-                    "Fixed: every goal held while the engine watched."
+                    "Fixed: in a replay of the story with your changes, every goal held. (The page's story itself does not move.)"
                 } else {
-                    "Not yet. Here is what still fails:"
+                    "Not yet. In a replay of the story with your changes, this still fails:"
                 },
                 "</p><ul class=\"goals\">",
                 goals,

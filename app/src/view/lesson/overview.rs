@@ -61,7 +61,7 @@ pub fn Overview() -> impl IntoView {
             hidden=move || !ls.overview.get()>
             <div class="overview-head">
                 <h2 id="lessons-title">"Lessons"</h2>
-                <p class="lede">"Short guided lessons on the same playground: predict what the engine will do, watch it \
+                <p class="lede">"Short guided lessons on the same playground: predict what will happen, watch it \
                     happen on the diagram, then do it yourself. Your progress stays in this browser."</p>
             </div>
             {list}

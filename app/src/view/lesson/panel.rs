@@ -33,14 +33,16 @@ fn rich_of(text: Memo<String>) -> impl IntoView {
 /// the bar stays in view on a phone, where the clock above the diagram does not.
 fn watch(ls: super::Lessons) -> String {
     let now = ls.ctx.now.get().ms();
-    let plan = ls.play.with(|p| p.as_ref().and_then(Play::plan));
+    let (plan, passed) = ls.play.with(|p| p.as_ref().map_or((None, 0), |p| (p.plan(), p.passed_ms)));
+    let whole = |ms: u64| crate::format::duration(ms / 1_000 * 1_000);
+    // A quiet stretch passed over is said here too: on a phone this bar is what stays in view.
+    let skipped = if passed >= 1_000 { format!(" · {} of quiet skipped", whole(passed)) } else { String::new() };
     match plan {
         Some((from, _, _, until, _)) if until > from => {
-            let whole = |ms: u64| crate::format::duration(ms / 1_000 * 1_000);
             let total = until - from;
-            format!("Watch the diagram · {} of {}", whole(now.saturating_sub(from).min(total)), whole(total))
+            format!("Watch the diagram · {} of {}{skipped}", whole(now.saturating_sub(from).min(total)), whole(total))
         }
-        _ => "Watch the diagram".into(),
+        _ => format!("Watch the diagram{skipped}"),
     }
 }
 
@@ -122,7 +124,7 @@ pub fn LessonPanel(
             <footer class="lesson-nav">
                 <button data-testid="lesson-back" title="Back to the previous step (Backspace)"
                     disabled=move || { position.get().0 <= 1 } on:click=move |_| ls.back()>"Back"</button>
-                <span class="lesson-keys" id="lesson-next-why" data-testid="lesson-next-why" class:why=move || why.with(|w| !w.is_empty())>
+                <span class="lesson-keys" id="lesson-next-why" data-testid="lesson-next-why" class:why=move || why.with(|w| !w.is_empty()) class:watch=move || playing.get()>
                     {move || {
                         let why = why.get();
                         if !why.is_empty() { why } else if playing.get() { watch(ls) } else { "Enter ⏎ continues".into() }

@@ -111,6 +111,26 @@ fn Control(reach: Reach) -> impl IntoView {
             }
             .into_any()
         }
+        Reach::Publish(event) => {
+            let name = StoredValue::new(event.clone());
+            let publish = move |_| {
+                name.with_value(|n| ctx.act(|p| p.publish(n)));
+            };
+            view! { <button data-testid=format!("reach-publish-{event}") on:click=publish>"Publish "{event.clone()}</button> }
+                .into_any()
+        }
+        Reach::Idempotent(w) => {
+            let name = StoredValue::new(w.clone());
+            let make = move |_| {
+                name.with_value(|n| ctx.act(|p| p.set_idempotency(n, "Atomic")));
+            };
+            view! {
+                <button data-testid=format!("reach-idempotent-{w}") on:click=make>
+                    "Make "{w.clone()}" idempotent: the event id and the slip in one transaction"
+                </button>
+            }
+            .into_any()
+        }
         Reach::Dependency(d) => {
             let name = d.clone();
             let down = Memo::new(move |_| {
@@ -158,5 +178,42 @@ fn Control(reach: Reach) -> impl IntoView {
             }
             .into_any()
         }
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use crate::playground::Playground;
+
+    /// A checkpoint's `publish:<event>` names one of its scenario's events to publish: else its
+    /// button would answer "This scenario has no event …" in the middle of a lesson.
+    #[test]
+    fn every_publish_control_names_an_event_its_lessons_scenario_offers() {
+        let public = concat!(env!("CARGO_MANIFEST_DIR"), "/../public");
+        let mut files: Vec<_> =
+            std::fs::read_dir(format!("{public}/lessons")).unwrap().flatten().map(|e| e.path()).collect();
+        files.sort();
+        let mut named = 0;
+        for path in files.iter().filter(|p| !p.ends_with("index.json")) {
+            let lesson: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+            let scenario = match &lesson["scenario"] {
+                serde_json::Value::String(id) => {
+                    std::fs::read_to_string(format!("{public}/scenarios/{id}.json")).unwrap()
+                }
+                inline => inline.to_string(),
+            };
+            let pg = Playground::from_scenario(&scenario).unwrap();
+            let offered: Vec<&str> = pg.presets().iter().map(|p| p.name.as_str()).collect();
+            let controls = lesson["steps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|s| s["controls"].as_array().cloned().unwrap_or_default());
+            for c in controls.filter_map(|c| c.as_str().and_then(|c| c.strip_prefix("publish:")).map(str::to_string)) {
+                named += 1;
+                assert!(offered.contains(&c.as_str()), "{}: publish:{c} is not one of {offered:?}", path.display());
+            }
+        }
+        assert!(named >= 9, "{named} publish controls");
     }
 }

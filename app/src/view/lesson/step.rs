@@ -79,7 +79,15 @@ fn wait() -> impl IntoView {
 fn labels(list: &[GoalStatus]) -> Vec<(String, bool, String)> {
     list.iter()
         .filter(|f| !f.label.is_empty())
-        .map(|f| (f.label.clone(), f.holds, crate::format::reading(&f.value, f.unit)))
+        .map(|f| {
+            // A goal with nothing to read has not happened yet ("It held a message when it
+            // died": no crash yet), which "nothing" would misstate.
+            let reading = match &f.value {
+                Ok(serde_json::Value::Null) if !f.holds => "not yet".to_string(),
+                value => crate::format::reading(value, f.unit),
+            };
+            (f.label.clone(), f.holds, reading)
+        })
         .collect()
 }
 
@@ -242,7 +250,7 @@ fn Verdict() -> impl IntoView {
         }
         Some(view! {
             <div class=class data-testid="predict-result" role="status" node_ref=result>
-                <p><strong>{said}</strong>" The engine read "{value}"."</p>
+                <p><strong>{said}</strong>" The run gave "{value}"."</p>
                 {right}
                 {mine}
                 {reveal}
@@ -291,7 +299,12 @@ fn Checkpoint(hint: String, done: String, controls: Vec<engine::lesson::Reach>) 
     };
     let rest = move || {
         if reached.get() {
-            view! { {show_me} <p class="lesson-done" role="status" dir="auto">"✓ "{rich(&done)}</p> }.into_any()
+            view! {
+                {show_me}
+                <p class="lesson-done" role="status" dir="auto">"✓ "{rich(&done)}</p>
+                <p class="lesson-hint" data-testid="checkpoint-stopped">"Time stopped as the last goal ticked: the next step goes on from here."</p>
+            }
+            .into_any()
         } else if playing.get() {
             view! { {show_me} {wait()} }.into_any()
         } else {
