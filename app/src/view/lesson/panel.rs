@@ -34,9 +34,15 @@ fn rich_of(text: Memo<String>) -> impl IntoView {
 fn watch(ls: super::Lessons) -> String {
     let now = ls.ctx.now.get().ms();
     let (plan, passed) = ls.play.with(|p| p.as_ref().map_or((None, 0), |p| (p.plan(), p.passed_ms)));
-    let whole = |ms: u64| crate::format::duration(ms / 1_000 * 1_000);
-    // A quiet stretch passed over is said here too: on a phone this bar is what stays in view.
-    let skipped = if passed >= 1_000 { format!(" · {} of quiet skipped", whole(passed)) } else { String::new() };
+    // In whole seconds ("0 s", "12 s", "1 min 5 s"): a readout that moves with the clock.
+    let whole = |ms: u64| if ms < 1_000 { "0 s".to_string() } else { crate::format::duration(ms / 1_000 * 1_000) };
+    // A quiet stretch passed over is said here too, as the step's own line says it ("14.9 s"):
+    // on a phone this bar is what stays in view.
+    let skipped = if passed >= 1_000 {
+        format!(" · {} of quiet skipped", crate::format::duration(passed))
+    } else {
+        String::new()
+    };
     match plan {
         Some((from, _, _, until, _)) if until > from => {
             let total = until - from;

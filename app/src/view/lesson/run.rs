@@ -13,6 +13,8 @@ use leptos::prelude::*;
 const QUIET_WALL_MS: u64 = 3_000;
 /// ... to this long before the next change.
 const LEAD_WALL_MS: u64 = 1_000;
+/// A checkpoint's clock stops this long (wall ms) after its last goal ticks.
+const REACHED_HOLD_MS: u64 = 1_500;
 
 impl Lessons {
     /// Plays the current step's run on the diagram at the step's speed, faster only when it
@@ -186,9 +188,20 @@ impl Lessons {
                         }
                     })
                 });
-                // Time stops with the goal reached: the next step starts from what the
-                // learner saw (a timer left running would expire while they read on).
-                ls.ctx.pause();
+                // Time stops with the goal reached, once what reached it has had a moment on the
+                // diagram (a copy still travelling to its queue lands): the next step starts from
+                // what the learner saw, and a timer cannot run out while they read on.
+                let step = ls.play.with_untracked(|p| p.as_ref().map(|p| (p.id().to_string(), p.position().0)));
+                set_timeout(
+                    move || {
+                        let now =
+                            ls.play.try_with_untracked(|p| p.as_ref().map(|p| (p.id().to_string(), p.position().0)));
+                        if now.flatten() == step {
+                            ls.ctx.pause();
+                        }
+                    },
+                    std::time::Duration::from_millis(REACHED_HOLD_MS),
+                );
                 ls.after_change();
             }
         });
