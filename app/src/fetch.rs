@@ -22,7 +22,8 @@ pub async fn fresh_text(path: &str) -> Option<String> {
 /// The built-in scenario `id` (one of `playground::BUILTIN`), fetched from `scenarios/<id>.json`.
 pub async fn scenario(id: &str) -> Result<crate::Playground, String> {
     if !crate::playground::BUILTIN.iter().any(|(i, _)| *i == id) {
-        return Err(format!("no scenario \"{id}\""));
+        let near = crate::nearest::closest_said(id, crate::playground::BUILTIN.iter().map(|(i, _)| *i));
+        return Err(format!("no scenario \"{id}\"{near}"));
     }
     let text = text(&format!("scenarios/{id}.json"))
         .await

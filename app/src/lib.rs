@@ -1,9 +1,11 @@
 //! Fan-out Playground's browser app: a thin Leptos view over the engine's snapshots.
 //! All message state lives in the engine; the view only reads snapshots and dispatches commands.
 
+pub mod embed_snippet;
 mod fetch;
 pub mod format;
 pub mod interview_state;
+mod nearest;
 pub mod playground;
 pub mod route;
 mod saved;
@@ -12,7 +14,7 @@ pub mod story_file;
 mod view;
 
 pub use playground::Playground;
-pub use view::{components, provide_nav, App, Ctx, EmbedApp, NotLoaded, Stage, ViewFuture, Views};
+pub use view::{components, provide_nav, App, Ctx, EmbedApp, EmbedOf, NotLoaded, Stage, ViewFuture, Views};
 
 /// Mounts the playground (`index.html` and its copies `lesson.html`, `compare.html`,
 /// `export.html`, `routes.html`; the `app` binary): every view in one app.
@@ -36,3 +38,6 @@ fn mount_page<V: leptos::IntoView + 'static>(root: impl FnOnce() -> V + 'static)
     }
     leptos::mount::mount_to_body(root);
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod embed_hint_tests;

@@ -7,12 +7,12 @@
 //! (Leptos 0.8.23's `#[lazy]` has no `fallible`; wasm_split_helpers 0.2.3 has).
 
 use app::route::View;
-use app::{components, NotLoaded, ViewFuture, Views};
+use app::{components, EmbedOf, NotLoaded, ViewFuture, Views};
 use leptos::prelude::*;
 use leptos::wasm_split::{wasm_split, SplitLoaderError};
 
 fn main() {
-    app::mount(Views { open, preload });
+    app::mount(Views { open, preload, embed_dialog: open_embed_dialog });
 }
 
 fn open(view: View) -> ViewFuture<Result<AnyView, NotLoaded>> {
@@ -39,11 +39,22 @@ fn preload() -> ViewFuture<Result<(), NotLoaded>> {
             __preload_compare().await?;
             __preload_interview().await?;
             __preload_drills().await?;
-            __preload_export().await
+            __preload_export().await?;
+            __preload_embed_dialog().await
         }
         .await
         .map_err(|_: SplitLoaderError| NotLoaded)
     })
+}
+
+/// The Embed dialog (issue 51), a module of its own like a view's.
+fn open_embed_dialog(of: EmbedOf, closed: Callback<()>) -> ViewFuture<Result<AnyView, NotLoaded>> {
+    Box::pin(async move { embed_dialog(of, closed).await.map_err(|_| NotLoaded) })
+}
+
+#[wasm_split(embed_dialog, wasm_split_path = ::leptos::wasm_split, preload(__preload_embed_dialog), fallible)]
+fn embed_dialog(of: EmbedOf, closed: Callback<()>) -> Result<AnyView, SplitLoaderError> {
+    Ok(components::embed_dialog(of, closed))
 }
 
 #[wasm_split(lessons, wasm_split_path = ::leptos::wasm_split, preload(__preload_lessons), fallible)]

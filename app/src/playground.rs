@@ -6,7 +6,9 @@
 use engine::filter::{FilterPolicy, FilterPolicyScope};
 use engine::history::History;
 use engine::lesson::{Lesson, Session};
-use engine::scenario::{PublishPreset, PublishPresets, PublishTarget, RunOptions, Scenario, WorkerRules};
+use engine::scenario::{
+    EmbedHint, Press, PublishPreset, PublishPresets, PublishTarget, RunOptions, Scenario, WorkerRules,
+};
 use engine::snapshot::QueueView;
 use engine::{ApiError, Event, SimTime, Snapshot};
 use serde_json::{json, Value};
@@ -100,6 +102,8 @@ pub struct Playground {
     workers: WorkerRules,
     /// The speed the scenario starts at, as an index into [`SPEEDS`] (its `speed`).
     speed: Option<usize>,
+    /// What the scenario's compact embed says and offers besides Play (its `embed`).
+    embed: Option<EmbedHint>,
     /// In a lesson: the story as the current step began (what Reset goes back to).
     step_start: Option<Box<History>>,
     /// In a drill: what the learner may change, and from when (see [`Limits`]).
@@ -145,6 +149,7 @@ impl Playground {
             publish: scenario.publish,
             workers: scenario.workers,
             speed: scenario.speed_quarters.and_then(|q| SPEEDS.iter().position(|s| s.1 == q)),
+            embed: scenario.embed,
             step_start: None,
             limits: None,
         })
@@ -163,6 +168,7 @@ impl Playground {
             publish: None,
             workers: WorkerRules::default(),
             speed: None,
+            embed: None,
             step_start: None,
             limits: None,
         }
@@ -188,8 +194,9 @@ impl Playground {
             source,
             publish: scenario.publish,
             workers: scenario.workers,
-            // A lesson sets its own speed, step by step.
+            // A lesson sets its own speed, step by step, and its panel is its embed's instruction.
             speed: None,
+            embed: None,
             step_start: None,
             limits: None,
             history,
@@ -216,6 +223,7 @@ impl Playground {
             publish: world.publish.clone(),
             workers: world.workers.clone(),
             speed: world.speed_quarters.and_then(|q| SPEEDS.iter().position(|s| s.1 == q)),
+            embed: None,
             step_start: None,
             limits: Some(Limits { may_change: drill.may_change.clone(), from: drill.page.at }),
         };
@@ -290,6 +298,11 @@ impl Playground {
         pg.id = id.to_string();
         pg.builtin = true;
         Ok(pg)
+    }
+
+    /// What the scenario's compact embed says and offers besides Play (its file's `embed`).
+    pub fn embed_hint(&self) -> Option<&EmbedHint> {
+        self.embed.as_ref()
     }
 
     /// Whether the story started from a built-in scenario's file, as shipped.
@@ -563,6 +576,31 @@ impl Playground {
         let n = (1..).find(|n| !snapshot.world.workers.iter().any(|w| w.name == format!("{stem}-w{n}"))).unwrap_or(1);
         let params = self.workers.params(queue, &format!("{stem}-w{n}"), &stem);
         self.send("CreateWorker", &params)
+    }
+
+    /// The queue a compact embed's "+ Worker" serves: the first that has no consumer and is no
+    /// dead-letter queue.
+    pub fn idle_queue(snapshot: &Snapshot) -> Option<String> {
+        let consumed = |q: &str| snapshot.world.workers.iter().any(|w| w.queue == q);
+        snapshot.queues.iter().find(|q| q.dead_letter_sources.is_empty() && !consumed(&q.name)).map(|q| q.name.clone())
+    }
+
+    /// Performs the control a scenario's embed hint names (`engine::scenario::Press`): publishes
+    /// the hint's preset (else the first), or adds a worker to [`Playground::idle_queue`].
+    pub fn press(&mut self, press: Press) -> Result<Value, ApiError> {
+        let missing = |what: &str| ApiError::new("InvalidParameterValue", format!("This story has {what}."));
+        match press {
+            Press::Publish => {
+                let named = self.embed.as_ref().and_then(|h| h.preset.clone());
+                let preset = named.or_else(|| self.presets().first().map(|p| p.name.clone()));
+                self.publish(&preset.ok_or_else(|| missing("no event to publish"))?)
+            }
+            Press::AddWorker => {
+                let queue =
+                    Playground::idle_queue(&self.snapshot()).ok_or_else(|| missing("a worker on every queue"))?;
+                self.add_worker(&queue)
+            }
+        }
     }
 
     /// `CrashWorker`, `RestartWorker`, `PauseWorker`, `ResumeWorker` or `DeleteWorker`.

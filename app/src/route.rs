@@ -161,7 +161,7 @@ fn decode(text: &str) -> String {
 }
 
 /// Percent-encodes a query component: letters, digits and `-_.~` stay.
-fn encode(text: &str) -> String {
+pub(crate) fn encode(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for b in text.bytes() {
         match b {

@@ -3,11 +3,11 @@
 //! bundle is `app/src/main.rs`, the same views split into modules by scripts/build.sh.
 
 use app::route::View;
-use app::{components, NotLoaded, ViewFuture, Views};
+use app::{components, EmbedOf, NotLoaded, ViewFuture, Views};
 use leptos::prelude::*;
 
 fn main() {
-    app::mount(Views { open, preload });
+    app::mount(Views { open, preload, embed_dialog });
 }
 
 fn open(view: View) -> ViewFuture<Result<AnyView, NotLoaded>> {
@@ -21,6 +21,10 @@ fn open(view: View) -> ViewFuture<Result<AnyView, NotLoaded>> {
             View::Drills => components::drills(),
         })
     })
+}
+
+fn embed_dialog(of: EmbedOf, closed: Callback<()>) -> ViewFuture<Result<AnyView, NotLoaded>> {
+    Box::pin(async move { Ok(components::embed_dialog(of, closed)) })
 }
 
 /// Every view's code is in the one wasm already.

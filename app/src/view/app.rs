@@ -120,6 +120,9 @@ pub struct Views {
     /// Fetches every view's code; `Err` when one cannot be fetched (a later call fetches what
     /// is still missing).
     pub preload: fn() -> ViewFuture<Result<(), NotLoaded>>,
+    /// The Embed dialog for what it embeds, calling `closed` once it has closed; `Err` when its
+    /// code cannot be fetched.
+    pub embed_dialog: fn(super::EmbedOf, Callback<()>) -> ViewFuture<Result<AnyView, NotLoaded>>,
 }
 
 /// A view's code could not be fetched (the network, or a deploy that replaced the files).
@@ -149,6 +152,9 @@ pub mod components {
     pub fn drills() -> AnyView {
         view! { <super::super::drill::DrillView /> }.into_any()
     }
+    pub fn embed_dialog(of: super::super::EmbedOf, closed: Callback<()>) -> AnyView {
+        view! { <super::super::embed_dialog::EmbedDialog of closed /> }.into_any()
+    }
 }
 
 /// Fetches the code of every view but the sandbox, once: when a stage's first screen is painted
@@ -166,6 +172,11 @@ pub(crate) struct PreloadViews {
 const PRELOAD_RETRY_S: [u32; 7] = [2, 4, 8, 16, 30, 60, 120];
 
 impl PreloadViews {
+    /// The views' code, as the binary provides it.
+    pub(crate) fn views(self) -> Views {
+        self.views
+    }
+
     pub(crate) fn start(self) {
         if self.started.try_get_value() != Some(false) {
             return;

@@ -8,6 +8,7 @@
 use super::lesson::{self, Play};
 use super::{clock, controls, queues, share, topology, transport, Ctx, Playground, Selection};
 use crate::playground::SPEEDS;
+use engine::scenario::Press;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -28,6 +29,11 @@ pub struct Params {
     pub looped: bool,
     /// `None` for `auto`.
     pub height: Option<u32>,
+    /// The panels to open under the diagram (`cards`), closed unless asked for.
+    pub panels: Vec<String>,
+    /// The author's title and caption for the frame: text, never markup.
+    pub title: Option<String>,
+    pub caption: Option<String>,
     /// What the address asked for that the embed did not understand, one line each (shown in
     /// the frame and named in the console; the embed goes on with the default).
     pub unknown: Vec<String>,
@@ -40,8 +46,80 @@ pub fn params() -> Params {
 }
 
 /// The parameters an embed reads.
-const KNOWN: &[&str] =
-    &["embed", "scenario", "lesson", "step", "theme", "controls", "autoplay", "speed", "loop", "height"];
+const KNOWN: &[&str] = &[
+    "embed", "scenario", "lesson", "step", "theme", "controls", "autoplay", "speed", "loop", "height", "panels",
+    "title", "caption",
+];
+
+/// The panels an embed can open under its diagram (the event log is not one: its text of
+/// every event's kind would make the embed's download much larger).
+const PANELS: &[&str] = &["cards"];
+
+/// The longest title and caption the frame shows (characters); the rest is cut, and said so.
+pub const TITLE_MAX_CHARS: usize = 120;
+pub const CAPTION_MAX_CHARS: usize = 300;
+
+/// The index in `SPEEDS` of speed `given` (a label with or without its sign: `2`, `2x`, `2×`),
+/// or, for a number from 0.25 to 64 that is not one of them, of the nearest one (by ratio) with
+/// a line that says so; `None` with that line for anything else.
+pub fn parse_speed(given: &str) -> (Option<usize>, Option<String>) {
+    let s = given.trim_end_matches(['x', '×']);
+    let labels: Vec<&str> = SPEEDS.iter().map(|(l, _)| l.trim_end_matches('×')).collect();
+    if let Some(i) = labels.iter().position(|l| *l == s) {
+        return (Some(i), None);
+    }
+    match hundredths(s) {
+        Some(v) if (25..=6400).contains(&v) => {
+            // SPEEDS counts quarters (25 hundredths); the nearest by ratio, in integers.
+            let ratio = |i: usize| {
+                let p = SPEEDS[i].1 * 25;
+                (p.max(v), p.min(v))
+            };
+            let i = (1..SPEEDS.len()).fold(0, |best, i| {
+                let ((a, b), (c, d)) = (ratio(i), ratio(best));
+                if a * d < c * b {
+                    i
+                } else {
+                    best
+                }
+            });
+            if SPEEDS[i].1 * 25 == v {
+                // Written another way (`2.0`, `08`): the preset itself.
+                return (Some(i), None);
+            }
+            let said = format!("speed={given} is not one of the speeds {}; using {}", labels.join(", "), SPEEDS[i].0);
+            (Some(i), Some(said))
+        }
+        _ => (
+            None,
+            Some(format!("speed={given} is not one of the speeds {}; using the story's speed", labels.join(", "))),
+        ),
+    }
+}
+
+/// A decimal number of at most two decimals (`3`, `0.3`, `12.75`) in hundredths.
+fn hundredths(s: &str) -> Option<u64> {
+    let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
+    let digits = |t: &str| !t.is_empty() && t.len() <= 4 && t.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || !(frac.is_empty() || (frac.len() <= 2 && digits(frac))) {
+        return None;
+    }
+    let frac = if frac.len() == 1 { format!("{frac}0") } else { format!("{frac:0<2}") };
+    Some(whole.parse::<u64>().ok()? * 100 + frac.parse::<u64>().ok()?)
+}
+
+/// Text the frame shows as it was given, cut to `max` characters (said in `unknown`).
+fn text_param(k: &str, given: Option<String>, max: usize, unknown: &mut Vec<String>) -> Option<String> {
+    let text: String = given?.chars().filter(|c| !c.is_control()).collect::<String>().trim().to_string();
+    if text.is_empty() {
+        return None;
+    }
+    if text.chars().count() > max {
+        unknown.push(format!("{k} is longer than {max} characters; showing its first {max}"));
+        return Some(text.chars().take(max).collect());
+    }
+    Some(text)
+}
 
 /// The embed parameters from the address's pairs. A value it does not understand is named in
 /// `unknown` and the default is used instead.
@@ -59,14 +137,20 @@ pub fn parse_params(pairs: &[(String, String)]) -> Params {
     let (theme, controls) = (pick("theme", &["auto", "light", "dark"]), pick("controls", &["full", "min", "none"]));
     let id = |k: &str| get(k).filter(|v| !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
     let speed = get("speed").and_then(|given| {
-        let s = given.trim_end_matches(['x', '×']).to_string();
-        let found = SPEEDS.iter().position(|(label, _)| label.trim_end_matches('×') == s);
-        if found.is_none() {
-            let known: Vec<&str> = SPEEDS.iter().map(|(l, _)| *l).collect();
-            unknown.push(format!("speed={given} is not one of {}; using the scenario's speed", known.join(", ")));
-        }
+        let (found, said) = parse_speed(&given);
+        unknown.extend(said);
         found
     });
+    let mut panels = Vec::new();
+    for p in get("panels").unwrap_or_default().split(',').filter(|p| !p.is_empty()) {
+        if PANELS.contains(&p) {
+            panels.push(p.to_string());
+        } else {
+            unknown.push(format!("panels={p} is not one of {}", PANELS.join(", ")));
+        }
+    }
+    let title = text_param("title", get("title"), TITLE_MAX_CHARS, &mut unknown);
+    let caption = text_param("caption", get("caption"), CAPTION_MAX_CHARS, &mut unknown);
     let height = get("height").filter(|h| h != "auto").and_then(|given| match given.parse::<u32>() {
         Ok(h) if (80..=4000).contains(&h) => Some(h),
         _ => {
@@ -99,6 +183,9 @@ pub fn parse_params(pairs: &[(String, String)]) -> Params {
         speed,
         looped: get("loop").as_deref() == Some("1"),
         height,
+        panels,
+        title,
+        caption,
         unknown,
     }
 }
@@ -111,6 +198,9 @@ struct Story {
     play: Option<Play>,
     /// The speed a share link played at.
     speed: Option<usize>,
+    /// An author's own story (a share link): its title and caption are the author's, never its
+    /// scenario's.
+    shared: bool,
 }
 
 /// The story the parameters ask for: a share fragment, a lesson (at its step) or a scenario;
@@ -119,7 +209,7 @@ async fn load(p: &Params) -> Result<(Story, Option<String>), String> {
     let asked: Result<Story, String> = if let Some(payload) = share::payload_in_address() {
         share::decode(&payload)
             .await
-            .map(|o| Story { pg: o.pg, selected: o.selected, play: None, speed: o.speed })
+            .map(|o| Story { pg: o.pg, selected: o.selected, play: None, speed: o.speed, shared: true })
             .map_err(|e| e.to_string())
     } else if let Some(id) = &p.lesson {
         lesson::open_for_embed(id, p.step).await.map(|(pg, play)| Story {
@@ -127,6 +217,7 @@ async fn load(p: &Params) -> Result<(Story, Option<String>), String> {
             selected: None,
             play: Some(play),
             speed: None,
+            shared: false,
         })
     } else {
         crate::fetch::scenario(p.scenario.as_deref().unwrap_or("quilt-store")).await.map(|pg| Story {
@@ -134,13 +225,20 @@ async fn load(p: &Params) -> Result<(Story, Option<String>), String> {
             selected: None,
             play: None,
             speed: None,
+            shared: false,
         })
     };
     match asked {
         Ok(story) => Ok((story, None)),
         // What was asked for does not load: the default scenario, and why.
         Err(e) => Ok((
-            Story { pg: crate::fetch::scenario("quilt-store").await?, selected: None, play: None, speed: None },
+            Story {
+                pg: crate::fetch::scenario("quilt-store").await?,
+                selected: None,
+                play: None,
+                speed: None,
+                shared: false,
+            },
             Some(e),
         )),
     }
@@ -240,9 +338,19 @@ pub fn Embed(params: Params) -> impl IntoView {
     }
 }
 
+/// What the frame's bar and the line under it say: the author's title and caption; else, for a
+/// scenario, its name and its one-line hint; for an author's story without a title, a plain
+/// one (never its scenario's name and description, which describe another story).
+fn heading(pg: &Playground, shared: bool, lesson: bool, p: &Params) -> (String, Option<String>) {
+    let title =
+        p.title.clone().unwrap_or_else(|| if shared { "A Fan-out Playground story".into() } else { pg.name.clone() });
+    let hint = (!shared && !lesson && p.controls != "none").then(|| pg.embed_hint().map(|h| h.say.clone())).flatten();
+    (title, p.caption.clone().or(hint))
+}
+
 #[component]
 fn EmbedStage(story: Story, params: Params) -> impl IntoView {
-    let Story { pg, selected, play, speed } = story;
+    let Story { pg, selected, play, speed, shared } = story;
     let ctx = Ctx::new(pg.clone(), selected);
     // The embed's own speed (`speed=`), else a share link's, else the scenario's.
     ctx.speed.set(params.speed.or(speed).unwrap_or_else(|| pg.speed_index()));
@@ -251,6 +359,13 @@ fn EmbedStage(story: Story, params: Params) -> impl IntoView {
     transport::use_keyboard(ctx);
     if params.autoplay && play.is_none() {
         ctx.playing.set(true);
+    }
+    let (title, line) = heading(&pg, shared, play.is_some(), &params);
+    // The one control besides Play a scenario's hint names (an author's story and a lesson have
+    // none: their own commands and the lesson's panel drive them).
+    let press = (!shared && play.is_none()).then(|| pg.embed_hint().and_then(|h| h.press)).flatten();
+    if params.title.is_some() {
+        document().set_title(&title);
     }
     // A lesson plays its own steps: no autoplay or loop of the scenario under it.
     let lesson = play.map(|play| lesson::use_embedded(ctx, pg, play));
@@ -270,54 +385,47 @@ fn EmbedStage(story: Story, params: Params) -> impl IntoView {
             }
         });
     };
-    let title = move || ctx.pg.with(|p| p.name.clone());
     let controls = params.controls.clone();
+    let panel = |name: &str| params.panels.iter().any(|p| p == name);
     view! {
         <div class="embed-bar">
-            <strong dir="auto">{title}</strong>
+            <strong dir="auto" data-testid="embed-frame-title">{title}</strong>
             <time class="clock" data-testid="clock" title="Virtual time">{move || ctx.clock.get().to_string()}</time>
             <a class="embed-open" data-testid="embed-open-full" href=full target="_blank" rel="noopener" on:click=open_full>
                 "Open in the full playground ↗"
             </a>
         </div>
+        {line.map(|l| view! { <p class="embed-caption" data-testid="embed-frame-caption" dir="auto">{l}</p> })}
         // The time controls over the diagram, Publish under it (the diagram stays near the top
         // of a narrow frame).
         {match controls.as_str() {
             "full" => view! { <transport::Transport /> }.into_any(),
-            "min" => view! { <MinControls /> }.into_any(),
+            "min" => view! { <MinControls press /> }.into_any(),
             _ => ().into_any(),
         }}
         <section class="diagram embed-diagram" aria-label="Topology">
             <topology::Topology />
         </section>
-        {(controls == "full").then(|| view! { <controls::Publish describe=lesson.is_none() /> })}
+        {(controls == "full").then(|| view! { <controls::Publish /> })}
         {lesson.is_some().then(|| view! { <lesson::LessonPanel /> })}
-        {(controls == "full").then(|| view! { <queues::Queues /> })}
+        {panel("cards").then(|| view! { <queues::Queues /> })}
     }
 }
 
-/// Play or pause, step, publish the scenario's first event, and add a worker to the first
-/// queue that has no consumer (what a poison message or a crash needs to play out).
+/// Play or pause, step, publish the scenario's first event, and — when the scenario's hint
+/// names it — add a worker to the first queue that has no consumer (what a poison message or a
+/// crash needs to play out).
 #[component]
-fn MinControls() -> impl IntoView {
+fn MinControls(press: Option<Press>) -> impl IntoView {
     let ctx = super::use_ctx();
-    let idle = Memo::new(move |_| {
-        ctx.snapshot.with(|s| {
-            let consumed = |q: &str| s.world.workers.iter().any(|w| w.queue == q);
-            s.queues.iter().find(|q| q.dead_letter_sources.is_empty() && !consumed(&q.name)).map(|q| q.name.clone())
-        })
-    });
+    let idle = Memo::new(move |_| ctx.snapshot.with(Playground::idle_queue));
     let add_worker = move |_| {
-        if let Some(q) = idle.get_untracked() {
-            ctx.act(|p| p.add_worker(&q));
-        }
+        ctx.act(|p| p.press(Press::AddWorker));
     };
     let publish = move |_| {
-        let first = ctx.pg.with_untracked(|p| p.presets().first().map(|p| p.name.clone()));
-        if let Some(name) = first {
-            ctx.act(|p| p.publish(&name));
-        }
+        ctx.act(|p| p.press(Press::Publish));
     };
+    let has_presets = ctx.pg.with_untracked(|p| !p.presets().is_empty());
     view! {
         <div class="embed-min">
             <button data-testid="play-pause" aria-pressed=move || ctx.playing.get().to_string()
@@ -325,12 +433,17 @@ fn MinControls() -> impl IntoView {
                 {move || if ctx.playing.get() { "Pause" } else { "Play" }}
             </button>
             <button data-testid="step" on:click=move |_| { ctx.pause(); ctx.pg.update(|p| { p.step(); }); }>"Step"</button>
-            <button class="primary" data-testid="publish" on:click=publish>"Publish"</button>
-            <button data-testid="embed-add-worker" disabled=move || idle.with(Option::is_none) on:click=add_worker
-                title=move || idle.get().map(|q| format!("CreateWorker on {q}")).unwrap_or_else(|| "Every queue has a worker".into())>
-                {move || idle.get().map(|q| format!("+ Worker on {q}")).unwrap_or_else(|| "+ Worker".into())}
-            </button>
+            {has_presets.then(|| view! {
+                <button class:primary=press == Some(Press::Publish) data-testid="publish" on:click=publish>"Publish"</button>
+            })}
+            {(press == Some(Press::AddWorker)).then(|| view! {
+                <button class="primary" data-testid="embed-add-worker" disabled=move || idle.with(Option::is_none) on:click=add_worker
+                    title=move || idle.get().map(|q| format!("CreateWorker on {q}")).unwrap_or_else(|| "Every queue has a worker".into())>
+                    {move || idle.get().map(|q| format!("+ Worker on {q}")).unwrap_or_else(|| "+ Worker".into())}
+                </button>
+            })}
         </div>
+        <p class="error" role="alert" data-testid="error">{move || ctx.error.get()}</p>
     }
 }
 
@@ -355,15 +468,65 @@ fn use_loop(ctx: Ctx) {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_params;
+    use super::{parse_params, parse_speed};
+    use crate::playground::SPEEDS;
     use crate::route::parse_query;
+
+    #[test]
+    fn every_speed_the_docs_promise_is_played_and_another_plays_at_the_nearest_preset() {
+        let docs = include_str!("../../../docs/embedding.md");
+        let row = docs.lines().find(|l| l.starts_with("| `speed` |")).expect("embedding.md has a speed row");
+        let promised: Vec<&str> = row.split('`').skip(3).step_by(2).filter(|s| s.parse::<f64>().is_ok()).collect();
+        assert_eq!(promised.len(), SPEEDS.len(), "the docs list every preset: {row}");
+        for (given, (label, _)) in promised.iter().zip(SPEEDS) {
+            for form in [given.to_string(), format!("{given}x"), format!("{given}×")] {
+                let (i, said) = parse_speed(&form);
+                assert_eq!((i.map(|i| SPEEDS[i].0), said), (Some(*label), None), "{form}");
+            }
+        }
+        for (given, nearest) in [("3", "4×"), ("0.3", "0.25×"), ("48x", "64×"), ("5", "4×"), ("12", "16×")] {
+            let (i, said) = parse_speed(given);
+            assert_eq!(i.map(|i| SPEEDS[i].0), Some(nearest), "{given}");
+            assert!(said.is_some_and(|s| s.contains(&format!("using {nearest}"))), "{given}");
+        }
+        for (given, preset) in [("2.0", "2×"), ("08", "8×"), ("0.50x", "0.5×")] {
+            assert_eq!(parse_speed(given), (SPEEDS.iter().position(|s| s.0 == preset), None), "{given}");
+        }
+        for bad in ["100", "0.1", "fast", "", "1.2.3", "0.333", "-2", "1e1"] {
+            let (i, said) = parse_speed(bad);
+            assert_eq!(i, None, "{bad}");
+            assert!(said.is_some_and(|s| s.contains("using the story's speed")), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_title_and_caption_are_text_as_given_and_panels_open_only_when_asked_for() {
+        let p = parse_params(&parse_query(
+            "?embed=1&title=Orders%20%3Cb%3Ebold%3C%2Fb%3E&caption=Press+Play%3B%0Ait%27s+%262%C3%97&panels=cards",
+        ));
+        assert_eq!(p.title.as_deref(), Some("Orders <b>bold</b>"));
+        assert_eq!(p.caption.as_deref(), Some("Press Play;it's &2×"), "control characters dropped");
+        assert_eq!(p.panels, ["cards"]);
+        assert!(p.unknown.is_empty(), "{:?}", p.unknown);
+        let p = parse_params(&parse_query(&format!("?title={}&panels=log&caption=%20", "t".repeat(130))));
+        assert_eq!(p.title.map(|t| t.len()), Some(120));
+        assert_eq!(p.caption, None);
+        assert!(p.panels.is_empty());
+        let said = p.unknown.join("\n");
+        assert!(
+            said.contains("title is longer than 120 characters") && said.contains("panels=log is not one of cards"),
+            "{said}"
+        );
+        assert!(parse_params(&parse_query("?embed=1")).panels.is_empty(), "no panel unless asked for");
+    }
 
     #[test]
     fn an_embed_names_what_it_did_not_understand_and_goes_on_with_the_default() {
         let p = parse_params(&parse_query("?embed=1&scenario=poison-dlq&controls=min&speed=8x&height=420&theme=dark"));
         assert_eq!((p.controls.as_str(), p.speed, p.height, p.theme.as_str()), ("min", Some(5), Some(420), "dark"));
         assert!(p.unknown.is_empty(), "{:?}", p.unknown);
-        let p = parse_params(&parse_query("?controls=tiny&speed=9x&theme=blue&height=20&step=0&lesson=<b>&colour=red"));
+        let p =
+            parse_params(&parse_query("?controls=tiny&speed=100x&theme=blue&height=20&step=0&lesson=<b>&colour=red"));
         assert_eq!(
             (p.controls.as_str(), p.speed, p.height, p.theme.as_str(), p.step),
             ("full", None, None, "auto", None)
@@ -371,7 +534,7 @@ mod tests {
         let said = p.unknown.join("\n");
         for name in [
             "controls=tiny",
-            "speed=9x",
+            "speed=100x",
             "theme=blue",
             "height=20",
             "step=0",

@@ -11,6 +11,8 @@ mod controls;
 mod drill;
 mod editor;
 mod embed;
+mod embed_dialog;
+mod embed_this;
 mod export;
 mod files;
 mod inspector;
@@ -31,6 +33,7 @@ mod welcome;
 
 use crate::playground::Playground;
 pub use app::{components, App, NotLoaded, ViewFuture, Views};
+pub use embed_this::EmbedOf;
 use engine::{ApiError, SimTime, Snapshot};
 use leptos::prelude::*;
 pub use nav::provide_nav;

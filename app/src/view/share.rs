@@ -240,6 +240,7 @@ pub fn ShareBar() -> impl IntoView {
     view! {
         <div class="share">
             <button data-testid="share-copy" on:click=copy title="A link that replays this story exactly">"Copy link"</button>
+            <super::embed_this::EmbedThis of=move |()| Some(super::EmbedOf::Story(ctx)) />
             <button data-testid="scenario-export" on:click=export title="Download this story as a scenario file">"Export"</button>
             <label class="button import" title="Load a scenario file (or drop one on the page)">
                 "Import"<input type="file" class="sr-only" accept=".json,application/json" data-testid="scenario-import" on:change=import />

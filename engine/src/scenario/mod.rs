@@ -1,12 +1,13 @@
 //! Scenario files: `{"name", "description", "seed", "steps": [...], "publish": {...},
-//! "workers": {...}}`, where a step is `{"advance": "1.5s"}` or `{"action": "<AWS action>",
+//! "workers": {...}, "embed": {...}}`, where a step is `{"advance": "1.5s"}` or `{"action": "<AWS action>",
 //! "params": {...}, "expect": {...}, "expect_error": {...}, "save": {"name": "Dotted.0.Path"}}`
 //! (either may carry a `"note"`). A later string parameter may use `${name}`. The advances may
 //! take the clock to [`HORIZON`](crate::time::HORIZON) (30 days) at most. `publish` holds the
-//! page's one-click events ([`publish`]) and `workers` the workers its "+ Worker" adds
-//! ([`workers`]). Parsing checks the whole file first; running ([`Scenario::run`], the one
+//! page's one-click events ([`publish`]), `workers` the workers its "+ Worker" adds
+//! ([`workers`]) and `embed` what its compact embed says and offers ([`embed`]). Parsing checks the whole file first; running ([`Scenario::run`], the one
 //! pipeline of `fanout test` and the page) never panics.
 
+pub mod embed;
 mod expect;
 pub mod publish;
 mod raw;
@@ -14,6 +15,7 @@ mod run;
 mod template;
 pub mod workers;
 
+pub use embed::{EmbedHint, Press};
 pub use expect::{contains, resolve_path};
 pub use publish::{PublishPreset, PublishPresets, PublishTarget};
 pub(crate) use run::run_steps;
@@ -38,6 +40,9 @@ pub struct Scenario {
     /// The playback speed the page starts at (`"speed": 8` is 8×), in quarters of 1×: 32 is
     /// 8×, 1 is 0.25×. One of the page's speeds, 0.25× to 64×; `None` when the file sets none.
     pub speed_quarters: Option<u64>,
+    /// What the scenario's compact embed says and offers besides Play; `None` when the file
+    /// has no `embed`.
+    pub embed: Option<EmbedHint>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -79,7 +84,7 @@ fn err(step: Option<usize>, message: impl Into<String>) -> ScenarioError {
     ScenarioError { step, message: message.into() }
 }
 
-const TOP_KEYS: &[&str] = &["name", "description", "seed", "speed", "steps", "publish", "workers"];
+const TOP_KEYS: &[&str] = &["name", "description", "seed", "speed", "steps", "publish", "workers", "embed"];
 
 impl Scenario {
     /// Parses and checks a scenario. JSON syntax errors give line and column.
@@ -114,7 +119,9 @@ impl Scenario {
             Some(w) => workers::parse(w, &steps).map_err(|m| err(None, m))?,
         };
         let speed_quarters = top.remove("speed").map(|v| parse_speed(&v)).transpose().map_err(|m| err(None, m))?;
-        Ok(Scenario { name, description, seed, steps, publish, workers, speed_quarters })
+        let names: Vec<&str> = publish.iter().flat_map(|p| p.presets.iter().map(|p| p.name.as_str())).collect();
+        let embed = top.remove("embed").map(|v| embed::parse(v, &names)).transpose().map_err(|m| err(None, m))?;
+        Ok(Scenario { name, description, seed, steps, publish, workers, speed_quarters, embed })
     }
 }
 

@@ -183,13 +183,15 @@ impl Drills {
         if self.index.with_untracked(|i| !matches!(i, Some(Ok(_)))) {
             self.index.set(Some(index().await));
         }
-        let known = self.index.with_untracked(|i| match i {
-            Some(Ok(list)) => Ok(list.iter().any(|l| l.id == id)),
+        // An unknown id is named with the ones nearest to it.
+        let near = self.index.with_untracked(|i| match i {
+            Some(Ok(list)) if list.iter().any(|l| l.id == id) => Ok(None),
+            Some(Ok(list)) => Ok(Some(crate::nearest::closest_said(id, list.iter().map(|l| l.id.as_str())))),
             Some(Err(e)) => Err(e.clone()),
-            None => Ok(false),
+            None => Ok(Some(String::new())),
         })?;
-        if !known {
-            return Err(format!("There is no drill \"{id}\"; here are the drills."));
+        if let Some(near) = near {
+            return Err(format!("There is no drill \"{id}\"{near}; here are the drills."));
         }
         let (drill, source) = drill(id).await.map_err(|e| format!("The drill could not be loaded: {e}"))?;
         let pg =

@@ -26,6 +26,7 @@ pub use panel::LessonPanel;
 pub use play::Play;
 
 use super::app::{use_kept, Kept};
+use super::embed_this::{EmbedOf, EmbedThis};
 use super::nav::{use_nav, AppHeader, Nav};
 use super::{inspector, log, transport, Ctx};
 use crate::playground::Playground;
@@ -94,6 +95,10 @@ pub fn LessonView() -> impl IntoView {
     // The address says which lesson and step, or the overview.
     Effect::new(move |_| nav.route.with(|r| ls.follow(r)));
     let loading = move || !ls.overview.get() && !ls.active();
+    // Embed: a snippet of the step shown, for a documentation page.
+    let embed_step = move |()| {
+        ls.play.with_untracked(|p| p.as_ref().map(|p| EmbedOf::Lesson { id: p.id().to_string(), step: p.position().0 }))
+    };
     view! {
         <div class="shell lesson-page">
             <AppHeader>
@@ -107,7 +112,9 @@ pub fn LessonView() -> impl IntoView {
                 <main class="stage lesson-on">
                     <super::stage::MainCol lesson=true />
                     <aside class="side-col">
-                        <panel::LessonPanel><glossary::Glossary /></panel::LessonPanel>
+                        <panel::LessonPanel beside=move || view! { <span class="lesson-embed"><EmbedThis of=embed_step /></span> }>
+                            <glossary::Glossary />
+                        </panel::LessonPanel>
                         <inspector::Inspector />
                         <log::EventLog />
                     </aside>
@@ -120,7 +127,17 @@ pub fn LessonView() -> impl IntoView {
 
 /// Fetches lesson `id` for an embed and opens it at `step` (1-based; the first when `None`).
 pub async fn open_for_embed(id: &str, step: Option<u32>) -> Result<(Playground, Play), String> {
-    let (lesson, source) = fetch::lesson(id).await.map_err(|e| format!("The lesson could not be loaded: {e}"))?;
+    let (lesson, source) = match fetch::lesson(id).await {
+        Ok(found) => found,
+        // An id the lesson list does not have is named, with the ones nearest to it.
+        Err(e) => match fetch::index().await {
+            Ok(index) if !index.lessons.iter().any(|l| l.id == id) => {
+                let near = crate::nearest::closest_said(id, index.lessons.iter().map(|l| l.id.as_str()));
+                return Err(format!("There is no lesson \"{id}\"{near}."));
+            }
+            _ => return Err(format!("The lesson could not be loaded: {e}")),
+        },
+    };
     let index = fetch::step_index(step.map(|n| n.to_string()).as_deref(), lesson.steps.len(), id)?;
     Play::open(lesson, source, index).map_err(|e| format!("The lesson \"{id}\" could not start: {e}"))
 }
@@ -407,13 +424,15 @@ impl Lessons {
         if self.index.with_untracked(|i| !matches!(i, Some(Ok(_)))) {
             self.index.set(Some(fetch::index().await));
         }
-        let known = self.index.with_untracked(|i| match i {
-            Some(Ok(index)) => Ok(index.listing(id).is_some()),
+        // An unknown id is named with the ones nearest to it.
+        let near = self.index.with_untracked(|i| match i {
+            Some(Ok(index)) if index.listing(id).is_some() => Ok(None),
+            Some(Ok(index)) => Ok(Some(crate::nearest::closest_said(id, index.lessons.iter().map(|l| l.id.as_str())))),
             Some(Err(e)) => Err(e.clone()),
-            None => Ok(false),
+            None => Ok(Some(String::new())),
         })?;
-        if !known {
-            return Err(format!("There is no lesson \"{id}\"; here are the lessons."));
+        if let Some(near) = near {
+            return Err(format!("There is no lesson \"{id}\"{near}; here are the lessons."));
         }
         let (lesson, source) = fetch::lesson(id).await.map_err(|e| format!("The lesson could not be loaded: {e}"))?;
         let mut saved = self.progress.with_untracked(|p| p.get(id));

@@ -53,9 +53,13 @@ fn watch(ls: super::Lessons) -> String {
 }
 
 /// `children`: what the composing view adds under the panel's buttons (the app's glossary; an
-/// embed adds nothing, and so does not carry the glossary's code).
+/// embed adds nothing, and so does not carry the glossary's code). `beside`: what it adds beside
+/// "Open in the sandbox" (the app's Embed button).
 #[component]
-pub fn LessonPanel(#[prop(optional)] children: Option<Children>) -> impl IntoView {
+pub fn LessonPanel(
+    #[prop(optional)] children: Option<Children>,
+    #[prop(optional, into)] beside: Option<ViewFnOnce>,
+) -> impl IntoView {
     let ls = use_lessons_ctx();
     let title = ls.slice(|p| p.session.lesson().title.clone());
     let position = ls.slice(Play::position);
@@ -103,6 +107,7 @@ pub fn LessonPanel(#[prop(optional)] children: Option<Children>) -> impl IntoVie
         view! {
             <button class="quiet lesson-exit" data-testid="lesson-exit" title="Open this story, as it is now, in the sandbox"
                 on:click=move |_| ls.open_in_sandbox(None)>"Open in the sandbox"</button>
+            {beside.map(ViewFnOnce::run)}
         }
     });
     view! {
