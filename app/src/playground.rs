@@ -300,6 +300,23 @@ impl Playground {
         Ok(pg)
     }
 
+    /// The same story under another name and description: a lesson's story taken to the
+    /// sandbox says where it came from, not what its scenario said before the lesson began. Its
+    /// scenario file says them too (then it is the learner's own, not a built-in one's), so a
+    /// share link of it keeps them.
+    pub fn retitled(mut self, name: &str, description: &str) -> Result<Playground, String> {
+        let mut file: serde_json::Value = serde_json::from_str(&self.source).map_err(|e| e.to_string())?;
+        let fields = file.as_object_mut().ok_or("the scenario file is not one JSON object")?;
+        fields.insert("name".into(), name.into());
+        fields.insert("description".into(), description.into());
+        self.source = file.to_string();
+        self.id = String::new();
+        self.builtin = false;
+        self.name = name.to_string();
+        self.description = description.to_string();
+        Ok(self)
+    }
+
     /// What the scenario's compact embed says and offers besides Play (its file's `embed`).
     pub fn embed_hint(&self) -> Option<&EmbedHint> {
         self.embed.as_ref()

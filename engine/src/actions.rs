@@ -312,6 +312,14 @@ pub fn find(name: &str) -> Option<&'static Action> {
     all().find(|a| a.name == name)
 }
 
+/// Whether `name` is one of AWS's own API actions (SNS, SQS, Lambda, CloudWatch's alarms and
+/// metrics, EventBridge), not one of the playground's for what it simulates (workers, their
+/// downstream services, producers, order services, outages, the simulation's settings).
+pub fn is_aws(name: &str) -> bool {
+    let aws_service = ACTIONS.iter().chain(ROUTE_ACTIONS).any(|a| a.name == name && a.service != Service::Sim);
+    aws_service || CLOUDWATCH_ACTIONS.iter().chain(EVENTBRIDGE_ACTIONS).any(|a| a.name == name)
+}
+
 /// Every action name, in table order.
 pub fn action_names() -> impl Iterator<Item = &'static str> {
     all().map(|a| a.name)
@@ -320,6 +328,19 @@ pub fn action_names() -> impl Iterator<Item = &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn aws_actions_are_told_from_the_playgrounds_own() {
+        // The AWS call panel lists them apart: a learner must not take UpdateWorker for an AWS
+        // API call.
+        for aws in ["Publish", "SetQueueAttributes", "PutFunctionEventInvokeConfig", "PutMetricAlarm", "PutTargets"] {
+            assert!(is_aws(aws), "{aws}");
+        }
+        for own in ["CreateWorker", "UpdateWorker", "UpdateDependency", "CreateProducer", "ConfigureMetrics", "nothing"]
+        {
+            assert!(!is_aws(own), "{own}");
+        }
+    }
 
     #[test]
     fn names_are_unique_and_every_entry_names_its_parameters_once() {

@@ -100,6 +100,38 @@ test('lesson 5 (poison messages) can be finished with the keyboard only', async 
   await done(page, problems, 'lessons-keyboard-done');
 });
 
+test("a lesson's story opened in the sandbox says where it came from, and the AWS call panel tells AWS's calls from the playground's own", async () => {
+  const { page, problems } = await open('?lesson=first-fan-out&step=3');
+  await atStep(page, '3 / 6');
+  await page.getByTestId('lesson-exit').click();
+  await page.waitForFunction(() => !new URLSearchParams(location.search).has('lesson'));
+  // The menu names the story open (never blank); the description is the lesson's, not what
+  // its scenario said before the lesson added workers ("No worker reads them yet").
+  const picker = page.getByTestId('scenario-picker');
+  assert.equal(await picker.inputValue(), '');
+  assert.equal(await page.getByTestId('scenario-picker-own').textContent(), 'From the lesson: Your first fan-out: six words on the diagram');
+  const lede = await page.locator('.lede').first().textContent();
+  assert.match(lede, /as you left it at step 3 of 6/);
+  assert.doesNotMatch(lede, /No worker reads them yet/);
+  // A built-in scenario picked from the menu hides that line again.
+  await picker.selectOption('quilt-store');
+  await page.waitForFunction(() => document.querySelector('[data-testid="scenario-picker-own"]')?.hidden === true);
+  assert.equal(await picker.inputValue(), 'quilt-store');
+  // The AWS call panel lists UpdateWorker apart, and says it is not an AWS call.
+  await page.getByTestId('aws-call').locator('summary').click();
+  const groups = await page.getByTestId('aws-call-action').locator('optgroup').evaluateAll((gs) =>
+    gs.map((g) => [g.label, [...g.querySelectorAll('option')].map((o) => o.value.split(':')[0])]));
+  const [aws, own] = groups;
+  assert.equal(aws[0], 'AWS API calls');
+  assert.ok(aws[1].includes('SetQueueAttributes') && !aws[1].includes('UpdateWorker'), `${aws[1]}`);
+  assert.ok(own[1].includes('UpdateWorker') && !own[1].includes('Publish'), `${own[1]}`);
+  assert.equal(await page.getByTestId('aws-call-own').isVisible(), false);
+  const worker = await page.getByTestId('aws-call-action').locator('option').evaluateAll((os) => os.map((o) => o.value).find((v) => v.startsWith('UpdateWorker')));
+  await page.getByTestId('aws-call-action').selectOption(worker);
+  assert.match(await page.getByTestId('aws-call-own').textContent(), /^UpdateWorker is the playground's own, not an AWS call/);
+  await done(page, problems, 'lessons-to-sandbox');
+});
+
 test('a wrong prediction shows the right answer, judged by the engine, and why', async () => {
   const { page, problems } = await open('?lesson=poison-messages&step=2');
   await atStep(page, '2 / 8');

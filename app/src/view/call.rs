@@ -25,6 +25,17 @@ const READS: &[&str] = &[
     "ListTargetsByRule",
 ];
 
+/// The action an offered entry calls ("SetQueueAttributes:VisibilityTimeout" calls
+/// SetQueueAttributes).
+fn action_of(entry: &str) -> &str {
+    entry.split(':').next().unwrap_or_default()
+}
+
+/// Whether an offered entry is an AWS API call, not one of the playground's own.
+fn is_aws(entry: &str) -> bool {
+    engine::actions::is_aws(action_of(entry))
+}
+
 #[component]
 pub fn AwsCall() -> impl IntoView {
     let ctx = use_ctx();
@@ -65,7 +76,7 @@ pub fn AwsCall() -> impl IntoView {
         }
     });
     let send = move |_| {
-        let action = call.with_untracked(|c| c.split(':').next().unwrap_or_default().to_string());
+        let action = call.with_untracked(|c| action_of(c).to_string());
         let parsed = params.with_untracked(|t| serde_json::from_str::<Value>(t));
         let result = match parsed {
             Err(e) => Err(format!("The parameters are not JSON: {e}. Nothing was sent.")),
@@ -76,6 +87,15 @@ pub fn AwsCall() -> impl IntoView {
         answer.set(Some(result.map(|v| format!("{v:#}"))));
     };
     let failed = move || answer.with(|a| matches!(a, Some(Err(_))));
+    // The calls of one kind (AWS's, or the playground's own), each named as "Action · name".
+    let options = move |aws: bool| {
+        offered.with(|o| {
+            o.iter()
+                .filter(|c| is_aws(c) == aws)
+                .map(|c| view! { <option value=c.clone()>{c.replacen(':', " · ", 1)}</option> })
+                .collect_view()
+        })
+    };
     // A subscription's ARN ends in an id that names nothing a learner sees: say where each one
     // in the parameters delivers ("…:sub-2 is order-events → packing").
     // `try_with`: the drills' copy of this panel is left behind when the learner moves on, and
@@ -100,15 +120,24 @@ pub fn AwsCall() -> impl IntoView {
         <details class="export aws-call" data-testid="aws-call">
             <summary>
                 <h2>"AWS call"</h2>
-                <p class="hint">"Any setting, as the AWS API call that changes it"</p>
+                <p class="hint">"Any setting, as the API call that changes it: AWS's, or the playground's own for what it simulates"</p>
             </summary>
             <label class="field wide">
                 <span>"Action"</span>
                 <select data-testid="aws-call-action" prop:value=move || call.get()
                     on:change=move |ev| choose(event_target_value(&ev))>
-                    {move || offered.get().into_iter().map(|c| view! { <option value=c.clone()>{c.replacen(':', " · ", 1)}</option> }).collect_view()}
+                    <optgroup label="AWS API calls">{move || options(true)}</optgroup>
+                    {move || offered.with(|o| o.iter().any(|c| !is_aws(c))).then(|| view! {
+                        <optgroup label="The playground's own (not AWS): its workers, services and settings">{options(false)}</optgroup>
+                    })}
                 </select>
             </label>
+            <p class="hint" data-testid="aws-call-own" hidden=move || call.with(|c| c.is_empty() || is_aws(c))>
+                {move || call.with(|c| format!(
+                    "{} is the playground's own, not an AWS call: on AWS, your code and how you run it play this part.",
+                    action_of(c)
+                ))}
+            </p>
             <label class="field wide">
                 <span>"Parameters (JSON)"</span>
                 <textarea data-testid="aws-call-params" rows="8" spellcheck="false" class:invalid=failed

@@ -101,15 +101,23 @@ pub fn ScenarioPicker() -> impl IntoView {
     let options = |list: &'static [(&'static str, &'static str)]| {
         list.iter().map(|(id, name)| view! { <option value=*id>{*name}</option> }).collect_view()
     };
+    // A story that is no built-in scenario (a lesson's, an imported file's, a share link's)
+    // is named first, as the one open: the menu is never blank. The story's id changes only
+    // with the story: followed through the snapshot, not at each frame.
+    let own = Memo::new(move |_| {
+        ctx.snapshot.with(|_| ());
+        ctx.pg.with_untracked(|p| (!p.is_builtin()).then(|| p.name.clone()))
+    });
     view! {
         <label class="picker">
             <span class="sr-only">"Scenario"</span>
             <select data-testid="scenario-picker" on:change=load prop:value=move || {
-                // The story's id changes only with the story: followed through the snapshot,
-                // not at each frame.
                 ctx.snapshot.with(|_| ());
-                ctx.pg.with_untracked(|p| p.id.clone())
+                ctx.pg.with_untracked(|p| if p.is_builtin() { p.id.clone() } else { String::new() })
             }>
+                <option value="" data-testid="scenario-picker-own" hidden=move || own.with(Option::is_none)>
+                    {move || own.get().filter(|n| !n.is_empty()).unwrap_or_else(|| "Your own story".into())}
+                </option>
                 <optgroup label="SNS and SQS">{options(&BUILTIN[..SNS_SQS])}</optgroup>
                 <optgroup label="Other routes: EventBridge, webhooks, Lambda, the outbox">{options(&BUILTIN[SNS_SQS..])}</optgroup>
             </select>

@@ -195,6 +195,8 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
     let revealed = RwSignal::new(false);
     let checking = RwSignal::new(false);
     let trying = RwSignal::new(None::<Ctx>);
+    // Why the simulator could not open (its design file could not be fetched or built).
+    let try_failed = RwSignal::new(None::<String>);
     let key = StoredValue::new(id.clone());
     let store = Callback::new(move |()| key.with_value(|k| saved.with_untracked(|s| save(k, s))));
     let persist = move || {
@@ -232,6 +234,7 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
         revealed.set(false);
         checking.set(false);
         trying.set(None);
+        try_failed.set(None);
         // A practice run ends at the review: the clock stops, the answers show.
         if to >= total && practice.get_untracked() {
             practice.set(false);
@@ -252,6 +255,7 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
     let try_it = move || {
         let s = step.get_untracked();
         let design = iv.with_value(|i| i.steps[s].design.clone());
+        try_failed.set(None);
         leptos::task::spawn_local(async move {
             let built = match crate::fetch::design(&design).await {
                 Ok(file) => iv.with_value(|i| i.try_scenario(s, &file)).and_then(|t| Playground::from_scenario(&t)),
@@ -274,7 +278,10 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
                     ctx.playing.set(true);
                 }
                 Ok(_) => {}
-                Err(e) => leptos::logging::debug_warn!("try it: {e}"),
+                Err(e) => {
+                    let _ = try_failed
+                        .try_set(Some(format!("The simulator could not open: {e}. Nothing changed; try again.")));
+                }
             }
         });
     };
@@ -327,6 +334,7 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
                     {reveals}
                     <button data-testid="interview-try" on:click=move |_| try_it()>"Try it in the simulator"</button>
                 </div>
+                <p class="policy-status" role="alert" data-testid="interview-try-error">{move || try_failed.get()}</p>
                 {model}
                 {self_check}
                 {simulation}
@@ -412,8 +420,15 @@ fn TryIt(ctx: Ctx, text: String) -> impl IntoView {
     super::clock::use_clock(ctx);
     on_cleanup(move || ctx.pause());
     let end = ctx.pg.with_untracked(|p| crate::format::duration(p.end().0));
+    // It opens in view: under the question and the answer box it would play unseen.
+    let here = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(el) = here.get() {
+            request_animation_frame(move || super::scroll_nearest(&el));
+        }
+    });
     view! {
-        <div class="interview-try" data-testid="interview-try-run">
+        <div class="interview-try" data-testid="interview-try-run" node_ref=here>
             <p class="hint" dir="auto">{text}</p>
             <p class="hint">{format!("The run lasts {end}: play it, step through it, click a node or a message to inspect it.")}</p>
             <super::transport::Transport clock=true />

@@ -142,6 +142,19 @@ pub async fn open_for_embed(id: &str, step: Option<u32>) -> Result<(Playground, 
     Play::open(lesson, source, index).map_err(|e| format!("The lesson \"{id}\" could not start: {e}"))
 }
 
+/// The name and description of a lesson's story taken to the sandbox: where it came from and
+/// that nothing there is graded. `at`: the step the learner left it at, and the lesson's steps.
+fn taken_to_sandbox(title: &str, at: Option<(usize, usize)>) -> (String, String) {
+    let when = match at {
+        Some((n, total)) if n < total => format!("as you left it at step {n} of {total}"),
+        _ => "as its last step leaves it".to_string(),
+    };
+    let said = format!(
+        "The story of the lesson \u{201c}{title}\u{201d}, {when}. Nothing here is graded: publish, add or crash workers, change any setting."
+    );
+    (format!("From the lesson: {title}"), said)
+}
+
 /// A lesson in an embed, on the embed's stage (`ctx`): its player, its keys, its story.
 pub fn use_embedded(ctx: Ctx, pg: Playground, play: Play) -> Lessons {
     let ls = Lessons::new(ctx, Progress::default(), None, false, None);
@@ -473,7 +486,8 @@ impl Lessons {
             let opened = match fetch::lesson(&id).await {
                 Ok((lesson, source)) => {
                     let last = lesson.steps.len().saturating_sub(1);
-                    Play::open(lesson, source, last).map(|(pg, _)| pg)
+                    let (name, said) = taken_to_sandbox(&lesson.title, None);
+                    Play::open(lesson, source, last).and_then(|(pg, _)| pg.retitled(&name, &said))
                 }
                 Err(e) => Err(e),
             };
@@ -489,9 +503,18 @@ impl Lessons {
     pub fn open_in_sandbox(&self, pg: Option<Playground>) {
         let Some((kept, nav)) = self.app else { return };
         self.ctx.pause();
+        // The lesson's own story says where it came from (its scenario's description told the
+        // story before the lesson began: "No worker reads them yet").
+        let named = || {
+            let pg = self.ctx.pg.get_untracked();
+            match self.play.with_untracked(|p| p.as_ref().map(|p| taken_to_sandbox(p.title(), Some(p.position())))) {
+                Some((name, said)) => pg.retitled(&name, &said).map_err(crate::share::BadLink::Scenario),
+                None => Ok(pg),
+            }
+        };
         let story = match pg {
             Some(pg) => crate::share::Share::fresh(&pg),
-            None => self.ctx.pg.with_untracked(crate::share::Share::fresh),
+            None => named().and_then(|pg| crate::share::Share::fresh(&pg)),
         };
         match story {
             Ok(story) => {

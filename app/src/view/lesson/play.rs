@@ -116,6 +116,11 @@ impl Play {
         &self.session.lesson().id
     }
 
+    /// The lesson's title.
+    pub fn title(&self) -> &str {
+        &self.session.lesson().title
+    }
+
     /// Performs the step's own run, reads the engine's answer and facts at its end, then seeks
     /// the story back to where it began, for the page to play it forward.
     fn perform(&mut self, pg: &mut Playground) {
