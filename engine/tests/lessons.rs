@@ -1012,6 +1012,16 @@ const SLIPS: &[(&str, &[&str], &str)] = &[
         &["deduplication"],
         "FIFO drops a repeat of the same deduplication id within the 5-minute interval",
     ),
+    (
+        "or neither",
+        &["database", "print job"],
+        "a transaction undoes a database write, not a printed slip: the id commits with the effect only when the effect is a database write",
+    ),
+    (
+        ", or order",
+        &["fifo"],
+        "an SNS standard topic orders messages on a best-effort basis only: fan-out keeps order only through FIFO topics and queues",
+    ),
 ];
 
 fn slip_problems() -> Vec<(String, String)> {
@@ -1046,6 +1056,8 @@ fn the_slips_check_refuses_the_old_words_and_accepts_the_new() {
         "every 10 s, ChangeMessageVisibility hides its message for 30 s more.",
         "In FIFO, the messages that share one MessageGroupId. They are delivered in order, one group at a time.",
         "A FIFO topic or queue keeps the order within each message group and drops repeated messages.",
+        "Now the id and the slip are saved together, or neither is.",
+        "Choose SNS to SQS fan-out when consumers need the event itself, their own retries and dead-letter queue, or order.",
     ];
     for text in refused {
         assert!(!slips_in(text).is_empty(), "not refused: {text}");
@@ -1055,6 +1067,8 @@ fn the_slips_check_refuses_the_old_words_and_accepts_the_new() {
         "each message normally goes to one of them.",
         "ChangeMessageVisibility sets its message's timeout to 30 s from that call.",
         "Lambda retries more slowly each time.",
+        "The event id and the print job now commit together, or neither does.",
+        "Choose fan-out when consumers need the event itself; a standard topic does not promise order.",
     ];
     for text in accepted {
         assert_eq!(slips_in(text), [], "refused: {text}");
@@ -1065,6 +1079,8 @@ fn the_slips_check_refuses_the_old_words_and_accepts_the_new() {
 fn no_text_repeats_a_statement_aws_does_not_make() {
     // Issue 49, the slips: the glossary's "Message group" and "FIFO", "a queue hands each message
     // to one receiver" (first-fan-out 3, fanout-and-work-queues 2), "a worker's delete was
-    // ignored" and "hides its message for 30 s more" (visibility-timeout 6 and 8).
+    // ignored" and "hides its message for 30 s more" (visibility-timeout 6 and 8); from the last
+    // read, a printed slip saved "together, or neither" (idempotent-consumers 5) and fan-out
+    // chosen "for order" (lambda-destinations' remember screen).
     assert_no_problems("slip", slip_problems());
 }

@@ -79,10 +79,20 @@ pub(super) struct Layout {
     bottom: i64,
     /// Drawn top to bottom for a narrow container (see [`Layout::narrow`]).
     narrow: bool,
-    /// What a function drawn on a row hands its results to, when that is a queue with a row of
-    /// its own: (the function's row, the queue's row, "on failure", "on success" or "DLQ"),
-    /// drawn as an edge between them (not only as words in the function's box).
-    hands_on: Vec<(String, String, &'static str)>,
+    /// What a function drawn on a row hands its results to, when that is drawn too: a queue with
+    /// a row of its own, or a topic or bus: (the function's row, the queue's row or the topic's
+    /// name, "on failure", "on success" or "DLQ", which of the two it is), drawn as an edge
+    /// between them (not only as words in the function's box).
+    hands_on: Vec<(String, String, &'static str, HandsTo)>,
+}
+
+/// Where a function's destination edge ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum HandsTo {
+    /// A queue's row: the edge ends at its box.
+    Row,
+    /// A topic's (or a bus's) node.
+    Topic,
 }
 
 /// A downstream service the producer calls itself (a dependency), drawn where queues would be.
@@ -520,19 +530,8 @@ impl Layout {
             })
             .collect();
         let services = s.world.order_services.iter().map(ServiceNode::of).collect();
-        let mut hands_on = Vec::new();
-        for row in rows.iter().filter(|r| r.endpoint.as_ref().is_some_and(|e| e.kind == "λ function")) {
-            let Some(f) = s.world.functions.iter().find(|f| f.name == routes::arn_name(&row.queue)) else { continue };
-            let to = [("on success", &f.on_success), ("on failure", &f.on_failure), ("DLQ", &f.dead_letter_target)];
-            for (what, arn) in to {
-                let Some(queue) = arn.as_deref().map(routes::arn_name) else { continue };
-                if rows.iter().any(|r| r.queue == queue && r.endpoint.is_none()) {
-                    hands_on.push((row.queue.clone(), queue.to_string(), what));
-                }
-            }
-        }
         let mut layout = Layout {
-            hands_on,
+            hands_on: Vec::new(),
             producer,
             producer_queue,
             topics,
@@ -547,7 +546,31 @@ impl Layout {
         };
         layout.place_buses(s);
         layout.make_room_for_services();
+        layout.hands_on = layout.destinations(s);
         layout
+    }
+
+    /// The edges from each function drawn on a row to the destinations drawn too (see
+    /// [`Layout::hands_on`]): a queue by its row, a topic or a bus by its node. An SQS ARN names
+    /// a queue, an SNS or EventBridge ARN a topic or a bus, so a queue and a topic of one name
+    /// are not taken for each other.
+    fn destinations(&self, s: &Snapshot) -> Vec<(String, String, &'static str, HandsTo)> {
+        let mut hands_on = Vec::new();
+        for row in self.rows.iter().filter(|r| r.endpoint.as_ref().is_some_and(|e| e.kind == "λ function")) {
+            let Some(f) = s.world.functions.iter().find(|f| f.name == routes::arn_name(&row.queue)) else { continue };
+            let to = [("on success", &f.on_success), ("on failure", &f.on_failure), ("DLQ", &f.dead_letter_target)];
+            for (what, arn) in to {
+                let Some(arn) = arn.as_deref() else { continue };
+                let name = routes::arn_name(arn);
+                let to_topic = arn.starts_with("arn:aws:sns:") || arn.starts_with("arn:aws:events:");
+                if to_topic && self.topics.iter().any(|(t, _)| t == name) {
+                    hands_on.push((row.queue.clone(), name.to_string(), what, HandsTo::Topic));
+                } else if !to_topic && self.rows.iter().any(|r| r.queue == name && r.endpoint.is_none()) {
+                    hands_on.push((row.queue.clone(), name.to_string(), what, HandsTo::Row));
+                }
+            }
+        }
+        hands_on
     }
 
     /// Whether source `i` (an index into `topics`) is an EventBridge bus.

@@ -443,21 +443,79 @@ pub(super) fn diagram(layout: &Layout) -> Diagram {
     for row in &layout.rows {
         queue_row(&mut b, &mut over, layout, row);
     }
-    // A function's destinations: a curve on the left from its box to the queue's, named.
-    for (from, to, what) in &layout.hands_on {
-        let (Some(a), Some(z)) = (layout.row_of(from), layout.row_of(to)) else { continue };
-        // From under the row's badges (a subscription's sit on its line, left of the box).
-        let (x, y0, y1) = (BOX_X, a.y + 20, z.y);
-        b.shift(shift(N_SHIFT));
+    // A function's destinations: an edge from its box to the queue's or the topic's, named.
+    for (from, to, what, kind) in &layout.hands_on {
+        let Some(a) = layout.row_of(from) else { continue };
+        let (path, caption) = match kind {
+            HandsTo::Row => match layout.row_of(to) {
+                Some(z) => hands_on_to_row(a.y + 20, z.y),
+                None => continue,
+            },
+            HandsTo::Topic => match layout.topics.iter().position(|(t, _)| t == to) {
+                Some(i) => {
+                    let ty = layout.topics[i].1;
+                    let first = layout.rows.iter().filter(|r| r.topic == Some(i)).map(|r| r.y).min().unwrap_or(ty);
+                    hands_on_to_topic(a.y + 20, (ty, first), narrow)
+                }
+                None => continue,
+            },
+        };
+        // An edge to a row is drawn where the rows are (moved left in the narrow diagram); an
+        // edge to a topic is drawn where the topics are, with its own numbers for each layout.
+        b.shift(if *kind == HandsTo::Row { shift(N_SHIFT) } else { None });
+        let (cx, cy, anchor) = caption;
         html!(into *b.m();
-            "<g class=\"edge hands-on\" data-testid=\"diagram-hands-on-", to, "\"><path d=\"M ", x, " ", y0, " C ", x - 40, " ", y0,
-            ", ", x - 40, " ", y1, ", ", x, " ", y1, "\"/><text class=\"caption\" x=\"", x - 34, "\" y=\"", (y0 + y1) / 2 + 4,
-            "\" text-anchor=\"end\">", *what, "</text></g>"
+            "<g class=\"edge hands-on\" data-testid=\"diagram-hands-on-", to, "\"><path d=\"", path,
+            "\"/><text class=\"caption\" x=\"", cx, "\" y=\"", cy, "\" text-anchor=\"", anchor, "\">", *what, "</text></g>"
         );
         b.shift(None);
     }
     b.append(over);
     b.finish()
+}
+
+/// Where a function's destination edge runs to a queue's row: from the function's box at `y0`
+/// down (or up) the narrow gap between the badges (which end at x 396) and the boxes (x 410),
+/// into the queue's box at its line `y1`; crossing the other rows there, it crosses no badge.
+/// The caption sits over the end, right-aligned with the badges, clear of the target's own
+/// badges on its line. Returns the path and the caption's (x, y, anchor), in the wide
+/// diagram's numbers (the narrow one moves them left with the rows).
+fn hands_on_to_row(y0: i64, y1: i64) -> (String, (i64, i64, &'static str)) {
+    let gap = BOX_X - 12;
+    let path = format!("M {BOX_X} {y0} C {gap} {y0}, {gap} {y1}, {BOX_X} {y1}");
+    (path, (BOX_X - 14, y1 - 16, "end"))
+}
+
+/// Where a function's destination edge runs to a topic's node at `ty`, whose first row is on
+/// the line `first` (`ty` for a topic on a row of its own): down (or up) the same gap beside
+/// the boxes, across 38 above that row (between it and the rows before), to the topic's
+/// column and into the node's top. In the narrow diagram the topic stands at the left under
+/// the rows before it: the edge comes down the gap into its right side. The caption sits on
+/// the line across (wide) or over the node's right end (narrow).
+fn hands_on_to_topic(y0: i64, (ty, first): (i64, i64), narrow: bool) -> (String, (i64, i64, &'static str)) {
+    if narrow {
+        // The rows' boxes start at 174 here, and the topics' nodes end at 160.
+        let (x, gap, end) = (BOX_X + N_SHIFT, BOX_X + N_SHIFT - 7, 160);
+        let dir = if ty >= y0 { 1 } else { -1 };
+        let path = format!(
+            "M {x} {y0} Q {gap} {y0}, {gap} {} L {gap} {} Q {gap} {ty}, {end} {ty}",
+            y0 + 7 * dir,
+            ty - 7 * dir
+        );
+        return (path, (end - 4, ty - 34, "end"));
+    }
+    let (gap, across, centre) = (BOX_X - 12, first.min(ty) - 38, 210);
+    let dir = if across >= y0 { 1 } else { -1 };
+    let path = format!(
+        "M {BOX_X} {y0} Q {gap} {y0}, {gap} {} L {gap} {} Q {gap} {across}, {} {across} L {} {across} Q {centre} {across}, {centre} {} L {centre} {}",
+        y0 + 8 * dir,
+        across - 8 * dir,
+        gap - 8,
+        centre + 8,
+        across + 8,
+        ty - 30
+    );
+    (path, (centre + 12, across - 4, "start"))
 }
 
 /// One row: the edge that feeds it, its subscription's badges or its rule's, its queue (or what

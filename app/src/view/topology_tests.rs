@@ -2,7 +2,7 @@
 //! messages inside the nodes, and the pieces that stay when only counts change.
 
 use super::parts::{diagram, diagram_markup, Piece};
-use super::{edge_path, ConsumerState, Layout, WorkerStatus, DLQ_ROW, ROW};
+use super::{edge_path, ConsumerState, HandsTo, Layout, WorkerStatus, DLQ_ROW, ROW};
 use crate::playground::{Playground, DEFAULT_SCENARIO};
 use crate::view::Selection;
 use serde_json::json;
@@ -644,7 +644,8 @@ fn a_functions_failure_destination_is_an_edge_to_its_queue_and_a_later_bus_has_o
     let on_failure = json!({"FunctionName": "loyalty", "DestinationConfig": {"OnFailure": {"Destination": "arn:aws:sqs:us-east-1:000000000000:loyalty-failed"}}});
     pg.apply("PutFunctionEventInvokeConfig", &on_failure).expect("the destination is set");
     for layout in [Layout::of_now(&pg.snapshot()), Layout::of_now(&pg.snapshot()).narrow()] {
-        assert_eq!(layout.hands_on, [(layout.rows[0].queue.clone(), "loyalty-failed".to_string(), "on failure")]);
+        let edge = (layout.rows[0].queue.clone(), "loyalty-failed".to_string(), "on failure", HandsTo::Row);
+        assert_eq!(layout.hands_on, [edge]);
         let markup = diagram_markup(&layout);
         assert!(markup.contains("data-testid=\"diagram-hands-on-loyalty-failed\""), "{markup}");
         assert!(markup.contains(">on failure</text>"));
@@ -668,6 +669,64 @@ fn a_functions_failure_destination_is_an_edge_to_its_queue_and_a_later_bus_has_o
     let narrow = layout.narrow();
     let bus_y = narrow.topics.iter().find(|(n, _)| n == "shop").map(|(_, y)| *y).expect("the bus is drawn");
     assert!(diagram_markup(&narrow).contains(&format!(", 10 {bus_y}\"")), "down the left margin to the bus");
+}
+
+#[test]
+fn a_functions_success_destination_is_an_edge_to_its_queue_or_topic_with_its_caption_clear_of_every_badge() {
+    // Issue 49: lambda-destinations 2 wrote "on success" under analytics' badge, and in step 6
+    // the OnSuccess topic, points-events, had no edge at all: only queues got one.
+    use engine::lesson::{Lesson, Session};
+    let text = include_str!("../../../public/lessons/lambda-destinations.json");
+    // The state once step `n` (1-based) has run, as the page shows it.
+    let after = |n: usize| {
+        let lesson = Lesson::parse(text, &[]).expect("the lesson reads");
+        let mut sim = engine::Sim::new(lesson.scenario.seed);
+        let mut session = Session::resume(lesson, &mut sim, n - 1).expect("it resumes");
+        assert!(session.perform(&mut sim).errors.is_empty());
+        sim.snapshot()
+    };
+    let loyalty = "arn:aws:lambda:us-east-1:000000000000:function:loyalty".to_string();
+    for (n, to, kind) in [(2, "points-added", HandsTo::Row), (6, "points-events", HandsTo::Topic)] {
+        let s = after(n);
+        for layout in [Layout::of_now(&s), Layout::of_now(&s).narrow()] {
+            assert_eq!(layout.hands_on, [(loyalty.clone(), to.to_string(), "on success", kind)], "step {n}");
+            let markup = diagram_markup(&layout);
+            let group = markup
+                .split(&format!("data-testid=\"diagram-hands-on-{to}\""))
+                .nth(1)
+                .unwrap_or_else(|| panic!("step {n}: no edge to {to}: {markup}"));
+            let group = &group[..group.find("</g>").expect("the edge's group ends")];
+            assert!(group.contains(">on success</text>"), "{group}");
+            // The edge ends at what it names: the queue's box, or the topic's node.
+            let path = group.split("d=\"").nth(1).and_then(|p| p.split('"').next()).expect("a path");
+            let end = match kind {
+                HandsTo::Row => format!("410 {}", layout.row_of(to).expect("its row").y),
+                HandsTo::Topic => {
+                    let ty = layout.topics.iter().find(|(t, _)| t == to).expect("the topic is drawn").1;
+                    if layout.narrow {
+                        format!("160 {ty}")
+                    } else {
+                        format!("210 {}", ty - 30)
+                    }
+                }
+            };
+            assert!(path.ends_with(&end), "step {n}: {path} does not end at {end}");
+            // The caption (9 px text, at most 5.5 px a character) is clear of every badge, in
+            // the rows' own numbers (an edge to a row is moved left with them when narrow).
+            let attr = |name: &str| -> i64 {
+                let v = group.split("<text class=\"caption\" ").nth(1).expect("a caption");
+                let v = v.split(&format!("{name}=\"")).nth(1).expect("the attribute");
+                v[..v.find('"').expect("closed")].parse().expect("a number")
+            };
+            let (x, y, width) = (attr("x"), attr("y"), ("on success".len() as f64 * 5.5) as i64);
+            let (left, right) = if group.contains("text-anchor=\"end\"") { (x - width, x) } else { (x, x + width) };
+            let moved = if layout.narrow && kind == HandsTo::Topic { 236 } else { 0 };
+            for row in layout.rows.iter().filter(|r| r.sub.is_some()) {
+                let clear = right + moved <= 296 || left + moved >= 396 || y <= row.y - 11 || y - 9 >= row.y + 9;
+                assert!(clear, "step {n}: the caption at ({x}, {y}) touches {}'s badges", row.queue);
+            }
+        }
+    }
 }
 
 /// The names the layout draws as nodes, for comparing with the engine's account of it.
