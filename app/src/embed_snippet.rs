@@ -12,8 +12,9 @@ use crate::playground::SPEEDS;
 pub enum Source {
     /// The author's own story, as its share link's payload (after `#share=`).
     Share(String),
-    /// A lesson's step (1-based).
-    Lesson { id: String, step: usize },
+    /// A lesson's step (1-based), and the lesson's title (what the frame shows as its title
+    /// when the author gives none).
+    Lesson { id: String, step: usize, title: String },
 }
 
 /// The control sets an embed offers (`controls=`).
@@ -44,6 +45,9 @@ pub struct Options {
     pub speed: Option<usize>,
     /// Starts playing once seen (`autoplay=1`; not for a lesson).
     pub autoplay: bool,
+    /// The reader watches the story from its start, its commands happening as the clock passes
+    /// (`start=0`), not from the moment the author copied it (not for a lesson).
+    pub from_start: bool,
     /// The frame's height before `embed.js` sizes it to its content (px).
     pub height: u32,
     /// Keep that height (`height=`): the content scrolls inside the frame when taller.
@@ -63,6 +67,7 @@ impl Default for Options {
             theme: "auto".into(),
             speed: None,
             autoplay: false,
+            from_start: true,
             height: 360,
             fixed_height: false,
             panels: Vec::new(),
@@ -76,7 +81,7 @@ impl Default for Options {
 /// for, nothing that is the default but `embed=1` and `controls`.
 pub fn query(source: &Source, o: &Options) -> String {
     let mut q = vec![("embed", "1".to_string())];
-    if let Source::Lesson { id, step } = source {
+    if let Source::Lesson { id, step, .. } = source {
         q.push(("lesson", id.clone()));
         q.push(("step", step.to_string()));
     }
@@ -89,6 +94,9 @@ pub fn query(source: &Source, o: &Options) -> String {
     }
     if o.autoplay && matches!(source, Source::Share(_)) {
         q.push(("autoplay", "1".into()));
+    }
+    if o.from_start && matches!(source, Source::Share(_)) {
+        q.push(("start", "0".into()));
     }
     if o.fixed_height {
         q.push(("height", o.height.to_string()));
@@ -117,19 +125,24 @@ pub fn address(site: &str, source: &Source, o: &Options) -> String {
     format!("{site}embed.html?{}{fragment}", query(source, o))
 }
 
-/// What the iframe's `title` says: the author's title, else a plain default.
-pub fn frame_title(o: &Options) -> String {
-    match o.title.trim() {
-        "" => "Fan-out Playground demo".to_string(),
-        t => t.to_string(),
+/// What the iframe's `title` says: the author's title, else what the frame shows as its title
+/// without one (the embed's `heading`): a lesson's title, or a plain name for a story.
+pub fn frame_title(o: &Options, source: &Source) -> String {
+    match (o.title.trim(), source) {
+        ("", Source::Lesson { title, .. }) => title.clone(),
+        ("", Source::Share(_)) => STORY_TITLE.to_string(),
+        (t, _) => t.to_string(),
     }
 }
+
+/// The title an author's story shows in its frame when they give none.
+pub const STORY_TITLE: &str = "A Fan-out Playground story";
 
 /// The snippet: the iframe (`data-fanout`, for `embed.js`) and the `embed.js` line.
 pub fn snippet(site: &str, source: &Source, o: &Options) -> String {
     format!(
         "<iframe data-fanout title=\"{}\" loading=\"lazy\" style=\"width: 100%; height: {}px; border: 0\"\n  src=\"{}\"></iframe>\n<script src=\"{}embed.js\"></script>",
-        attribute(&frame_title(o)),
+        attribute(&frame_title(o, source)),
         o.height,
         attribute(&address(site, source, o)),
         attribute(site),
@@ -208,14 +221,27 @@ mod tests {
             panels: vec!["cards".into()],
             ..Options::default()
         };
-        assert_eq!(query(&story(), &o), "embed=1&controls=full&theme=dark&speed=8x&autoplay=1&height=420&panels=cards");
-        // A lesson plays its own steps: no autoplay; its step is in the address, not a story.
-        let lesson = Source::Lesson { id: "visibility-timeout".into(), step: 2 };
+        assert_eq!(
+            query(&story(), &o),
+            "embed=1&controls=full&theme=dark&speed=8x&autoplay=1&start=0&height=420&panels=cards"
+        );
+        // From where the author stopped, only when asked.
+        let now = Options { from_start: false, ..o };
+        assert_eq!(
+            query(&story(), &now),
+            "embed=1&controls=full&theme=dark&speed=8x&autoplay=1&height=420&panels=cards"
+        );
+        // A lesson plays its own steps: no autoplay, no start; its step is in the address.
+        let lesson = Source::Lesson { id: "visibility-timeout".into(), step: 2, title: "Visibility timeout".into() };
         assert_eq!(
             address("https://x/", &lesson, &Options::default()),
             "https://x/embed.html?embed=1&lesson=visibility-timeout&step=2&controls=min"
         );
-        assert_eq!(frame_title(&Options::default()), "Fan-out Playground demo");
+        // Without the author's title, the iframe's is the one the frame shows.
+        assert_eq!(frame_title(&Options::default(), &story()), "A Fan-out Playground story");
+        assert_eq!(frame_title(&Options::default(), &lesson), "Visibility timeout");
+        let titled = Options { title: " Orders ".into(), ..Options::default() };
+        assert_eq!(frame_title(&titled, &lesson), "Orders");
     }
 
     #[test]

@@ -337,6 +337,12 @@ impl Playground {
         &self.source
     }
 
+    /// When the scenario was built: its last command's moment (0 s for most). An embed that
+    /// plays an author's story from its start seeks here.
+    pub fn built_at(&self) -> SimTime {
+        self.base.checked_sub(1).and_then(|i| self.history.commands().get(i)).map_or(SimTime(0), |c| c.at)
+    }
+
     /// How many of the story's commands built the scenario (the learner's come after).
     pub fn base(&self) -> usize {
         self.base

@@ -79,6 +79,13 @@ test('an author embeds their own story with a title and caption; a page on anoth
   await page.getByTestId('embed-title').fill(title);
   await page.getByTestId('embed-caption').fill(caption);
   await page.waitForFunction((t) => document.querySelector('[data-testid="embed-snippet"]').value.includes(t), 'title=Gift%20orders');
+  // By default a reader watches the story happen from its start (start=0); unticked, the frame
+  // opens at the author's moment.
+  const fromStart = await page.getByTestId('embed-snippet').inputValue();
+  assert.match(fromStart, /&amp;start=0#share=/);
+  assert.match(await dialog.locator('label', { has: page.getByTestId('embed-from-start') }).textContent(), /where you are now/);
+  await page.getByTestId('embed-from-start').uncheck();
+  await page.waitForFunction(() => !document.querySelector('[data-testid="embed-snippet"]').value.includes('start=0'));
   const snippet = await page.getByTestId('embed-snippet').inputValue();
   assert.match(snippet, /^<iframe data-fanout title="Gift orders &lt;b&gt;fan out&lt;\/b&gt; &amp; &quot;queue&quot;"/);
   assert.match(snippet, /#share=[A-Za-z0-9_-]+"><\/iframe>\n<script src="http:\/\/127\.0\.0\.1:\d+\/embed\.js"><\/script>$/);
@@ -98,14 +105,14 @@ test('an author embeds their own story with a title and caption; a page on anoth
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'embed-this');
 
   // The snippet, pasted into a page on another origin.
-  docs.pages['/my-doc.html'] = hostPage('Gift orders', snippet);
+  docs.pages['/my-doc.html'] = hostPage('Gift orders', `${snippet}\n${fromStart}`);
   const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
   const host = await context.newPage();
   const hostProblems = [];
   host.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') hostProblems.push(`${m.type()}: ${m.text()}`); });
   await host.goto(`${docs.url}my-doc.html`);
   assert.notEqual(new URL(docs.url).origin, new URL(playground.url).origin);
-  const iframe = host.locator('iframe[data-fanout]');
+  const iframe = host.locator('iframe[data-fanout]').first();
   assert.equal(await iframe.getAttribute('title'), title, 'the iframe is titled as the author wrote');
   const frame = await (await iframe.elementHandle()).contentFrame();
   await frame.locator('svg.topology').first().waitFor({ timeout: 15_000 });
@@ -117,6 +124,15 @@ test('an author embeds their own story with a title and caption; a page on anoth
   const text = await frame.locator('body').textContent();
   assert.ok(!text.includes('The quilt store') && !text.includes('Checkout publishes each order'), 'not the base scenario\'s title or description');
   await host.waitForFunction(() => parseFloat(document.querySelector('iframe[data-fanout]').style.height) > 100);
+  // The second frame plays the story from its start: the clock at 0, the author's orders still
+  // to come (a step reaches the first of them, at a moment past 0).
+  await host.locator('iframe[data-fanout]').nth(1).scrollIntoViewIfNeeded();
+  const second = await (await host.locator('iframe[data-fanout]').nth(1).elementHandle()).contentFrame();
+  await second.locator('svg.topology').first().waitFor({ timeout: 15_000 });
+  assert.equal(await textOf(second, 'clock'), '00:00:00.000', 'from the start');
+  await second.getByTestId('step').click();
+  await second.waitForFunction(() => document.querySelector('[data-testid="clock"]').textContent.trim() !== '00:00:00.000');
+  assert.ok(await textOf(second, 'clock') <= clock, 'a step reaches the author\'s first order, not past their moment');
   assert.deepEqual(await finish(host, hostProblems, 'embed-dialog-host'), []);
   assert.deepEqual(await finish(page, problems, 'embed-dialog-1280'), []);
 });

@@ -24,6 +24,8 @@ pub struct Params {
     /// `full`, `min` or `none`.
     pub controls: String,
     pub autoplay: bool,
+    /// `start=0`: a share link's story from where its scenario was built, not its moment.
+    pub from_start: bool,
     /// Index into `SPEEDS`.
     pub speed: Option<usize>,
     pub looped: bool,
@@ -47,8 +49,8 @@ pub fn params() -> Params {
 
 /// The parameters an embed reads.
 const KNOWN: &[&str] = &[
-    "embed", "scenario", "lesson", "step", "theme", "controls", "autoplay", "speed", "loop", "height", "panels",
-    "title", "caption",
+    "embed", "scenario", "lesson", "step", "theme", "controls", "autoplay", "start", "speed", "loop", "height",
+    "panels", "title", "caption",
 ];
 
 /// The panels an embed can open under its diagram (the event log is not one: its text of
@@ -165,6 +167,14 @@ pub fn parse_params(pairs: &[(String, String)]) -> Params {
             None
         }
     });
+    let from_start = match get("start").as_deref() {
+        None => false,
+        Some("0") => true,
+        Some(given) => {
+            unknown.push(format!("start={given} is not 0; the story opens at the moment its link holds"));
+            false
+        }
+    };
     for (k, v) in pairs.iter().filter(|(k, _)| !KNOWN.contains(&k.as_str())) {
         unknown.push(format!("{k}={v} is not a parameter the embed knows ({})", KNOWN.join(", ")));
     }
@@ -180,6 +190,7 @@ pub fn parse_params(pairs: &[(String, String)]) -> Params {
         theme,
         controls,
         autoplay: get("autoplay").as_deref() == Some("1"),
+        from_start,
         speed,
         looped: get("loop").as_deref() == Some("1"),
         height,
@@ -341,16 +352,28 @@ pub fn Embed(params: Params) -> impl IntoView {
 /// What the frame's bar and the line under it say: the author's title and caption; else, for a
 /// scenario, its name and its one-line hint; for an author's story without a title, a plain
 /// one (never its scenario's name and description, which describe another story).
-fn heading(pg: &Playground, shared: bool, lesson: bool, p: &Params) -> (String, Option<String>) {
-    let title =
-        p.title.clone().unwrap_or_else(|| if shared { "A Fan-out Playground story".into() } else { pg.name.clone() });
-    let hint = (!shared && !lesson && p.controls != "none").then(|| pg.embed_hint().map(|h| h.say.clone())).flatten();
+/// A lesson without the author's title shows its own (the Embed dialog's snippet titles its
+/// iframe the same, `embed_snippet::frame_title`).
+fn heading(pg: &Playground, shared: bool, lesson: Option<&str>, p: &Params) -> (String, Option<String>) {
+    let own = match lesson {
+        Some(title) => title.to_string(),
+        None if shared => crate::embed_snippet::STORY_TITLE.into(),
+        None => pg.name.clone(),
+    };
+    let title = p.title.clone().unwrap_or(own);
+    let hint =
+        (!shared && lesson.is_none() && p.controls != "none").then(|| pg.embed_hint().map(|h| h.say.clone())).flatten();
     (title, p.caption.clone().or(hint))
 }
 
 #[component]
 fn EmbedStage(story: Story, params: Params) -> impl IntoView {
-    let Story { pg, selected, play, speed, shared } = story;
+    let Story { mut pg, selected, play, speed, shared } = story;
+    // `start=0`: an author's story plays from where its scenario was built, its own commands
+    // happening as the clock passes (else it opens where the author copied it).
+    if params.from_start && shared {
+        pg.seek(pg.built_at());
+    }
     let ctx = Ctx::new(pg.clone(), selected);
     // The embed's own speed (`speed=`), else a share link's, else the scenario's.
     ctx.speed.set(params.speed.or(speed).unwrap_or_else(|| pg.speed_index()));
@@ -360,7 +383,7 @@ fn EmbedStage(story: Story, params: Params) -> impl IntoView {
     if params.autoplay && play.is_none() {
         ctx.playing.set(true);
     }
-    let (title, line) = heading(&pg, shared, play.is_some(), &params);
+    let (title, line) = heading(&pg, shared, play.as_ref().map(Play::title), &params);
     // The one control besides Play a scenario's hint names (an author's story and a lesson have
     // none: their own commands and the lesson's panel drive them).
     let press = (!shared && play.is_none()).then(|| pg.embed_hint().and_then(|h| h.press)).flatten();
@@ -518,6 +541,15 @@ mod tests {
             "{said}"
         );
         assert!(parse_params(&parse_query("?embed=1")).panels.is_empty(), "no panel unless asked for");
+    }
+
+    #[test]
+    fn start_0_plays_a_story_from_its_start_and_another_value_is_named() {
+        assert!(parse_params(&parse_query("?embed=1&start=0")).from_start);
+        assert!(!parse_params(&parse_query("?embed=1")).from_start, "the link's moment unless asked");
+        let p = parse_params(&parse_query("?embed=1&start=5"));
+        assert!(!p.from_start);
+        assert_eq!(p.unknown, ["start=5 is not 0; the story opens at the moment its link holds"]);
     }
 
     #[test]

@@ -28,6 +28,16 @@ pub fn EmbedDialog(of: EmbedOf, closed: Callback<()>) -> impl IntoView {
     let options = RwSignal::new(Options::default());
     let source = RwSignal::new(None::<Source>);
     let failed = RwSignal::new(None::<String>);
+    // The moment the author is at, and whether the story has anything before it to watch.
+    let moment = match &of {
+        EmbedOf::Story(ctx) => {
+            ctx.pg.with_untracked(|p| (p.now() > p.built_at()).then(|| crate::format::duration(p.now().0)))
+        }
+        EmbedOf::Lesson { .. } => None,
+    };
+    if moment.is_none() {
+        options.update(|o| o.from_start = false);
+    }
     // The story as it is now: paused, so the snippet holds the moment the author sees.
     let placeholder = match &of {
         EmbedOf::Story(ctx) => {
@@ -44,8 +54,8 @@ pub fn EmbedDialog(of: EmbedOf, closed: Callback<()>) -> impl IntoView {
             });
             "A title for your readers"
         }
-        EmbedOf::Lesson { id, step, .. } => {
-            source.set(Some(Source::Lesson { id: id.clone(), step: *step }));
+        EmbedOf::Lesson { id, step, title } => {
+            source.set(Some(Source::Lesson { id: id.clone(), step: *step, title: title.clone() }));
             "The lesson's own title"
         }
     };
@@ -188,6 +198,11 @@ pub fn EmbedDialog(of: EmbedOf, closed: Callback<()>) -> impl IntoView {
                             {speed_options}
                         </select>
                     </label>
+                    {moment.map(|at| view! {
+                        <label class="check"><input type="checkbox" data-testid="embed-from-start" checked
+                            on:change=move |ev| { let on = checked(&ev); options.update(|o| o.from_start = on) } />
+                            {format!("Readers watch it happen from the start (else it opens at {at}, where you are now)")}</label>
+                    })}
                     {(!lesson).then(|| view! {
                         <label class="check"><input type="checkbox" data-testid="embed-autoplay"
                             on:change=move |ev| { let on = checked(&ev); options.update(|o| o.autoplay = on) } />

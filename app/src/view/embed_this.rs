@@ -14,10 +14,11 @@ use leptos::prelude::*;
 #[derive(Clone)]
 pub enum EmbedOf {
     Story(Ctx),
-    /// A lesson's id and its step (1-based).
+    /// A lesson's id, its step (1-based) and its title.
     Lesson {
         id: String,
         step: usize,
+        title: String,
     },
 }
 

@@ -97,7 +97,13 @@ pub fn LessonView() -> impl IntoView {
     let loading = move || !ls.overview.get() && !ls.active();
     // Embed: a snippet of the step shown, for a documentation page.
     let embed_step = move |()| {
-        ls.play.with_untracked(|p| p.as_ref().map(|p| EmbedOf::Lesson { id: p.id().to_string(), step: p.position().0 }))
+        ls.play.with_untracked(|p| {
+            p.as_ref().map(|p| EmbedOf::Lesson {
+                id: p.id().to_string(),
+                step: p.position().0,
+                title: p.title().to_string(),
+            })
+        })
     };
     view! {
         <div class="shell lesson-page">
