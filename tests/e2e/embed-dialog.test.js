@@ -82,7 +82,7 @@ test('an author embeds their own story with a title and caption; a page on anoth
   // By default a reader watches the story happen from its start (start=0); unticked, the frame
   // opens at the author's moment.
   const fromStart = await page.getByTestId('embed-snippet').inputValue();
-  assert.match(fromStart, /&amp;start=0#share=/);
+  assert.match(fromStart, /&amp;controls=min&amp;start=0&amp;title=/);
   assert.match(await dialog.locator('label', { has: page.getByTestId('embed-from-start') }).textContent(), /where you are now/);
   await page.getByTestId('embed-from-start').uncheck();
   await page.waitForFunction(() => !document.querySelector('[data-testid="embed-snippet"]').value.includes('start=0'));
