@@ -380,7 +380,9 @@ impl EventKind {
                 if *moved_to_back { ", moved to the back of the queue" } else { "" }
             ),
             Deleted { queue, message_id } => format!("{message_id} deleted from {queue}"),
-            DeleteIgnored { queue, message_id, reason } => format!("{message_id} in {queue} not deleted: {reason}"),
+            DeleteIgnored { queue, message_id, reason } => {
+                format!("{message_id} in {queue}: the delete succeeded, but the message stays: {reason}")
+            }
             MovedToDeadLetterQueue { queue, dead_letter_queue, message_id, receive_count } => {
                 format!("{message_id} moved from {queue} to {dead_letter_queue} after {}", receives(*receive_count))
             }

@@ -62,10 +62,24 @@ pub fn Metrics() -> impl IntoView {
             })
         })
     });
+    // The latest datapoint's moment: the charts lag the queues' counts by up to a minute.
+    let latest = move || {
+        charts.with(|c| {
+            c.iter()
+                .flat_map(|(_, lines, age, _)| lines.iter().flat_map(|l| l.points.iter()).chain(age.iter()))
+                .map(|p| p.0)
+                .max()
+        })
+    };
     view! {
         <section class="metrics" aria-label="Metrics">
             <h2>"Metrics"</h2>
             <p class="hint" hidden=move || charts.with(|c| !c.is_empty())>"Datapoints appear once the world has a worker, a function or an alarm: one a minute, as SQS sends them to CloudWatch."</p>
+            <p class="hint" data-testid="metrics-as-of" hidden=move || charts.with(Vec::is_empty)>
+                {move || latest().map(|t| format!(
+                    "One datapoint a minute, as SQS sends them to CloudWatch. The latest is from {t}: it can differ from the queues' counts now."
+                ))}
+            </p>
             // Read-only pictures, redrawn whole when the data changes: written as markup.
             <div class="charts" hidden=move || charts.with(Vec::is_empty) inner_html=move || charts.with(|c| {
                 c.iter().map(|(name, lines, age, alarms)| chart(name, lines, age, alarms)).collect::<Markup>().into_string()

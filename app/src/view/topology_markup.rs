@@ -675,7 +675,10 @@ fn service_box(b: &mut Builder, row: &Row, c: &Call, narrow: bool) {
     // 10.5 px monospace (style.css): about 6.3 px a character, 12 px in and 10 px kept free.
     let fits = ((width - 22) * 10 / 63) as usize;
     let counts = cut(&format!("{} calls · {} failed", c.calls, c.errors), fits);
-    let throttled = cut(&format!("{} throttled", c.throttled), fits);
+    // Throttled calls are failed calls too: "of them" says so.
+    let throttled =
+        if c.errors > 0 { format!("{} of them throttled", c.throttled) } else { format!("{} throttled", c.throttled) };
+    let throttled = cut(&throttled, fits);
     let inner = html! {
         "<title>", &label, "</title><rect x=\"", x, "\" y=\"", top, "\" width=\"", width, "\" height=\"54\" rx=\"10\"/>",
         "<text class=\"name small\" x=\"", x + 12, "\" y=\"", top + 17, "\">", cut(&c.name, fits - 5), "</text>",

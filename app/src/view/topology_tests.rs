@@ -473,7 +473,7 @@ fn the_service_a_queues_workers_call_is_drawn_under_them_with_its_state_and_thro
         let markup = diagram_markup(&layout);
         assert!(markup.contains("data-testid=\"diagram-service-sms-provider\""), "narrow {narrow}");
         assert!(
-            markup.contains(">1 throttled</text>") && markup.contains(">2 calls · 1 failed</text>"),
+            markup.contains(">1 of them throttled</text>") && markup.contains(">2 calls · 1 failed</text>"),
             "narrow {narrow}"
         );
         // Inside the row, under the consumers, clear of the dead-letter queue.

@@ -41,7 +41,7 @@ pub fn DrillPanel() -> impl IntoView {
                 None => format!("before the page ({})", duration(at.ms() - now.ms())),
             };
             html!(
-                "<div><dt>Since the page</dt><dd data-testid=\"drill-story-time\">",
+                "<div><dt>Story time since you arrived</dt><dd data-testid=\"drill-story-time\">",
                 since,
                 "</dd></div><div><dt>Your time</dt><dd data-testid=\"drill-timer\" class=\"",
                 if s.solved_in.is_some() { "done" } else { "" },
@@ -163,7 +163,7 @@ fn said(a: &Attempt, solved: bool) -> Markup {
                 if v.passed { "true" } else { "false" },
                 "\" data-testid=\"drill-verdict\"><p>",
                 if v.passed {
-                    "Fixed: in a replay of the story with your changes, every goal held. (The page's story itself does not move.)"
+                    "Fixed: in a replay of the story with your changes, every goal held. The diagram still shows what happened before your fix: press Play to watch the queue with it."
                 } else {
                     "Not yet. In a replay of the story with your changes, this still fails:"
                 },

@@ -61,6 +61,10 @@ pub struct Play {
     pub reached: bool,
     /// What went wrong performing the step (an action the engine refused), one line each.
     pub errors: Vec<String>,
+    /// What the step's own run had refused on purpose (an action with `expect_error`): the
+    /// action and AWS's words, shown with the facts, so a text that says "which is refused"
+    /// is seen to be.
+    pub refused: Vec<String>,
 }
 
 impl Play {
@@ -96,6 +100,7 @@ impl Play {
             shown: Vec::new(),
             reached: false,
             errors: Vec::new(),
+            refused: Vec::new(),
         }
     }
 
@@ -126,6 +131,7 @@ impl Play {
     fn perform(&mut self, pg: &mut Playground) {
         let from = pg.now();
         let performed = self.session.perform(pg.story());
+        self.refused = refused(&performed.outcomes);
         self.errors = performed.errors;
         self.answer = self.session.answer(pg.sim());
         self.facts = self.session.goals(pg.sim());
@@ -276,6 +282,19 @@ impl Play {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 #[path = "play_tests.rs"]
 mod tests;
+
+/// The actions of a run that failed as their step expected (`expect_error`): "Action: AWS's
+/// message", one line each.
+pub fn refused(outcomes: &[engine::scenario::StepOutcome]) -> Vec<String> {
+    outcomes
+        .iter()
+        .filter(|o| o.expects_error)
+        .filter_map(|o| match &o.result {
+            Some(Err(e)) => Some(format!("{}: {}", o.label, e.message)),
+            _ => None,
+        })
+        .collect()
+}
 
 /// The index in `SPEEDS` of `speed` virtual seconds per real second (`SPEEDS[i].1` counts
 /// quarters of a virtual ms per real ms: 4 is 1×).

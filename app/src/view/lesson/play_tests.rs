@@ -144,3 +144,16 @@ fn a_run_plays_at_its_steps_speed_when_it_fits_and_a_long_one_fast_never_skipped
     // Too long for the step's speed: the slowest that fits 30 s.
     assert_eq!(run_speed(300_000, 0, 8), speed_index(16));
 }
+
+#[test]
+fn a_run_that_has_aws_refuse_something_shows_the_refusal_in_awss_words() {
+    // visibility-timeout 9 says the 43,200 s change "is refused": the learner sees it refused.
+    let (_, play) = open(lesson("visibility-timeout"), 8).unwrap();
+    assert_eq!(
+        play.refused,
+        ["ChangeMessageVisibility: Value 43200 for parameter VisibilityTimeout is invalid. Reason: Total VisibilityTimeout for the message is beyond the limit [43200 seconds]"]
+    );
+    // A run that refuses nothing shows nothing.
+    let (_, play) = open(lesson("visibility-timeout"), 0).unwrap();
+    assert!(play.refused.is_empty());
+}

@@ -116,17 +116,35 @@ fn checks(
     (!items.is_empty()).then(|| view! { <ul class=class>{items}</ul> })
 }
 
+/// What the run had AWS refuse on purpose, in AWS's words (nothing when it refused nothing).
+fn refusals(list: &[String]) -> Option<impl IntoView> {
+    (!list.is_empty()).then(|| {
+        let items = list.iter().map(|r| view! { <li dir="auto">{r.clone()}</li> }).collect_view();
+        view! {
+            <div class="refused" data-testid="lesson-refused">
+                <p>"Refused, as the step says:"</p>
+                <ul>{items}</ul>
+            </div>
+        }
+    })
+}
+
 /// A run step: "watch the diagram" while it plays, then its facts.
 #[component]
 fn RunFacts() -> impl IntoView {
     let ls = use_lessons_ctx();
     let playing = ls.slice(|p| p.phase == Phase::Playing);
     let facts = ls.slice(|p| labels(&p.facts));
+    let refused = ls.slice(|p| p.refused.clone());
     move || {
         if playing.get() {
             wait().into_any()
         } else {
-            facts.with(|f| checks(f, "lesson-facts", "✗", false)).into_any()
+            view! {
+                {facts.with(|f| checks(f, "lesson-facts", "✗", false))}
+                {refused.with(|r| refusals(r))}
+            }
+            .into_any()
         }
     }
 }
@@ -253,6 +271,7 @@ fn Verdict() -> impl IntoView {
                 {mine}
                 {reveal}
                 {checks(&labels(&p.facts), "lesson-facts", "✗", false)}
+                {refusals(&p.refused)}
             </div>
         })
     })
