@@ -196,7 +196,7 @@ for (const size of SIZES) {
     assert.ok(start && start.y >= 0 && start.y + start.height <= size.viewport.height && start.x + start.width <= size.viewport.width, `the way in is in view: ${JSON.stringify(start)}`);
     const title = await page.locator('.brand h1').boundingBox();
     assert.ok(title.x + title.width <= start.x || title.y + title.height <= start.y || start.y + start.height <= title.y, 'it does not cover the title');
-    if (size.touch) assert.equal((await page.getByTestId('welcome-start').innerText()).trim(), 'New? Start here');
+    if (size.touch) assert.equal((await page.getByTestId('welcome-start').innerText()).trim(), 'Start here');
     await page.getByTestId('welcome-start').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="lesson-step"]')?.textContent.trim().startsWith('1 /'));
     assert.match(page.url(), /lesson=first-fan-out/);

@@ -610,6 +610,16 @@ fn a_stage_is_drawn_from_the_steps_run_before_the_run_creates_its_producer() {
 }
 
 #[test]
+fn a_worker_holding_a_message_keeps_its_whole_name_before_the_messages_id() {
+    use super::parts::holding_wide;
+    assert_eq!(holding_wide("sms-w1", "msg-1 1/5"), ("sms-w1".to_string(), "msg-1 1/5"));
+    // "packing-w1 · msg-2 ×1" does not fit: the id goes, the name stays whole.
+    assert_eq!(holding_wide("packing-w1", "msg-2 ×1"), ("packing-w1".to_string(), "×1"));
+    // A name too long even then is cut at its start, as before.
+    assert_eq!(holding_wide("email-jitter-worker-0001", "msg-9 ×2").0.chars().count(), 7);
+}
+
+#[test]
 fn a_worker_shows_the_message_it_holds_with_its_receive_count() {
     // The poison lesson's sms queue: maxReceiveCount 5, a 1 s job. While the worker works on
     // the message it shows which, and the receive count against the maximum; once it fails,

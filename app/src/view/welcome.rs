@@ -49,9 +49,9 @@ pub fn Welcome() -> impl IntoView {
                     <strong>"New here?"</strong>
                     <span class="long">" The first lesson shows one order fanning out to three queues, in 5 minutes."</span>
                 </p>
-                // On a phone the line is the button alone, beside the page's title.
+                // On a phone the line is the button alone ("Start here"), beside the page's title.
                 <button class="primary" data-testid="welcome-start" title="Start the first lesson" on:click=start>
-                    <span class="long">"Start the first lesson"</span><span class="short">"New? Start here"</span>
+                    <span class="long">"Start the first lesson"</span><span class="short">"Start here"</span>
                 </button>
                 // On a phone the line is one row: the close button is a cross, named for what it does.
                 <button class="quiet" data-testid="welcome-close" aria-label="Explore the sandbox"
