@@ -413,7 +413,8 @@ impl WorldEvent {
             WorkerStopped { worker, reason } => format!("worker {worker} stopped: {reason}"),
             WorkerDeleted { worker, held } => format!("worker {worker} deleted, abandoning {}", ids(held)),
             HeartbeatSent { worker, messages, visible_again_at, .. } => {
-                format!("worker {worker} extended {messages} messages until {visible_again_at}")
+                let noun = if *messages == 1 { "message" } else { "messages" };
+                format!("worker {worker} extended {messages} {noun} until {visible_again_at}")
             }
             ProcessingFailed { actor, message_id, event_id, reason, .. } => {
                 let m = message_id.map(|m| format!("{m} ")).unwrap_or_default();
