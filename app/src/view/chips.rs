@@ -101,13 +101,15 @@ impl Shown {
             html!(into m; "<circle class=\"left\" cx=\"10\" cy=\"10\" r=\"7\" pathLength=\"100\" stroke-dasharray=\"", dash, "\"/>");
         }
         html!(into m; "</svg><span class=\"id\">", self.m.message_id.to_string(), "</span>");
+        // A space between the words (the chip is a flex box: it draws none), so that a reader
+        // does not run them into one ("msg-3OrderPlaced#4417").
         if let Some(k) = &self.kind {
-            html!(into m; "<bdi class=\"etype\">", k, "</bdi>");
+            html!(into m; " <bdi class=\"etype\">", k, "</bdi>");
         }
         if let Some(o) = &self.order {
-            html!(into m; "<bdi class=\"order\">#", o, "</bdi>");
+            html!(into m; " <bdi class=\"order\">#", o, "</bdi>");
         }
-        html!(into m; "<span class=\"rc\" title=\"receive count\">", &self.count, "</span>");
+        html!(into m; " <span class=\"rc\" title=\"receive count\">", &self.count, "</span>");
         m
     }
 
@@ -121,16 +123,20 @@ impl Shown {
             MsgState::InFlight { .. } => ("chip inflight", "in flight"),
             MsgState::Delayed { .. } => ("chip delayed", "delayed"),
         };
+        let count = max.map_or_else(|| m.receive_count.to_string(), |max| format!("{}/{max}", m.receive_count));
         Shown {
             class: format!(
                 "{class}{}{}",
                 if selected { " selected" } else { "" },
                 if m.duplicate { " duplicate" } else { "" }
             ),
+            // What the chip shows, in its order (WCAG 2.5.3: a learner who says what they see
+            // reaches it), then its state in words.
             label: format!(
-                "{} {state}{}, received {}{}",
+                "{}{}{} {count}: {state}, received {}{}",
                 m.message_id,
-                order.as_ref().map(|o| format!(" for order {o}")).unwrap_or_default(),
+                kind.as_ref().map(|k| format!(" {k}")).unwrap_or_default(),
+                order.as_ref().map(|o| format!(" #{o}")).unwrap_or_default(),
                 crate::format::count(m.receive_count, "time", "times"),
                 if m.duplicate { ", a duplicate copy" } else { "" }
             ),
@@ -139,7 +145,7 @@ impl Shown {
                 (None, Some((_, until))) => format!("until {until}"),
                 (None, None) => String::new(),
             },
-            count: max.map_or_else(|| m.receive_count.to_string(), |max| format!("{}/{max}", m.receive_count)),
+            count,
             max,
             selected,
             kind,
@@ -403,7 +409,7 @@ mod tests {
         assert_eq!(order_of(&m.body).as_deref(), Some("4417"), "the order id from the event's body");
         let chip = Shown::of(m.clone(), None, Some(5), true);
         assert_eq!(chip.class, "chip inflight selected");
-        assert_eq!(chip.label, format!("{} in flight for order 4417, received 1 time", m.message_id));
+        assert_eq!(chip.label, format!("{} OrderPlaced #4417 1/5: in flight, received 1 time", m.message_id));
         assert_eq!(chip.title, "until 00:01:00.000", "sms's visibility timeout is 60 s");
         assert_eq!((chip.count.as_str(), chip.kind.as_deref()), ("1/5", Some("OrderPlaced")));
         let contents = chip.contents(SimTime(30_000)).into_string();
