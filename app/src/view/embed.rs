@@ -297,7 +297,7 @@ pub fn Embed(params: Params) -> impl IntoView {
     if params.theme != "auto" {
         document().document_element().map(|el| el.set_attribute("data-theme", &params.theme).ok());
     }
-    let root = NodeRef::<leptos::html::Div>::new();
+    let root = NodeRef::<leptos::html::Main>::new();
     let story = RwSignal::new(None::<Story>);
     let error = RwSignal::new(None::<String>);
     let p = params.clone();
@@ -325,7 +325,7 @@ pub fn Embed(params: Params) -> impl IntoView {
     }
     let unknown = params.unknown.join(" · ");
     view! {
-        <div class="embed" data-testid="embed-root" node_ref=root style=style>
+        <main class="embed" data-testid="embed-root" node_ref=root style=style>
             {(!unknown.is_empty()).then(|| view! { <p class="embed-notice" data-testid="embed-notice" role="status" dir="auto">{unknown}</p> })}
             <Show when=move || error.with(Option::is_some)>
                 <p class="load-error" data-testid="load-error" role="alert" dir="auto">{move || error.get().unwrap_or_default()}</p>
@@ -334,7 +334,7 @@ pub fn Embed(params: Params) -> impl IntoView {
                 None => view! { <div class="embed-wait" role="status">"Fan-out Playground demo"</div> }.into_any(),
                 Some(story) => view! { <EmbedStage story=story params=params.clone() /> }.into_any(),
             }}
-        </div>
+        </main>
     }
 }
 
