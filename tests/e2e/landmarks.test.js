@@ -168,3 +168,25 @@ test('at 320 px wide no view scrolls sideways (the diagram scrolls in its own bo
     assert.deepEqual(problems, [], path);
   }
 });
+
+test('the live region announces what happens, politely and at most once a second, a burst summed up', async () => {
+  const { page, problems } = await open('', 'publish');
+  const region = page.locator('.sr-only[role="status"][aria-live="polite"]');
+  assert.equal(await region.count(), 1);
+  // Every change of the region's text, with its time.
+  await page.evaluate(() => {
+    window.said = [];
+    const el = document.querySelector('.sr-only[role="status"][aria-live="polite"]');
+    new MutationObserver(() => window.said.push([performance.now(), el.textContent])).observe(el, { childList: true, characterData: true, subtree: true });
+  });
+  await page.getByTestId('publish').click();
+  await page.waitForFunction(() => window.said.some(([, t]) => /published to order-events \(3 subscriptions\)/.test(t)));
+  for (let i = 0; i < 6; i++) await page.getByTestId('publish').click();
+  await page.waitForFunction(() => window.said.some(([, t]) => /^\d+ messages published$/.test(t)), null, { timeout: 5_000 });
+  const said = await page.evaluate(() => window.said.filter(([, t]) => t));
+  const gaps = said.slice(1).map(([t], i) => t - said[i][0]);
+  assert.ok(gaps.every((g) => g >= 950), `announcements at least a second apart: ${JSON.stringify(said)}`);
+  const total = said.reduce((n, [, t]) => n + Number(t.match(/^(\d+) messages published$/)?.[1] ?? (t.match(/published to/g) ?? []).length), 0);
+  assert.equal(total, 7, `every publish is in some announcement: ${JSON.stringify(said)}`);
+  assert.deepEqual(await finish(page, problems, 'live-region'), []);
+});

@@ -4,7 +4,6 @@ use super::bidi::isolated;
 use super::markup::Markup;
 use super::{use_ctx, Ctx, Selection};
 use crate::html;
-use engine::EventKind;
 use leptos::prelude::*;
 
 /// How many of the latest events the log lists at first, and how many more "Show older" adds.
@@ -181,33 +180,126 @@ fn rove(ol: &web_sys::HtmlOListElement, key: &str) -> bool {
     true
 }
 
-/// Puts the latest notable event into the ARIA live region.
+/// The kinds of event the live region announces: what changes the story's course.
+const NOTABLE: &[&str] = &[
+    "Published",
+    "MovedToDeadLetterQueue",
+    "VisibilityExpired",
+    "FilteredOut",
+    "DeliveryFailed",
+    "ExpiredByRetention",
+    "Deduplicated",
+    "WorkerCrashed",
+    "OrderServiceCrashed",
+    "OutboxRelayCrashed",
+];
+
+/// The shortest time (real ms) between two announcements: a screen reader reads one before
+/// the next replaces it.
+const ANNOUNCE_EVERY_MS: f64 = 1_000.0;
+
+/// What the live region says of `events` (those since the last announcement): nothing when none
+/// is notable, each one's summary when there are up to three, else a count of each kind ("12
+/// messages published; 3 visibility timeouts ran out").
+pub fn announcement(events: &[engine::Event]) -> Option<String> {
+    let notable: Vec<&engine::Event> = events.iter().filter(|e| NOTABLE.contains(&e.kind.name())).collect();
+    match notable.len() {
+        0 => None,
+        1..=3 => Some(notable.iter().map(|e| e.kind.summary()).collect::<Vec<_>>().join("; ")),
+        _ => {
+            let mut counts: Vec<(&str, usize)> = Vec::new();
+            for e in &notable {
+                match counts.iter_mut().find(|(k, _)| *k == e.kind.name()) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((e.kind.name(), 1)),
+                }
+            }
+            Some(counts.into_iter().map(|(k, n)| counted(k, n)).collect::<Vec<_>>().join("; "))
+        }
+    }
+}
+
+/// `n` events of kind `kind`, in words.
+fn counted(kind: &str, n: usize) -> String {
+    let (one, many) = match kind {
+        "Published" => ("message published", "messages published"),
+        "MovedToDeadLetterQueue" => ("message moved to a dead-letter queue", "messages moved to dead-letter queues"),
+        "VisibilityExpired" => ("visibility timeout ran out", "visibility timeouts ran out"),
+        "FilteredOut" => ("copy filtered out", "copies filtered out"),
+        "DeliveryFailed" => ("delivery failed", "deliveries failed"),
+        "ExpiredByRetention" => ("message expired", "messages expired"),
+        "Deduplicated" => ("duplicate dropped", "duplicates dropped"),
+        "WorkerCrashed" => ("worker crashed", "workers crashed"),
+        "OrderServiceCrashed" => ("order service crashed", "order services crashed"),
+        _ => ("relay crashed", "relays crashed"),
+    };
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Announces the story's notable events in the ARIA live region (polite), at most once a
+/// second: what happened since the last announcement, summed up when it is a burst.
 pub fn use_announcer(ctx: Ctx) {
-    let seen = StoredValue::new(0usize);
-    Effect::new(move |_| {
-        let count = ctx.snapshot.with(|s| s.events);
-        let from = seen.get_value().min(count);
-        seen.set_value(count);
+    // The first event not yet announced; when the last announcement was made (real ms); whether
+    // one is already due.
+    let from = StoredValue::new(None::<usize>);
+    let last = StoredValue::new(f64::NEG_INFINITY);
+    let due = StoredValue::new(false);
+    let now = || window().performance().map_or(0.0, |p| p.now());
+    let say = move || {
+        due.set_value(false);
+        let Some(start) = from.get_value() else { return };
         let message = ctx.pg.with_untracked(|p| {
-            p.events()[from..]
-                .iter()
-                .rev()
-                .find(|e| {
-                    matches!(
-                        e.kind,
-                        EventKind::MovedToDeadLetterQueue { .. }
-                            | EventKind::VisibilityExpired { .. }
-                            | EventKind::FilteredOut { .. }
-                            | EventKind::DeliveryFailed { .. }
-                            | EventKind::ExpiredByRetention { .. }
-                            | EventKind::Deduplicated { .. }
-                            | EventKind::Published { .. }
-                    )
-                })
-                .map(|e| e.kind.summary())
+            let events = p.events();
+            let start = start.min(events.len());
+            from.set_value(Some(events.len()));
+            announcement(&events[start..])
         });
         if let Some(m) = message {
+            last.set_value(now());
             ctx.announce.set(m);
         }
+    };
+    Effect::new(move |_| {
+        let count = ctx.snapshot.with(|s| s.events);
+        match from.get_value() {
+            // A story's events before the page showed it are not news.
+            None => return from.set_value(Some(count)),
+            // Back in time: only what comes from here on.
+            Some(f) if count < f => return from.set_value(Some(count)),
+            Some(f) if count == f => return,
+            Some(_) => {}
+        }
+        if due.get_value() {
+            return;
+        }
+        let wait = last.get_value() + ANNOUNCE_EVERY_MS - now();
+        if wait <= 0.0 {
+            say();
+        } else {
+            due.set_value(true);
+            set_timeout(say, std::time::Duration::from_millis(wait.ceil() as u64));
+        }
     });
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::announcement;
+    use crate::playground::{Playground, DEFAULT_SCENARIO};
+
+    #[test]
+    fn a_few_events_are_announced_each_and_a_burst_by_counts() {
+        let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
+        let start = pg.events().len();
+        pg.publish("OrderPlaced").expect("publish");
+        let one = announcement(&pg.events()[start..]).expect("a publish is news");
+        assert!(one.contains("published to order-events (3 subscriptions)"), "{one}");
+        for _ in 0..11 {
+            pg.publish("OrderPlaced").expect("publish");
+        }
+        assert_eq!(announcement(&pg.events()[start..]).as_deref(), Some("12 messages published"));
+        let quiet = pg.events().len();
+        pg.add_worker("billing").expect("worker");
+        assert_eq!(announcement(&pg.events()[quiet..]), None, "a worker's creation is not announced");
+    }
 }
