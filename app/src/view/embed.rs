@@ -3,7 +3,8 @@
 //! story in the full playground. Good manners: nothing starts before the frame first scrolls
 //! into view (IntersectionObserver), nothing is written to storage, nothing takes focus, the
 //! wheel is left to the page, and the content height goes to the parent as
-//! `postMessage({type: "fanout:resize", height})` whenever it changes (ResizeObserver).
+//! `postMessage({type: "fanout:resize", height, title})` whenever it changes (ResizeObserver),
+//! with the page's title, which `embed.js` gives to an iframe that has none.
 
 use super::lesson::{self, Play};
 use super::{clock, controls, queues, share, topology, transport, Ctx, Playground, Selection};
@@ -255,6 +256,7 @@ fn report_height(height: f64) {
     let msg = js_sys::Object::new();
     js_sys::Reflect::set(&msg, &"type".into(), &"fanout:resize".into()).ok();
     js_sys::Reflect::set(&msg, &"height".into(), &JsValue::from_f64(height.ceil())).ok();
+    js_sys::Reflect::set(&msg, &"title".into(), &document().title().into()).ok();
     parent.post_message(&msg, "*").ok();
 }
 
@@ -364,8 +366,12 @@ fn EmbedStage(story: Story, params: Params) -> impl IntoView {
     // The one control besides Play a scenario's hint names (an author's story and a lesson have
     // none: their own commands and the lesson's panel drive them).
     let press = (!shared && play.is_none()).then(|| pg.embed_hint().and_then(|h| h.press)).flatten();
+    // The page's title says what the frame shows: `embed.js` gives it to the iframe that has
+    // none (a frame's title is how a screen reader names it).
     if params.title.is_some() {
         document().set_title(&title);
+    } else {
+        document().set_title(&format!("{title}: a Fan-out Playground demo"));
     }
     // A lesson plays its own steps: no autoplay or loop of the scenario under it.
     let lesson = play.map(|play| lesson::use_embedded(ctx, pg, play));
