@@ -54,8 +54,9 @@ pub fn EventLog() -> impl IntoView {
     let list = NodeRef::<leptos::html::Ol>::new();
     Effect::new(move |_| {
         listed.track();
+        // A frame later, when the list is drawn (and the log may be gone: a view changed).
         request_animation_frame(move || {
-            if let Some(ol) = list.get_untracked() {
+            if let Some(ol) = list.try_get_untracked().flatten() {
                 keep_one_stop(&ol);
             }
         });
@@ -245,18 +246,19 @@ pub fn use_announcer(ctx: Ctx) {
     let last = StoredValue::new(f64::NEG_INFINITY);
     let due = StoredValue::new(false);
     let now = || window().performance().map_or(0.0, |p| p.now());
+    // Run by a timer too: the stage may be gone by then (another view), and then says nothing.
     let say = move || {
-        due.set_value(false);
-        let Some(start) = from.get_value() else { return };
-        let message = ctx.pg.with_untracked(|p| {
+        let Some(Some(start)) = from.try_get_value() else { return };
+        due.try_set_value(false);
+        let message = ctx.pg.try_with_untracked(|p| {
             let events = p.events();
             let start = start.min(events.len());
-            from.set_value(Some(events.len()));
+            from.try_set_value(Some(events.len()));
             announcement(&events[start..])
         });
-        if let Some(m) = message {
-            last.set_value(now());
-            ctx.announce.set(m);
+        if let Some(Some(m)) = message {
+            last.try_set_value(now());
+            ctx.announce.try_set(m);
         }
     };
     Effect::new(move |_| {
