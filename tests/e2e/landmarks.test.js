@@ -190,3 +190,24 @@ test('the live region announces what happens, politely and at most once a second
   assert.equal(total, 7, `every publish is in some announcement: ${JSON.stringify(said)}`);
   assert.deepEqual(await finish(page, problems, 'live-region'), []);
 });
+
+test('a queue\'s message chips are one Tab stop too, reached with the arrow keys', async () => {
+  const { page, problems } = await open('', 'publish');
+  for (let i = 0; i < 4; i++) await page.getByTestId('publish').click();
+  const chips = '[data-testid="queue-billing"] .chips .chip';
+  await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 4
+    && [...document.querySelectorAll(sel)].filter((c) => c.tabIndex === 0).length === 1, chips);
+  const at = () => page.evaluate((sel) => [...document.querySelectorAll(sel)].indexOf(document.activeElement), chips);
+  // Shift+Tab from the card's first button after the list ("+ Worker") lands on the list's stop: its first chip.
+  await page.getByTestId('queue-billing-add-worker').focus();
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await at(), 0);
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await at(), 1);
+  await page.keyboard.press('End');
+  assert.equal(await at(), 3);
+  assert.equal(await page.evaluate((sel) => [...document.querySelectorAll(sel)].filter((c) => c.tabIndex === 0).length, chips), 1);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /in billing/.test(document.querySelector('[data-testid="inspector"] h3')?.textContent));
+  assert.deepEqual(await finish(page, problems, 'chips-roving'), []);
+});

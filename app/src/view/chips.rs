@@ -258,7 +258,30 @@ pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
     Effect::new(move |_| {
         let Some(ul) = list.get() else { return };
         listed.with(|new| kept.update_value(|kept| keep(&ul, kept, &new.chips, &chip)));
+        // One Tab stop for the list, a frame later when its chips are drawn (`roving`).
+        request_animation_frame(move || {
+            if let Some(ul) = list.try_get_untracked().flatten() {
+                super::roving::keep_one_stop(&ul, "chip");
+            }
+        });
     });
+    // The list is one Tab stop: ↓ ↑ Home End move between its chips (a roving tabindex).
+    let keys = move |ev: web_sys::KeyboardEvent| {
+        if let Some(ul) = list.get_untracked() {
+            if super::roving::rove(&ul, "chip", &ev.key()) {
+                ev.prevent_default();
+                ev.stop_propagation();
+            }
+        }
+    };
+    let focused = move |ev: web_sys::FocusEvent| {
+        let target = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok());
+        if let (Some(ul), Some(el)) = (list.get_untracked(), target) {
+            if el.class_list().contains("chip") {
+                super::roving::make_stop(&ul, "chip", &el);
+            }
+        }
+    };
     // The rings count down with the time to read (`Ctx::clock`, ten times a second while
     // playing), not every frame: the diagram's dots are the moving view. Without a ring, the
     // clock is not followed at all.
@@ -275,7 +298,7 @@ pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
             ctx.selected.set(Some(message));
         }
     };
-    let label = format!("Messages in {queue}");
+    let label = format!("Messages in {queue}: the arrow keys move between them");
     let toggle_id = format!("queue-{queue}-show-all");
     let held = move || meta.with(|m| m.map_or(0, |m| m.1));
     let more = move || held().saturating_sub(listed.with(|l| l.chips.len()));
@@ -287,7 +310,8 @@ pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
         }
     };
     view! {
-        <ul class="chips" class:all=move || all.get() id=id aria-label=label on:click=select node_ref=list></ul>
+        <ul class="chips" class:all=move || all.get() id=id aria-label=label on:click=select on:keydown=keys
+            on:focusin=focused node_ref=list></ul>
         <p class="more" hidden=move || held() <= FIRST_CHIPS>
             <span>{move || match (all.get(), more()) {
                 (false, n) => format!("and {n} more"),
@@ -386,7 +410,7 @@ fn Chip(shown: RwSignal<Arc<Shown>>, queue: String, now: ReadSignal<SimTime>) ->
     let select = Selection::Message { queue, copy }.to_attr();
     view! {
         <li>
-            <button class=move || text(|c| &c.class) aria-label=move || text(|c| &c.label)
+            <button class=move || text(|c| &c.class) aria-label=move || text(|c| &c.label) tabindex="-1"
                 title=move || text(|c| &c.title) data-select=select inner_html=contents></button>
         </li>
     }

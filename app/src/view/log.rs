@@ -57,13 +57,13 @@ pub fn EventLog() -> impl IntoView {
         // A frame later, when the list is drawn (and the log may be gone: a view changed).
         request_animation_frame(move || {
             if let Some(ol) = list.try_get_untracked().flatten() {
-                keep_one_stop(&ol);
+                super::roving::keep_one_stop(&ol, "event");
             }
         });
     });
     let keys = move |ev: web_sys::KeyboardEvent| {
         if let Some(ol) = list.get_untracked() {
-            if rove(&ol, &ev.key()) {
+            if super::roving::rove(&ol, "event", &ev.key()) {
                 ev.prevent_default();
                 ev.stop_propagation();
             }
@@ -73,7 +73,7 @@ pub fn EventLog() -> impl IntoView {
         let target = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok());
         if let (Some(ol), Some(el)) = (list.get_untracked(), target) {
             if el.class_list().contains("event") {
-                make_stop(&ol, &el);
+                super::roving::make_stop(&ol, "event", &el);
             }
         }
     };
@@ -129,56 +129,6 @@ impl Item {
         };
         Item { seq: e.seq, markup }
     }
-}
-
-/// The list's events (their buttons), in order.
-fn events_in(ol: &web_sys::HtmlOListElement) -> Vec<web_sys::HtmlElement> {
-    let found = ol.get_elements_by_class_name("event");
-    (0..found.length())
-        .filter_map(|i| found.item(i))
-        .filter_map(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(n).ok())
-        .collect()
-}
-
-/// Makes `el` the list's one tab stop.
-fn make_stop(ol: &web_sys::HtmlOListElement, el: &web_sys::HtmlElement) {
-    if let Ok(Some(old)) = ol.query_selector(".event[tabindex=\"0\"]") {
-        _ = old.set_attribute("tabindex", "-1");
-    }
-    el.set_tab_index(0);
-}
-
-/// After the list changed: while the focus is elsewhere the newest event is the tab stop (Tab
-/// comes to the latest news); while the focus is inside, the focused event keeps it, and if
-/// the event that had it left the list (a scrub back, a filter), the newest takes it.
-fn keep_one_stop(ol: &web_sys::HtmlOListElement) {
-    let inside = document().active_element().is_some_and(|a| ol.contains(Some(a.as_ref())));
-    let has_stop = ol.query_selector(".event[tabindex=\"0\"]").ok().flatten().is_some();
-    if !inside || !has_stop {
-        if let Some(first) = events_in(ol).first() {
-            make_stop(ol, first);
-        }
-    }
-}
-
-/// Moves the focus within the list for `key` (↓ ↑ to the next and previous event, Home and
-/// End to the first and last); whether the key was one of those. ← and → stay the story's
-/// step keys.
-fn rove(ol: &web_sys::HtmlOListElement, key: &str) -> bool {
-    let events = events_in(ol);
-    let Some(last) = events.len().checked_sub(1) else { return false };
-    let active = document().active_element();
-    let at = events.iter().position(|e| active.as_ref().is_some_and(|a| a == e.as_ref() as &web_sys::Element));
-    let to = match (key, at) {
-        ("ArrowDown", Some(i)) => (i + 1).min(last),
-        ("ArrowUp", Some(i)) => i.saturating_sub(1),
-        ("Home", Some(_)) => 0,
-        ("End", Some(_)) => last,
-        _ => return false,
-    };
-    make_stop(ol, &events[to]);
-    _ = events[to].focus();
-    true
 }
 
 /// The kinds of event the live region announces: what changes the story's course.
