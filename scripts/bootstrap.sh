@@ -81,8 +81,10 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
     || fail "could not install chromium: run 'apt-get update && apt-get install -y chromium chromium-driver'"
 fi
 
-if [ ! -d tests/node_modules/playwright-core ] || [ tests/package-lock.json -nt tests/node_modules/.package-lock.json ]; then
-  say "installing the end-to-end test driver (playwright-core; it never downloads a browser)"
+# npm ci again whenever the lock file changed (a new or updated package, such as axe-core).
+if [ ! -d tests/node_modules/playwright-core ] || [ ! -d tests/node_modules/axe-core ] \
+   || [ tests/package-lock.json -nt tests/node_modules/.package-lock.json ]; then
+  say "installing the end-to-end test driver (playwright-core; it never downloads a browser) and axe-core"
   (cd tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >/dev/null) \
     || fail "npm ci in tests/ failed: run 'cd tests && npm ci'"
 fi

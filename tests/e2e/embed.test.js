@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, finish, playedUntilShown } from './harness.js';
-import { startDocs } from './docs-server.js';
+import { startDocs, hostPage } from './docs-server.js';
 
 let playground;
 let docs;
@@ -161,4 +161,24 @@ test('the playground\'s own address with ?embed=1 forwards to the embed page, pa
   assert.equal(url.search, '?embed=1&scenario=poison-dlq&controls=min');
   assert.match(await page.locator('.embed-bar').textContent(), /Poison message to the DLQ/);
   assert.deepEqual(await finish(page, problems, 'embed-forwarded'), []);
+});
+
+test('embed.js titles a frame its author left untitled with what the embed shows, and keeps an author\'s title', async () => {
+  const src = `${playground.url}embed.html?embed=1&scenario=poison-dlq&controls=min`;
+  docs.pages['/titles.html'] = hostPage('Frame titles', `<iframe data-fanout loading="eager" style="width:100%;height:300px;border:0" src="${src}"></iframe>
+<iframe data-fanout title="Mine" loading="eager" style="width:100%;height:300px;border:0" src="${src}"></iframe>
+<script src="/embed.js"></script>`);
+  const context = await browser.newContext({ viewport: { width: 800, height: 1400 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
+  await page.goto(`${docs.url}titles.html`);
+  await page.waitForFunction(() => [...document.querySelectorAll('iframe[data-fanout]')].every((f) => f.style.height !== ''), null, { timeout: 20_000 });
+  // The first report comes before the story is in (the page's title is the generic one then).
+  await page.waitForFunction(() => /: a Fan-out Playground demo$/.test(document.querySelector('iframe[data-fanout]').title), null, { timeout: 20_000 });
+  const titles = await page.$$eval('iframe[data-fanout]', (fs) => fs.map((f) => f.getAttribute('title')));
+  const shown = (await embedFrames(page)[0].getByTestId('embed-frame-title').textContent()).trim();
+  assert.deepEqual(titles, [`${shown}: a Fan-out Playground demo`, 'Mine']);
+  assert.deepEqual(problems, []);
+  await context.close();
 });

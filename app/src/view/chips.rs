@@ -101,13 +101,15 @@ impl Shown {
             html!(into m; "<circle class=\"left\" cx=\"10\" cy=\"10\" r=\"7\" pathLength=\"100\" stroke-dasharray=\"", dash, "\"/>");
         }
         html!(into m; "</svg><span class=\"id\">", self.m.message_id.to_string(), "</span>");
+        // A space between the words (the chip is a flex box: it draws none), so that a reader
+        // does not run them into one ("msg-3OrderPlaced#4417").
         if let Some(k) = &self.kind {
-            html!(into m; "<bdi class=\"etype\">", k, "</bdi>");
+            html!(into m; " <bdi class=\"etype\">", k, "</bdi>");
         }
         if let Some(o) = &self.order {
-            html!(into m; "<bdi class=\"order\">#", o, "</bdi>");
+            html!(into m; " <bdi class=\"order\">#", o, "</bdi>");
         }
-        html!(into m; "<span class=\"rc\" title=\"receive count\">", &self.count, "</span>");
+        html!(into m; " <span class=\"rc\" title=\"receive count\">", &self.count, "</span>");
         m
     }
 
@@ -121,16 +123,20 @@ impl Shown {
             MsgState::InFlight { .. } => ("chip inflight", "in flight"),
             MsgState::Delayed { .. } => ("chip delayed", "delayed"),
         };
+        let count = max.map_or_else(|| m.receive_count.to_string(), |max| format!("{}/{max}", m.receive_count));
         Shown {
             class: format!(
                 "{class}{}{}",
                 if selected { " selected" } else { "" },
                 if m.duplicate { " duplicate" } else { "" }
             ),
+            // What the chip shows, in its order (WCAG 2.5.3: a learner who says what they see
+            // reaches it), then its state in words.
             label: format!(
-                "{} {state}{}, received {}{}",
+                "{}{}{} {count}: {state}, received {}{}",
                 m.message_id,
-                order.as_ref().map(|o| format!(" for order {o}")).unwrap_or_default(),
+                kind.as_ref().map(|k| format!(" {k}")).unwrap_or_default(),
+                order.as_ref().map(|o| format!(" #{o}")).unwrap_or_default(),
                 crate::format::count(m.receive_count, "time", "times"),
                 if m.duplicate { ", a duplicate copy" } else { "" }
             ),
@@ -139,7 +145,7 @@ impl Shown {
                 (None, Some((_, until))) => format!("until {until}"),
                 (None, None) => String::new(),
             },
-            count: max.map_or_else(|| m.receive_count.to_string(), |max| format!("{}/{max}", m.receive_count)),
+            count,
             max,
             selected,
             kind,
@@ -252,7 +258,30 @@ pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
     Effect::new(move |_| {
         let Some(ul) = list.get() else { return };
         listed.with(|new| kept.update_value(|kept| keep(&ul, kept, &new.chips, &chip)));
+        // One Tab stop for the list, a frame later when its chips are drawn (`roving`).
+        request_animation_frame(move || {
+            if let Some(ul) = list.try_get_untracked().flatten() {
+                super::roving::keep_one_stop(&ul, "chip");
+            }
+        });
     });
+    // The list is one Tab stop: ↓ ↑ Home End move between its chips (a roving tabindex).
+    let keys = move |ev: web_sys::KeyboardEvent| {
+        if let Some(ul) = list.get_untracked() {
+            if super::roving::rove(&ul, "chip", &ev.key()) {
+                ev.prevent_default();
+                ev.stop_propagation();
+            }
+        }
+    };
+    let focused = move |ev: web_sys::FocusEvent| {
+        let target = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok());
+        if let (Some(ul), Some(el)) = (list.get_untracked(), target) {
+            if el.class_list().contains("chip") {
+                super::roving::make_stop(&ul, "chip", &el);
+            }
+        }
+    };
     // The rings count down with the time to read (`Ctx::clock`, ten times a second while
     // playing), not every frame: the diagram's dots are the moving view. Without a ring, the
     // clock is not followed at all.
@@ -269,7 +298,7 @@ pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
             ctx.selected.set(Some(message));
         }
     };
-    let label = format!("Messages in {queue}");
+    let label = format!("Messages in {queue}: the arrow keys move between them");
     let toggle_id = format!("queue-{queue}-show-all");
     let held = move || meta.with(|m| m.map_or(0, |m| m.1));
     let more = move || held().saturating_sub(listed.with(|l| l.chips.len()));
@@ -281,7 +310,8 @@ pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
         }
     };
     view! {
-        <ul class="chips" class:all=move || all.get() id=id aria-label=label on:click=select node_ref=list></ul>
+        <ul class="chips" class:all=move || all.get() id=id aria-label=label on:click=select on:keydown=keys
+            on:focusin=focused node_ref=list></ul>
         <p class="more" hidden=move || held() <= FIRST_CHIPS>
             <span>{move || match (all.get(), more()) {
                 (false, n) => format!("and {n} more"),
@@ -380,7 +410,7 @@ fn Chip(shown: RwSignal<Arc<Shown>>, queue: String, now: ReadSignal<SimTime>) ->
     let select = Selection::Message { queue, copy }.to_attr();
     view! {
         <li>
-            <button class=move || text(|c| &c.class) aria-label=move || text(|c| &c.label)
+            <button class=move || text(|c| &c.class) aria-label=move || text(|c| &c.label) tabindex="-1"
                 title=move || text(|c| &c.title) data-select=select inner_html=contents></button>
         </li>
     }
@@ -403,7 +433,7 @@ mod tests {
         assert_eq!(order_of(&m.body).as_deref(), Some("4417"), "the order id from the event's body");
         let chip = Shown::of(m.clone(), None, Some(5), true);
         assert_eq!(chip.class, "chip inflight selected");
-        assert_eq!(chip.label, format!("{} in flight for order 4417, received 1 time", m.message_id));
+        assert_eq!(chip.label, format!("{} OrderPlaced #4417 1/5: in flight, received 1 time", m.message_id));
         assert_eq!(chip.title, "until 00:01:00.000", "sms's visibility timeout is 60 s");
         assert_eq!((chip.count.as_str(), chip.kind.as_deref()), ("1/5", Some("OrderPlaced")));
         let contents = chip.contents(SimTime(30_000)).into_string();

@@ -3,7 +3,8 @@
 //! story in the full playground. Good manners: nothing starts before the frame first scrolls
 //! into view (IntersectionObserver), nothing is written to storage, nothing takes focus, the
 //! wheel is left to the page, and the content height goes to the parent as
-//! `postMessage({type: "fanout:resize", height})` whenever it changes (ResizeObserver).
+//! `postMessage({type: "fanout:resize", height, title})` whenever it changes (ResizeObserver),
+//! with the page's title, which `embed.js` gives to an iframe that has none.
 
 use super::lesson::{self, Play};
 use super::{clock, controls, queues, share, topology, transport, Ctx, Playground, Selection};
@@ -266,6 +267,7 @@ fn report_height(height: f64) {
     let msg = js_sys::Object::new();
     js_sys::Reflect::set(&msg, &"type".into(), &"fanout:resize".into()).ok();
     js_sys::Reflect::set(&msg, &"height".into(), &JsValue::from_f64(height.ceil())).ok();
+    js_sys::Reflect::set(&msg, &"title".into(), &document().title().into()).ok();
     parent.post_message(&msg, "*").ok();
 }
 
@@ -308,7 +310,7 @@ pub fn Embed(params: Params) -> impl IntoView {
     if params.theme != "auto" {
         document().document_element().map(|el| el.set_attribute("data-theme", &params.theme).ok());
     }
-    let root = NodeRef::<leptos::html::Div>::new();
+    let root = NodeRef::<leptos::html::Main>::new();
     let story = RwSignal::new(None::<Story>);
     let error = RwSignal::new(None::<String>);
     let p = params.clone();
@@ -336,7 +338,7 @@ pub fn Embed(params: Params) -> impl IntoView {
     }
     let unknown = params.unknown.join(" · ");
     view! {
-        <div class="embed" data-testid="embed-root" node_ref=root style=style>
+        <main class="embed" data-testid="embed-root" node_ref=root style=style>
             {(!unknown.is_empty()).then(|| view! { <p class="embed-notice" data-testid="embed-notice" role="status" dir="auto">{unknown}</p> })}
             <Show when=move || error.with(Option::is_some)>
                 <p class="load-error" data-testid="load-error" role="alert" dir="auto">{move || error.get().unwrap_or_default()}</p>
@@ -345,7 +347,7 @@ pub fn Embed(params: Params) -> impl IntoView {
                 None => view! { <div class="embed-wait" role="status">"Fan-out Playground demo"</div> }.into_any(),
                 Some(story) => view! { <EmbedStage story=story params=params.clone() /> }.into_any(),
             }}
-        </div>
+        </main>
     }
 }
 
@@ -387,8 +389,12 @@ fn EmbedStage(story: Story, params: Params) -> impl IntoView {
     // The one control besides Play a scenario's hint names (an author's story and a lesson have
     // none: their own commands and the lesson's panel drive them).
     let press = (!shared && play.is_none()).then(|| pg.embed_hint().and_then(|h| h.press)).flatten();
+    // The page's title says what the frame shows: `embed.js` gives it to the iframe that has
+    // none (a frame's title is how a screen reader names it).
     if params.title.is_some() {
         document().set_title(&title);
+    } else {
+        document().set_title(&format!("{title}: a Fan-out Playground demo"));
     }
     // A lesson plays its own steps: no autoplay or loop of the scenario under it.
     let lesson = play.map(|play| lesson::use_embedded(ctx, pg, play));

@@ -4,7 +4,6 @@ use super::bidi::isolated;
 use super::markup::Markup;
 use super::{use_ctx, Ctx, Selection};
 use crate::html;
-use engine::EventKind;
 use leptos::prelude::*;
 
 /// How many of the latest events the log lists at first, and how many more "Show older" adds.
@@ -49,6 +48,35 @@ pub fn EventLog() -> impl IntoView {
             ctx.selected.set(Some(event));
         }
     };
+    // The list is one tab stop: its events are reached with the arrow keys (a roving
+    // tabindex), so that a run of hundreds of events does not stand between the learner and
+    // the rest of the page. The event last focused keeps the stop; the newest has it at first.
+    let list = NodeRef::<leptos::html::Ol>::new();
+    Effect::new(move |_| {
+        listed.track();
+        // A frame later, when the list is drawn (and the log may be gone: a view changed).
+        request_animation_frame(move || {
+            if let Some(ol) = list.try_get_untracked().flatten() {
+                super::roving::keep_one_stop(&ol, "event");
+            }
+        });
+    });
+    let keys = move |ev: web_sys::KeyboardEvent| {
+        if let Some(ol) = list.get_untracked() {
+            if super::roving::rove(&ol, "event", &ev.key()) {
+                ev.prevent_default();
+                ev.stop_propagation();
+            }
+        }
+    };
+    let focused = move |ev: web_sys::FocusEvent| {
+        let target = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok());
+        if let (Some(ol), Some(el)) = (list.get_untracked(), target) {
+            if el.class_list().contains("event") {
+                super::roving::make_stop(&ol, "event", &el);
+            }
+        }
+    };
     view! {
         <section class="log" aria-label="Event log">
             <header>
@@ -61,7 +89,8 @@ pub fn EventLog() -> impl IntoView {
             // Kept by event: when events come or go (playing on, scrubbing back) only their
             // items are inserted or removed.
             // An event's button names it (`data-select`); a click on one reaches the list.
-            <ol data-testid="event-log" id="events" on:click=select>
+            <ol data-testid="event-log" id="events" on:click=select on:keydown=keys on:focusin=focused node_ref=list
+                aria-label="Events, newest first: the arrow keys move between them">
                 <For each=move || listed.with(|l| l.0.clone()) key=Item::clone let(item)>
                     <li data-seq=item.seq inner_html=item.markup.into_string()></li>
                 </For>
@@ -94,7 +123,7 @@ impl Item {
     fn of(e: &engine::Event) -> Item {
         let kind = e.kind.name();
         let markup = html! {
-            "<button class=\"event\" data-select=\"", Selection::Event(e.seq).to_attr(), "\"><time>", e.at.to_string(),
+            "<button class=\"event\" tabindex=\"-1\" data-select=\"", Selection::Event(e.seq).to_attr(), "\"><time>", e.at.to_string(),
             "</time><span class=\"kind ", kind, "\">", kind, "</span><span class=\"text\">", isolated(&e.kind.summary()),
             "</span></button>"
         };
@@ -102,33 +131,127 @@ impl Item {
     }
 }
 
-/// Puts the latest notable event into the ARIA live region.
+/// The kinds of event the live region announces: what changes the story's course.
+const NOTABLE: &[&str] = &[
+    "Published",
+    "MovedToDeadLetterQueue",
+    "VisibilityExpired",
+    "FilteredOut",
+    "DeliveryFailed",
+    "ExpiredByRetention",
+    "Deduplicated",
+    "WorkerCrashed",
+    "OrderServiceCrashed",
+    "OutboxRelayCrashed",
+];
+
+/// The shortest time (real ms) between two announcements: a screen reader reads one before
+/// the next replaces it.
+const ANNOUNCE_EVERY_MS: f64 = 1_000.0;
+
+/// What the live region says of `events` (those since the last announcement): nothing when none
+/// is notable, each one's summary when there are up to three, else a count of each kind ("12
+/// messages published; 3 visibility timeouts ran out").
+pub fn announcement(events: &[engine::Event]) -> Option<String> {
+    let notable: Vec<&engine::Event> = events.iter().filter(|e| NOTABLE.contains(&e.kind.name())).collect();
+    match notable.len() {
+        0 => None,
+        1..=3 => Some(notable.iter().map(|e| e.kind.summary()).collect::<Vec<_>>().join("; ")),
+        _ => {
+            let mut counts: Vec<(&str, usize)> = Vec::new();
+            for e in &notable {
+                match counts.iter_mut().find(|(k, _)| *k == e.kind.name()) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((e.kind.name(), 1)),
+                }
+            }
+            Some(counts.into_iter().map(|(k, n)| counted(k, n)).collect::<Vec<_>>().join("; "))
+        }
+    }
+}
+
+/// `n` events of kind `kind`, in words.
+fn counted(kind: &str, n: usize) -> String {
+    let (one, many) = match kind {
+        "Published" => ("message published", "messages published"),
+        "MovedToDeadLetterQueue" => ("message moved to a dead-letter queue", "messages moved to dead-letter queues"),
+        "VisibilityExpired" => ("visibility timeout ran out", "visibility timeouts ran out"),
+        "FilteredOut" => ("copy filtered out", "copies filtered out"),
+        "DeliveryFailed" => ("delivery failed", "deliveries failed"),
+        "ExpiredByRetention" => ("message expired", "messages expired"),
+        "Deduplicated" => ("duplicate dropped", "duplicates dropped"),
+        "WorkerCrashed" => ("worker crashed", "workers crashed"),
+        "OrderServiceCrashed" => ("order service crashed", "order services crashed"),
+        _ => ("relay crashed", "relays crashed"),
+    };
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Announces the story's notable events in the ARIA live region (polite), at most once a
+/// second: what happened since the last announcement, summed up when it is a burst.
 pub fn use_announcer(ctx: Ctx) {
-    let seen = StoredValue::new(0usize);
+    // The first event not yet announced; when the last announcement was made (real ms); whether
+    // one is already due.
+    let from = StoredValue::new(None::<usize>);
+    let last = StoredValue::new(f64::NEG_INFINITY);
+    let due = StoredValue::new(false);
+    let now = || window().performance().map_or(0.0, |p| p.now());
+    // Run by a timer too: the stage may be gone by then (another view), and then says nothing.
+    let say = move || {
+        let Some(Some(start)) = from.try_get_value() else { return };
+        due.try_set_value(false);
+        let message = ctx.pg.try_with_untracked(|p| {
+            let events = p.events();
+            let start = start.min(events.len());
+            from.try_set_value(Some(events.len()));
+            announcement(&events[start..])
+        });
+        if let Some(Some(m)) = message {
+            last.try_set_value(now());
+            ctx.announce.try_set(m);
+        }
+    };
     Effect::new(move |_| {
         let count = ctx.snapshot.with(|s| s.events);
-        let from = seen.get_value().min(count);
-        seen.set_value(count);
-        let message = ctx.pg.with_untracked(|p| {
-            p.events()[from..]
-                .iter()
-                .rev()
-                .find(|e| {
-                    matches!(
-                        e.kind,
-                        EventKind::MovedToDeadLetterQueue { .. }
-                            | EventKind::VisibilityExpired { .. }
-                            | EventKind::FilteredOut { .. }
-                            | EventKind::DeliveryFailed { .. }
-                            | EventKind::ExpiredByRetention { .. }
-                            | EventKind::Deduplicated { .. }
-                            | EventKind::Published { .. }
-                    )
-                })
-                .map(|e| e.kind.summary())
-        });
-        if let Some(m) = message {
-            ctx.announce.set(m);
+        match from.get_value() {
+            // A story's events before the page showed it are not news.
+            None => return from.set_value(Some(count)),
+            // Back in time: only what comes from here on.
+            Some(f) if count < f => return from.set_value(Some(count)),
+            Some(f) if count == f => return,
+            Some(_) => {}
+        }
+        if due.get_value() {
+            return;
+        }
+        let wait = last.get_value() + ANNOUNCE_EVERY_MS - now();
+        if wait <= 0.0 {
+            say();
+        } else {
+            due.set_value(true);
+            set_timeout(say, std::time::Duration::from_millis(wait.ceil() as u64));
         }
     });
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::announcement;
+    use crate::playground::{Playground, DEFAULT_SCENARIO};
+
+    #[test]
+    fn a_few_events_are_announced_each_and_a_burst_by_counts() {
+        let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
+        let start = pg.events().len();
+        pg.publish("OrderPlaced").expect("publish");
+        let one = announcement(&pg.events()[start..]).expect("a publish is news");
+        assert!(one.contains("published to order-events (3 subscriptions)"), "{one}");
+        for _ in 0..11 {
+            pg.publish("OrderPlaced").expect("publish");
+        }
+        assert_eq!(announcement(&pg.events()[start..]).as_deref(), Some("12 messages published"));
+        let quiet = pg.events().len();
+        pg.add_worker("billing").expect("worker");
+        assert_eq!(announcement(&pg.events()[quiet..]), None, "a worker's creation is not announced");
+    }
 }

@@ -23,6 +23,7 @@ pub(crate) mod markup;
 mod metrics;
 mod nav;
 mod queues;
+mod roving;
 mod selection;
 mod share;
 mod stage;

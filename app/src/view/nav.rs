@@ -93,6 +93,20 @@ pub fn Link(
 const BRAND: &str = "<svg class=\"logo\" viewBox=\"0 0 32 32\" aria-hidden=\"true\"><rect width=\"32\" height=\"32\" rx=\"8\"/>\
     <circle cx=\"9\" cy=\"16\" r=\"4\"/><path d=\"M13 16h4M17 16l6-7M17 16h6M17 16l6 7\"/></svg><h1>Fan-out Playground</h1>";
 
+/// Focuses what the skip link leads to: the element marked `data-skip-to` (a lesson's step),
+/// else the view's `<main>`, brought into view.
+fn skip_to_main(ev: leptos::ev::MouseEvent) {
+    ev.prevent_default();
+    let doc = document();
+    let target = ["[data-skip-to]", "main"].iter().find_map(|s| doc.query_selector(s).ok().flatten());
+    let Some(el) = target.and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok()) else { return };
+    if !el.has_attribute("tabindex") {
+        el.set_tab_index(-1);
+    }
+    _ = el.focus();
+    el.scroll_into_view();
+}
+
 /// The header of every view: the brand, the links to the other views (the current one marked),
 /// then what the view adds (its picker, clock, share bar).
 #[component]
@@ -109,7 +123,13 @@ pub fn AppHeader(#[prop(optional)] class: &'static str, #[prop(optional)] childr
             }>{short}<span class="long">{long}</span></a>
         }
     };
+    // The first stop of the Tab key: past the header and the time controls, to the view's main
+    // content (on a lesson, its step).
+    let on_lesson = move || nav.route.with(|r| matches!(r, Route::Lesson { .. }));
     view! {
+        <a class="skip-link" href="#main" data-testid="skip-link" on:click=skip_to_main>
+            {move || if on_lesson() { "Skip to the step" } else { "Skip to the main content" }}
+        </a>
         <header class=format!("bar {class}")>
             <div class="brand" inner_html=BRAND></div>
             <nav class="pages" aria-label="Views">

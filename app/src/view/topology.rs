@@ -1009,6 +1009,10 @@ mod tests;
 #[path = "topology_routes_tests.rs"]
 mod routes_tests;
 
+#[cfg(test)]
+#[path = "topology_names_tests.rs"]
+mod names_tests;
+
 /// The diagram, the chips and the event log on a real DOM.
 #[cfg(all(test, target_arch = "wasm32"))]
 #[path = "topology_dom_tests.rs"]

@@ -12,26 +12,41 @@ use crate::view::markup::Markup;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-/// A text cut to `max` characters, with "…" when cut.
+/// A text cut to `max` characters, with "…" when cut. A cut ends between words ("stock-sync-…",
+/// not "stock-sync-ev…") when the text has a break to end at, so that what is shown is whole
+/// words of the node's accessible name (WCAG 2.5.3, label in name).
 fn cut(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        let mut cut: String = text.chars().take(max - 1).collect();
-        cut.push('…');
-        cut
+        return text.to_string();
     }
+    let kept: Vec<char> = text.chars().take(max - 1).collect();
+    let next = text.chars().nth(max - 1).unwrap_or(' ');
+    let mut end = kept.len();
+    if next.is_alphanumeric() {
+        // Inside a word: back to just after the last character that is not a letter or digit.
+        if let Some(i) = kept.iter().rposition(|c| !c.is_alphanumeric()) {
+            end = i + 1;
+        }
+    }
+    kept[..end].iter().chain(std::iter::once(&'…')).collect()
 }
 
-/// A name cut to `max` characters from its start, keeping its end ("…ing-w2"): workers on one
-/// queue share their name's start and differ at its end.
+/// A name cut to `max` characters from its start, keeping its end ("…w2" of "billing-w2"):
+/// workers on one queue share their name's start and differ at its end. The cut falls between
+/// words when it can, as in [`cut`].
 fn cut_start(text: &str, max: usize) -> String {
-    let n = text.chars().count();
+    let chars: Vec<char> = text.chars().collect();
+    let n = chars.len();
     if n <= max {
-        text.to_string()
-    } else {
-        std::iter::once('…').chain(text.chars().skip(n + 1 - max)).collect()
+        return text.to_string();
     }
+    let mut start = n + 1 - max;
+    if chars[start - 1].is_alphanumeric() {
+        if let Some(i) = chars[start..].iter().position(|c| !c.is_alphanumeric()) {
+            start += i + 1;
+        }
+    }
+    std::iter::once('…').chain(chars[start..].iter().copied()).collect()
 }
 
 /// What a live node is while it stays on the page: where the narrow diagram moves it, whether
@@ -242,8 +257,10 @@ fn topic_lines(name: &str, y: i64, narrow: bool) -> Markup {
 /// A queue's first messages inside its node, on the line at `y`: a dot each in its state's
 /// colour, a ring for a timer with its seconds, the receive count; "+N" for the rest, at the
 /// top right of the node. A dot selects its message.
-fn dots_markup(queue: &str, dots: &[Dot], more: usize, y: i64, narrow: bool) -> Markup {
+fn dots_markup(queue: &str, dots: &[Dot], more: usize, y: i64, narrow: bool) -> (Markup, Vec<String>) {
     let mut m = Markup::new();
+    // What the dots show as text, in reading order (for the queue's accessible name).
+    let mut shown = Vec::new();
     // In the narrow diagram the labels are written larger: four dots, further apart.
     let (step, room) = if narrow { (44, 4) } else { (34, DOTS) };
     let more = more + dots.len().saturating_sub(room);
@@ -251,7 +268,7 @@ fn dots_markup(queue: &str, dots: &[Dot], more: usize, y: i64, narrow: bool) -> 
         let x = 430 + i as i64 * step;
         let select = Selection::Message { queue: queue.to_string(), copy: d.copy }.to_attr();
         html!(into m;
-            "<g class=\"msg ", d.class, "\" data-select=\"", select, "\" data-testid=\"diagram-msg-", queue, "-", d.copy,
+            " <g class=\"msg ", d.class, "\" data-select=\"", select, "\" data-testid=\"diagram-msg-", queue, "-", d.copy,
             "\"><title>", &d.title, "</title><circle cx=\"", x, "\" cy=\"", y, "\" r=\"4.5\"/>"
         );
         if let Some(left) = d.ring {
@@ -261,13 +278,17 @@ fn dots_markup(queue: &str, dots: &[Dot], more: usize, y: i64, narrow: bool) -> 
             );
         }
         html!(into m; "<text x=\"", x + 9, "\" y=\"", y + 3, "\">", &d.label, "</text></g>");
+        if !d.label.is_empty() {
+            shown.push(d.label.clone());
+        }
     }
     // On the name's line, at the node's right edge: the last dot's seconds ("29s") leave no
     // room for it on the dots' line.
     if more > 0 {
-        html!(into m; "<text class=\"more\" x=\"600\" y=\"", y - 29, "\" text-anchor=\"end\">+", more, "</text>");
+        html!(into m; " <text class=\"more\" x=\"600\" y=\"", y - 29, "\" text-anchor=\"end\">+", more, "</text>");
+        shown.push(format!("+{more} more"));
     }
-    m
+    (m, shown)
 }
 
 /// A box on the queues' column (a queue, or a service called directly): its name, a line of
@@ -300,12 +321,38 @@ fn call_texts(name: &str, answers: &str, calls: u64, errors: u64) -> (String, St
 }
 
 fn box_look(class: &str, label: String, (top, height): (i64, i64), name: &str, stat: &str, inner: Markup) -> Look {
+    box_look_after(class, label, (top, height), Markup::new(), name, stat, inner)
+}
+
+/// A box as [`box_look`] draws it, with `lead` (text drawn elsewhere in the box, such as its
+/// kind) first in reading order. Texts are apart by a space: a reader (axe-core among them)
+/// does not run "billing" and "0 visible" together into one word.
+fn box_look_after(
+    class: &str,
+    label: String,
+    (top, height): (i64, i64),
+    lead: Markup,
+    name: &str,
+    stat: &str,
+    inner: Markup,
+) -> Look {
     let inner = html! {
         "<rect x=\"", BOX_X, "\" y=\"", top, "\" width=\"", BOX_W, "\" height=\"", height,
-        "\" rx=\"10\"/><text class=\"name\" x=\"", TEXT_X, "\" y=\"", top + 20, "\">", name,
-        "</text><text class=\"stat\" x=\"", TEXT_X, "\" y=\"", top + 36, "\">", stat, "</text>", inner
+        "\" rx=\"10\"/>", lead, " <text class=\"name\" x=\"", TEXT_X, "\" y=\"", top + 20, "\">", name,
+        "</text> <text class=\"stat\" x=\"", TEXT_X, "\" y=\"", top + 36, "\">", stat, "</text> ", inner
     };
     Look { class: format!("node {class}"), label: Some(label), inner }
+}
+
+/// A node's accessible name: `label`, after what the node shows when that is cut short (so that
+/// the name has the words on screen, WCAG 2.5.3: "packing-sns-… · 0: Subscription dead-letter
+/// queue packing-sns-dlq: …").
+fn shown_first(shown: &str, cut: bool, label: String) -> String {
+    if cut {
+        format!("{shown}: {label}")
+    } else {
+        label
+    }
 }
 
 /// A dead-letter queue drawn under what feeds it (a queue, or a subscription): a dashed edge
@@ -339,10 +386,12 @@ impl DeadLetter<'_> {
         if self.testid {
             frame = frame.testid(format!("diagram-sub-dlq-{}", self.name));
         }
+        let shown = cut(self.name, self.fits);
+        let label = shown_first(&format!("{shown} · {}", self.count), shown != self.name, label);
         let inner = html! {
             "<title>", title, "</title><rect x=\"", c - self.width / 2, "\" y=\"", top, "\" width=\"", self.width,
             "\" height=\"32\" rx=\"8\"/><text class=\"name small\" x=\"", c, "\" y=\"", top + 20,
-            "\" text-anchor=\"middle\">", cut(self.name, self.fits), " · ", self.count, "</text>"
+            "\" text-anchor=\"middle\">", &shown, " · ", self.count, "</text>"
         };
         b.live(frame, Look { class: format!("node dlq{}", self.class), label: Some(label), inner });
         html!(into *b.m();
@@ -579,9 +628,13 @@ fn queue_row(b: &mut Builder, over: &mut Builder, layout: &Layout, row: &Row) {
         Some(e) => endpoint_box(b, e, sub.as_ref(), rule.as_ref(), y),
         None => {
             let frame = Frame::button(Some(Selection::Queue(queue.clone())));
-            let label = format!("Queue {queue}: {visible} visible, {inflight} in flight");
             let stat = format!("{visible} visible · {inflight} in flight");
-            let inner = dots_markup(queue, dots, *more, y + 19, narrow);
+            let (inner, shown) = dots_markup(queue, dots, *more, y + 19, narrow);
+            // The dots' texts follow the counts, as on screen (their timers and receives).
+            let mut label = format!("Queue {queue}: {visible} visible, {inflight} in flight");
+            if !shown.is_empty() {
+                label = format!("{label} (first messages, their seconds left or receives:) {}", shown.join(", "));
+            }
             b.live(frame, box_look("queue", label, (y - 30, 60), queue, &stat, inner));
         }
     }
@@ -739,6 +792,76 @@ pub(super) fn holding_wide<'a>(label: &str, held: &'a str) -> (String, &'a str) 
     }
 }
 
+/// The shape that carries a consumer's state along with its colour (the queue cards write it
+/// as a character, [`state_glyph`]), centred on `(x, y)`: a dot while it works, a ring while it
+/// waits, a cross when crashed, two bars when paused, a λ for a function's mapping.
+fn glyph_shape(state: ConsumerState, x: i64, y: i64) -> Markup {
+    use ConsumerState::{Mapping, Worker};
+    match state {
+        Worker(WorkerStatus::Crashed) => html!(
+            "<path class=\"glyph line\" d=\"M ",
+            x - 4,
+            " ",
+            y - 4,
+            " L ",
+            x + 4,
+            " ",
+            y + 4,
+            " M ",
+            x + 4,
+            " ",
+            y - 4,
+            " L ",
+            x - 4,
+            " ",
+            y + 4,
+            "\"/>"
+        ),
+        Worker(WorkerStatus::Paused | WorkerStatus::Pausing) | Mapping(MappingState::Disabled) => html!(
+            "<path class=\"glyph line\" d=\"M ",
+            x - 2,
+            " ",
+            y - 4,
+            " L ",
+            x - 2,
+            " ",
+            y + 4,
+            " M ",
+            x + 2,
+            " ",
+            y - 4,
+            " L ",
+            x + 2,
+            " ",
+            y + 4,
+            "\"/>"
+        ),
+        Worker(WorkerStatus::Processing) => html!("<circle class=\"glyph\" cx=\"", x, "\" cy=\"", y, "\" r=\"4.5\"/>"),
+        Mapping(MappingState::Enabled) => html!(
+            "<path class=\"glyph line\" d=\"M ",
+            x - 4,
+            " ",
+            y - 5,
+            " L ",
+            x + 4,
+            " ",
+            y + 5,
+            " M ",
+            x,
+            " ",
+            y,
+            " L ",
+            x - 4,
+            " ",
+            y + 5,
+            "\"/>"
+        ),
+        Worker(WorkerStatus::Waiting | WorkerStatus::Stopped) | Mapping(MappingState::Deleting) => {
+            html!("<circle class=\"glyph line\" cx=\"", x, "\" cy=\"", y, "\" r=\"4\"/>")
+        }
+    }
+}
+
 /// A queue's consumers beside it, or in the narrow diagram under it, one under the other; "+N
 /// more" on the last line past the first few.
 fn consumers_of(b: &mut Builder, layout: &Layout, queue: &str, consumers: &[Consumer], y: i64) {
@@ -766,31 +889,44 @@ fn consumers_of(b: &mut Builder, layout: &Layout, queue: &str, consumers: &[Cons
         };
         let state = c.state.name();
         let frame = Frame::button(c.worker.clone().map(Selection::Worker)).testid(format!("diagram-consumer-{testid}"));
-        // A worker holding a message shows which, with its receive count, after its name.
+        // A worker holding a message shows which, with its receive count, after its name. Its
+        // accessible name has what is shown in the same order (the words in parentheses say
+        // what a sighted learner sees without them).
+        let title = match &c.holding {
+            Some(h) => format!("{who}{}: {state}, holding {h}", c.label),
+            None => format!("{who}{}: {state}", c.label),
+        };
         let (name, held, holding) = match &c.holding {
             // On a phone only the receive count fits beside the name ("sms-w1 · 1/5").
             Some(h) if narrow => {
-                let count = h.rsplit(' ').next().unwrap_or_default();
+                let (id, count) = h.rsplit_once(' ').unwrap_or((h.as_str(), ""));
                 (
                     cut_start(&c.label, 8),
                     html!("<tspan class=\"holding\"> · ", count, "</tspan>"),
-                    format!(", holding {h}"),
+                    format!(" (holding {id}) {count}"),
                 )
             }
             Some(h) => {
                 let (shown, held) = holding_wide(&c.label, h);
-                (shown, html!("<tspan class=\"holding\"> · ", held, "</tspan>"), format!(", holding {h}"))
+                // Only the count shown: the id goes in parentheses, as on a phone.
+                let said = match h.rsplit_once(' ') {
+                    Some((id, count)) if held == count => format!(" (holding {id}) {count}"),
+                    _ => format!(" (holding) {h}"),
+                };
+                (shown, html!("<tspan class=\"holding\"> · ", held, "</tspan>"), said)
             }
             None => (c.label.clone(), Markup::new(), String::new()),
         };
+        // The state's glyph is a shape, not a letter: "λ" or "Ⅱ" as text would be a word the
+        // accessible name would have to contain.
         let inner = html! {
-            "<title>", who, &c.label, ": ", state, &holding, "</title><rect x=\"", cx, "\" y=\"", cy - 10, "\" width=\"", cw,
-            "\" height=\"20\" rx=\"10\"/><text class=\"glyph\" x=\"", cx + 12, "\" y=\"", cy + 4, "\">",
-            state_glyph(c.state), "</text><text x=\"", cx + 26, "\" y=\"", cy + 4, "\">", name, held, "</text>"
+            "<title>", &title, "</title><rect x=\"", cx, "\" y=\"", cy - 10, "\" width=\"", cw,
+            "\" height=\"20\" rx=\"10\"/>", glyph_shape(c.state, cx + 16, cy), "<text x=\"", cx + 26, "\" y=\"", cy + 4, "\">",
+            name, held, "</text>"
         };
         let look = Look {
             class: format!("node consumer {}", state.to_ascii_lowercase()),
-            label: Some(format!("{who}{} on {queue}: {state}{holding}", c.label)),
+            label: Some(format!("{who}{}{holding} on {queue}: {state}", c.label)),
             inner,
         };
         b.live(frame, look);
@@ -841,10 +977,15 @@ fn services(b: &mut Builder, layout: &Layout) {
         let inner = html! {
             "<title>", name, " (", design, "): ", line, "</title><rect x=\"", x, "\" y=\"", y - 20,
             "\" width=\"120\" height=\"40\" rx=\"20\"/><text class=\"name small\" x=\"", cx, "\" y=\"", y + 4,
-            "\" text-anchor=\"middle\">", cut(name, 16), "</text><text class=\"caption result\" x=\"", cx, "\" y=\"", y + 32,
+            "\" text-anchor=\"middle\">", cut(name, 16), "</text> <text class=\"caption result\" x=\"", cx, "\" y=\"", y + 32,
             "\" text-anchor=\"middle\">", cut(&shown, 30), "</text>"
         };
-        let label = format!("Order service {name} ({design}): {line}");
+        let shown_cut = cut(name, 16) != *name || cut(&shown, 30) != *line;
+        let label = shown_first(
+            &format!("{} {}", cut(name, 16), cut(&shown, 30)),
+            shown_cut,
+            format!("Order service {name} ({design}): {line}"),
+        );
         b.live(frame, Look { class: class.into(), label: Some(label), inner });
         // The relay that publishes its outbox, under its database: live, dashed while down.
         if let Some((line, crashed)) = &service.relay {
@@ -878,13 +1019,16 @@ fn endpoint_box(b: &mut Builder, e: &Endpoint, sub: Option<&SubscriptionView>, r
     let sep = if more.is_empty() { "" } else { "; " };
     let class = if e.down { "queue endpoint call down" } else { "queue endpoint call" };
     // The second line is cut to the box; whole in the title and the accessible name.
+    // The kind (at the box's top right) is read first, as the accessible name says it.
+    let kind_text = html!("<text class=\"kind\" x=\"596\" y=\"", y - 10, "\" text-anchor=\"end\">", kind, "</text>");
     let inner = html! {
-        "<title>", label, ": ", stat, sep, more, "</title><text class=\"kind\" x=\"596\" y=\"", y - 10,
-        "\" text-anchor=\"end\">", kind, "</text><text class=\"stat more-line\" x=\"424\" y=\"", y + 22, "\">",
+        "<title>", label, ": ", stat, sep, more, "</title><text class=\"stat more-line\" x=\"424\" y=\"", y + 22, "\">",
         cut(more, 31), "</text>"
     };
-    let look =
-        box_look(class, format!("{kind} {label}: {stat}{sep}{more}"), (y - 30, 60), &cut(label, 18), stat, inner);
+    let shown = cut(label, 18);
+    let name =
+        shown_first(&format!("{kind} {shown} {stat}"), shown != *label, format!("{kind} {label}: {stat}{sep}{more}"));
+    let look = box_look_after(class, name, (y - 30, 60), kind_text, &shown, stat, inner);
     b.live(frame.testid(format!("diagram-endpoint-{label}")), look);
 }
 
@@ -946,6 +1090,18 @@ fn filter_stats(b: &mut Builder, queue: &str, dropped: u64, drop: Option<&str>, 
 #[cfg(test)]
 mod call_text_tests {
     use super::*;
+
+    #[test]
+    fn a_cut_keeps_whole_words_when_the_text_has_a_break_to_end_at() {
+        assert_eq!(cut("stock-sync-every-minute", 14), "stock-sync-…");
+        assert_eq!(cut("packing-sns-dlq", 13), "packing-sns-…");
+        assert_eq!(cut("notifications", 8), "notific…", "one long word is cut inside it");
+        assert_eq!(cut("sms-dlq", 18), "sms-dlq");
+        assert_eq!(cut_start("billing-w1", 7), "…w1");
+        assert_eq!(cut_start("packing-w12", 8), "…w12");
+        assert_eq!(cut_start("sms-w1", 7), "sms-w1");
+        assert_eq!(cut_start("abcdefghij", 7), "…efghij", "one long word keeps its end");
+    }
 
     /// Text width at the widest a character is drawn, in tenths of a px.
     fn width(text: &str, per_char: i64) -> i64 {

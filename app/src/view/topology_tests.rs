@@ -637,7 +637,9 @@ fn a_worker_shows_the_message_it_holds_with_its_receive_count() {
     assert_eq!(worker.holding.as_deref(), Some("msg-1 1/5"));
     let markup = diagram_markup(&layout);
     assert!(markup.contains("<tspan class=\"holding\"> · msg-1 1/5</tspan>"), "{markup}");
-    assert!(markup.contains("sms-w1 on sms: Processing, holding msg-1 1/5"));
+    // Its accessible name has what it shows, in that order (WCAG 2.5.3); its title says it in words.
+    assert!(markup.contains("aria-label=\"sms-w1 (holding) msg-1 1/5 on sms: Processing\""), "{markup}");
+    assert!(markup.contains("<title>sms-w1: Processing, holding msg-1 1/5</title>"), "{markup}");
     pg.play_for(1_000);
     let layout = Layout::of_now(&pg.snapshot());
     let sms = layout.row_of("sms").unwrap();

@@ -140,12 +140,14 @@ pub fn ComparePage(texts: Vec<(&'static str, String)>) -> impl IntoView {
                 <Picker chosen=chosen />
                 <time class="clock" data-testid="clock" title="One virtual clock for every design">{now}</time>
             </AppHeader>
+            <main class="compare-main">
             <Controls designs=designs.clone() playing=playing speed=speed />
             {move || errors.iter().find_map(|(n, c)| c.error.get().map(|e| format!("{}: {e}", label(n))))
                 .map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <p class="lede">"The same order in each design, after the payment checkout waits for: billing writes the invoice, packing prints the slip, SMS texts the customer. The SMS provider answers in 0.5 s; its client gives up after 10 s. A publish or a send is given no time, for want of a documented figure. Every button acts on every design at the same virtual moment."</p>
             <div class="compare-designs" style=format!("--designs: {}", designs.len())>{panels}</div>
             <table::Difference designs=designs.clone() />
+            </main>
         </div>
     }
     .into_any()

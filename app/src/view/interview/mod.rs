@@ -91,8 +91,10 @@ fn InterviewLoader(id: String) -> impl IntoView {
         return view! {
             <div class="shell interview" data-testid="interview">
                 <AppHeader>""</AppHeader>
-                <h2 class="interview-title">"Interview practice"</h2>
-                <QuestionList current=String::new() />
+                <main class="interview-main">
+                    <h2 class="interview-title">"Interview practice"</h2>
+                    <QuestionList current=String::new() />
+                </main>
             </div>
         }
         .into_any();
@@ -389,6 +391,7 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
                     {overrun}
                 </label>
             </AppHeader>
+            <main class="interview-main">
             <QuestionList current=current live=saved />
             <h2 class="interview-title">{iv.with_value(|i| i.title.clone())}</h2>
             <p class="lede">{iv.with_value(|i| i.summary.clone())}</p>
@@ -406,6 +409,7 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
                 <button class="primary" data-testid="interview-next" prop:disabled=move || { step.get() >= total } on:click=next>
                     {move || if step.get() + 1 == total { "Review" } else { "Next" }}</button>
             </nav>
+            </main>
         </div>
     }
     .into_any()

@@ -113,7 +113,7 @@ pub fn LessonPanel(
     view! {
         <section class="lesson-panel" data-testid="lesson-panel" aria-label="Lesson" data-run=move || plan.get()>
             <header class="lesson-head">
-                <span class="lesson-title" dir="auto">{rich_of(title)}</span>
+                <h2 class="lesson-title" dir="auto">{rich_of(title)}</h2>
                 <span class="lesson-step" data-testid="lesson-step"
                     aria-label=move || { let (n, m) = position.get(); format!("step {n} of {m}") }>
                     {move || { let (n, m) = position.get(); format!("{n} / {m}") }}
@@ -121,7 +121,7 @@ pub fn LessonPanel(
                 {exit}
             </header>
             <div class="lesson-body" aria-live="polite">
-                <p class="lesson-text" data-testid="lesson-text" tabindex="-1" dir="auto" node_ref=ls.text_el>
+                <p class="lesson-text" data-testid="lesson-text" tabindex="-1" dir="auto" data-skip-to node_ref=ls.text_el>
                     {rich_of(text)}
                 </p>
                 {control}
