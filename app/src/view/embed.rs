@@ -429,7 +429,8 @@ fn EmbedStage(story: Story, params: Params) -> impl IntoView {
         // of a narrow frame).
         {match controls.as_str() {
             "full" => view! { <transport::Transport /> }.into_any(),
-            "min" => view! { <MinControls press /> }.into_any(),
+            // A lesson's own panel says what to do (and offers Publish where a step needs it).
+            "min" => view! { <MinControls press with_publish=lesson.is_none() /> }.into_any(),
             _ => ().into_any(),
         }}
         <section class="diagram embed-diagram" aria-label="Topology">
@@ -445,7 +446,7 @@ fn EmbedStage(story: Story, params: Params) -> impl IntoView {
 /// names it — add a worker to the first queue that has no consumer (what a poison message or a
 /// crash needs to play out).
 #[component]
-fn MinControls(press: Option<Press>) -> impl IntoView {
+fn MinControls(press: Option<Press>, with_publish: bool) -> impl IntoView {
     let ctx = super::use_ctx();
     let idle = Memo::new(move |_| ctx.snapshot.with(Playground::idle_queue));
     let add_worker = move |_| {
@@ -454,7 +455,7 @@ fn MinControls(press: Option<Press>) -> impl IntoView {
     let publish = move |_| {
         ctx.act(|p| p.press(Press::Publish));
     };
-    let has_presets = ctx.pg.with_untracked(|p| !p.presets().is_empty());
+    let has_presets = with_publish && ctx.pg.with_untracked(|p| !p.presets().is_empty());
     view! {
         <div class="embed-min">
             <button data-testid="play-pause" aria-pressed=move || ctx.playing.get().to_string()

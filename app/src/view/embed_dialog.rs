@@ -175,7 +175,8 @@ pub fn EmbedDialog(of: EmbedOf, closed: Callback<()>) -> impl IntoView {
                 <h2 id="embed-dialog-heading">{heading}</h2>
                 <button class="quiet" data-testid="embed-close" on:click=close>"Close"</button>
             </header>
-            <p class="hint">"Put this story in a documentation page: choose how it shows, give it a title, and copy the snippet."</p>
+            <p class="hint">{if lesson { "Put this lesson step in a documentation page" } else { "Put this story in a documentation page" }}
+                ": choose how it shows, give it a title, and copy the snippet."</p>
             <div class="embed-dialog-body">
                 <div class="embed-fields">
                     <label>"Title"
@@ -232,16 +233,18 @@ pub fn EmbedDialog(of: EmbedOf, closed: Callback<()>) -> impl IntoView {
                         <iframe data-testid="embed-preview" node_ref=frame title="Preview of the embed"
                             aria-describedby="embed-preview-label" src=move || preview_src.get() style=frame_height></iframe>
                     </div>
+                    // Under the preview: in view beside the options at 1280 px; on a phone,
+                    // Copy stays at the dialog's bottom edge (style.css).
+                    <label class="embed-snippet-label" for="embed-snippet">"Snippet: paste it into your page"</label>
+                    <textarea id="embed-snippet" class="embed-snippet" data-testid="embed-snippet" readonly rows="5"
+                        prop:value=move || failed.get().unwrap_or_else(|| snippet.get())></textarea>
+                    <div class="embed-copy-row">
+                        <button class="primary" data-testid="embed-copy" on:click=copy disabled=move || source.with(Option::is_none)>"Copy"</button>
+                        <p class="hint" data-testid="embed-length" role="status">
+                            {move || { let s = status.get(); if s.is_empty() { note.get() } else { format!("{s} {}", note.get()) } }}
+                        </p>
+                    </div>
                 </div>
-            </div>
-            <label class="embed-snippet-label" for="embed-snippet">"Snippet: paste it into your page"</label>
-            <textarea id="embed-snippet" class="embed-snippet" data-testid="embed-snippet" readonly rows="5"
-                prop:value=move || failed.get().unwrap_or_else(|| snippet.get())></textarea>
-            <div class="embed-copy-row">
-                <button class="primary" data-testid="embed-copy" on:click=copy disabled=move || source.with(Option::is_none)>"Copy"</button>
-                <p class="hint" data-testid="embed-length" role="status">
-                    {move || { let s = status.get(); if s.is_empty() { note.get() } else { format!("{s} {}", note.get()) } }}
-                </p>
             </div>
         </dialog>
     }
