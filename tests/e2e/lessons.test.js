@@ -109,7 +109,7 @@ test("a lesson's story opened in the sandbox says where it came from, and the AW
   // its scenario said before the lesson added workers ("No worker reads them yet").
   const picker = page.getByTestId('scenario-picker');
   assert.equal(await picker.inputValue(), '');
-  assert.equal(await page.getByTestId('scenario-picker-own').textContent(), 'From the lesson: Your first fan-out: six words on the diagram');
+  assert.equal(await page.getByTestId('scenario-picker-own').textContent(), 'Your first fan-out (lesson)');
   const lede = await page.locator('.lede').first().textContent();
   assert.match(lede, /as you left it at step 3 of 6/);
   assert.doesNotMatch(lede, /No worker reads them yet/);

@@ -158,7 +158,9 @@ fn taken_to_sandbox(title: &str, at: Option<(usize, usize)>) -> (String, String)
     let said = format!(
         "The story of the lesson \u{201c}{title}\u{201d}, {when}. Nothing here is graded: publish, add or crash workers, change any setting."
     );
-    (format!("From the lesson: {title}"), said)
+    // The menu is narrow: the title's first part ("The visibility timeout"), then "(lesson)".
+    let short = title.split(':').next().unwrap_or(title).trim();
+    (format!("{short} (lesson)"), said)
 }
 
 /// A lesson in an embed, on the embed's stage (`ctx`): its player, its keys, its story.
