@@ -24,6 +24,13 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ("none", "None: the diagram alone"),
 ];
 
+/// The same for a lesson's step, whose panel has its own Publish where a step needs one.
+pub const LESSON_CONTROLS: &[(&str, &str)] = &[
+    ("min", "Minimal: Play, Step"),
+    ("full", "Full: time controls, Publish"),
+    ("none", "None: the diagram and the step"),
+];
+
 /// The themes (`theme=`).
 pub const THEMES: &[(&str, &str)] = &[("auto", "The reader's system setting"), ("light", "Light"), ("dark", "Dark")];
 

@@ -2,7 +2,7 @@
 // update in place: a keyboard-focused node or chip keeps its focus while messages change.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPlayground, finish, whilePlaying } from './harness.js';
+import { startServer, launchBrowser, openPlayground, finish, whilePlaying, stageBuilt, viewsLoaded } from './harness.js';
 
 let server;
 let browser;
@@ -56,6 +56,10 @@ test('the clock asks for animation frames only while playing', async () => {
   page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
   await page.goto(server.url);
   await page.getByTestId('publish').waitFor();
+  // What the page builds once, after its first screen (the stage's idle work, the views' code
+  // fetched), asks for frames of its own: counted from when it is done.
+  await stageBuilt(page);
+  await viewsLoaded(page);
   const counts = () => page.evaluate(() => ({ ...window.timers }));
   const clock = () => page.evaluate(() => document.querySelector('[data-testid="clock"]').textContent.trim());
   const idle = await counts();

@@ -51,6 +51,8 @@ async function playThrough(frame, key) {
   if (key.startsWith('lesson:')) {
     // A lesson step's instruction is its text; its one control is the prediction and Commit.
     await frame.getByTestId('lesson-panel').waitFor({ timeout: 15_000 });
+    // Without the author's caption, the line says the step, not Play, drives it.
+    assert.match(await frame.getByTestId('embed-frame-caption').textContent(), /^The step under the diagram says what to do/);
     await frame.getByTestId('predict-choice-1').click();
     await frame.getByTestId('predict-submit').click();
     await playedUntilShown(frame, 'predict-result');

@@ -66,7 +66,7 @@ test('an embed below the fold does no work until it is scrolled into view', asyn
   const lesson = () => page.frames().find((f) => f.url().includes('lesson=visibility-timeout'));
   // Lazy loading may not have fetched it at all; if it did, it only waits.
   if (lesson()) assert.equal(await lesson().locator('svg.topology').count(), 0, 'no diagram before it is seen');
-  await page.locator('iframe[title^="Lesson"]').scrollIntoViewIfNeeded();
+  await page.locator('iframe[src*="lesson=visibility-timeout"]').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => true);
   await (async () => { for (let i = 0; i < 100 && !lesson(); i++) await page.waitForTimeout(100); })();
   await lesson().locator('svg.topology').first().waitFor({ timeout: 15_000 });

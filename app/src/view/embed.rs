@@ -354,6 +354,9 @@ pub fn Embed(params: Params) -> impl IntoView {
 /// What the frame's bar and the line under it say: the author's title and caption; else, for a
 /// scenario, its name and its one-line hint; for an author's story without a title, a plain
 /// one (never its scenario's name and description, which describe another story).
+/// The line under a lesson's title when the author gives no caption.
+pub const LESSON_LINE: &str = "The step under the diagram says what to do: answer its question, or act, and it plays.";
+
 /// A lesson without the author's title shows its own (the Embed dialog's snippet titles its
 /// iframe the same, `embed_snippet::frame_title`).
 fn heading(pg: &Playground, shared: bool, lesson: Option<&str>, p: &Params) -> (String, Option<String>) {
@@ -363,8 +366,12 @@ fn heading(pg: &Playground, shared: bool, lesson: Option<&str>, p: &Params) -> (
         None => pg.name.clone(),
     };
     let title = p.title.clone().unwrap_or(own);
-    let hint =
-        (!shared && lesson.is_none() && p.controls != "none").then(|| pg.embed_hint().map(|h| h.say.clone())).flatten();
+    // A lesson's step is driven from its panel under the diagram (a question to answer, a
+    // checkpoint to reach), not by Play: the line says so unless the author wrote their own.
+    let hint = match lesson {
+        Some(_) => Some(LESSON_LINE.to_string()),
+        None => (!shared && p.controls != "none").then(|| pg.embed_hint().map(|h| h.say.clone())).flatten(),
+    };
     (title, p.caption.clone().or(hint))
 }
 

@@ -188,7 +188,7 @@ pub fn EmbedDialog(of: EmbedOf, closed: Callback<()>) -> impl IntoView {
                             on:input=set(|o, v| o.caption = v)></textarea>
                     </label>
                     <label>"Controls"
-                        <select data-testid="embed-controls" on:change=set(|o, v| o.controls = v)>{choices(snip::CONTROLS, "min")}</select>
+                        <select data-testid="embed-controls" on:change=set(|o, v| o.controls = v)>{choices(if lesson { snip::LESSON_CONTROLS } else { snip::CONTROLS }, "min")}</select>
                     </label>
                     <label>"Theme"
                         <select data-testid="embed-theme" on:change=set(|o, v| o.theme = v)>{choices(snip::THEMES, "auto")}</select>

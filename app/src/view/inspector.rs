@@ -632,7 +632,7 @@ fn worker<'a>(w: &WorkerView, jobs: impl Iterator<Item = &'a JobView>) -> Markup
             Some(("received / succeeded / failed", format!("{} / {} / {}", w.received, w.succeeded, w.failed))),
             Some(("crashes", w.crashes.to_string())),
         ]),
-        list("Side effects done", done),
+        list("Side effects of its jobs, by all their workers", done),
         "<div class=\"fidelity simplified\"><p><strong>Playground actor. </strong>A worker stands for your \
         consumer code: it long-polls ReceiveMessage, works on the message, then calls DeleteMessage. If it crashes, \
         what it holds stays in flight, hidden from every other consumer, until the visibility timeout runs out; then \

@@ -402,7 +402,7 @@ impl WorldEvent {
         use WorldEvent::*;
         match self {
             WorkerCreated { worker, queue } => format!("worker {worker} polls {queue}"),
-            WorkerUpdated { worker, settings } => format!("worker {worker}: set {}", settings.join(", ")),
+            WorkerUpdated { worker, settings } => format!("worker {worker}: changed {}", settings.join(", ")),
             WorkerPaused { worker } => format!("worker {worker} paused"),
             WorkerResumed { worker } => format!("worker {worker} resumed"),
             WorkerCrashArmed { worker, point } => format!("worker {worker} will crash {point}"),

@@ -319,7 +319,7 @@ fn Checkpoint(hint: String, done: String, controls: Vec<engine::lesson::Reach>) 
             view! {
                 {show_me}
                 <p class="lesson-done" role="status" dir="auto">"✓ "{rich(&done)}</p>
-                <p class="lesson-hint" data-testid="checkpoint-stopped">"Time stopped as the last goal ticked: the next step goes on from here."</p>
+                <p class="lesson-hint" data-testid="checkpoint-stopped">"Time stopped just after the last goal ticked: the next step goes on from here."</p>
             }
             .into_any()
         } else if playing.get() {
