@@ -266,22 +266,8 @@ pub fn Chips(q: Memo<Option<QueueView>>, queue: String) -> impl IntoView {
         });
     });
     // The list is one Tab stop: ↓ ↑ Home End move between its chips (a roving tabindex).
-    let keys = move |ev: web_sys::KeyboardEvent| {
-        if let Some(ul) = list.get_untracked() {
-            if super::roving::rove(&ul, "chip", &ev.key()) {
-                ev.prevent_default();
-                ev.stop_propagation();
-            }
-        }
-    };
-    let focused = move |ev: web_sys::FocusEvent| {
-        let target = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok());
-        if let (Some(ul), Some(el)) = (list.get_untracked(), target) {
-            if el.class_list().contains("chip") {
-                super::roving::make_stop(&ul, "chip", &el);
-            }
-        }
-    };
+    let keys = move |ev: web_sys::KeyboardEvent| super::roving::on_key(list.get_untracked(), "chip", &ev);
+    let focused = move |ev: web_sys::FocusEvent| super::roving::on_focus(list.get_untracked(), "chip", &ev);
     // The rings count down with the time to read (`Ctx::clock`, ten times a second while
     // playing), not every frame: the diagram's dots are the moving view. Without a ring, the
     // clock is not followed at all.

@@ -61,22 +61,8 @@ pub fn EventLog() -> impl IntoView {
             }
         });
     });
-    let keys = move |ev: web_sys::KeyboardEvent| {
-        if let Some(ol) = list.get_untracked() {
-            if super::roving::rove(&ol, "event", &ev.key()) {
-                ev.prevent_default();
-                ev.stop_propagation();
-            }
-        }
-    };
-    let focused = move |ev: web_sys::FocusEvent| {
-        let target = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok());
-        if let (Some(ol), Some(el)) = (list.get_untracked(), target) {
-            if el.class_list().contains("event") {
-                super::roving::make_stop(&ol, "event", &el);
-            }
-        }
-    };
+    let keys = move |ev: web_sys::KeyboardEvent| super::roving::on_key(list.get_untracked(), "event", &ev);
+    let focused = move |ev: web_sys::FocusEvent| super::roving::on_focus(list.get_untracked(), "event", &ev);
     view! {
         <section class="log" aria-label="Event log">
             <header>

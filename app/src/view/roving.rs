@@ -55,3 +55,24 @@ pub fn rove(list: &Element, class: &str, key: &str) -> bool {
     _ = all[to].focus();
     true
 }
+
+/// A key pressed inside the list: the arrow keys, Home and End move the focus ([`rove`]) and
+/// go no further (the page's own keys do not see them).
+pub fn on_key(list: Option<impl AsRef<Element>>, class: &str, ev: &web_sys::KeyboardEvent) {
+    if let Some(list) = list {
+        if rove(list.as_ref(), class, &ev.key()) {
+            ev.prevent_default();
+            ev.stop_propagation();
+        }
+    }
+}
+
+/// The focus came to an element inside the list: an item of `class` is the tab stop now.
+pub fn on_focus(list: Option<impl AsRef<Element>>, class: &str, ev: &web_sys::FocusEvent) {
+    let target = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlElement>(t).ok());
+    if let (Some(list), Some(el)) = (list, target) {
+        if el.class_list().contains(class) {
+            make_stop(list.as_ref(), class, &el);
+        }
+    }
+}

@@ -622,17 +622,23 @@ impl Lessons {
         }
     }
 
-    /// The learner commits an answer (a choice id or a typed number).
-    pub fn commit(&self, given: String) {
+    /// Pauses the story and lets the lesson's player act on it (nothing when no lesson is open).
+    pub(super) fn paused_play(&self, f: impl FnOnce(&mut Play, &mut Playground)) {
         let play = self.play;
         self.ctx.pause();
         self.ctx.pg.update(|pg| {
             play.update(|p| {
                 if let Some(p) = p {
-                    p.commit(pg, &given)
+                    f(p, pg)
                 }
             })
         });
+    }
+
+    /// The learner commits an answer (a choice id or a typed number).
+    pub fn commit(&self, given: String) {
+        let play = self.play;
+        self.paused_play(|p, pg| p.commit(pg, &given));
         if let Some((id, step)) = play
             .with_untracked(|p| p.as_ref().filter(|p| p.given.is_some()).map(|p| (p.id().to_string(), p.position().0)))
         {
@@ -653,34 +659,22 @@ impl Lessons {
 
     /// "Show me": performs the checkpoint's solution on the diagram.
     pub fn show_me(&self) {
-        let play = self.play;
-        self.ctx.pause();
-        self.ctx.pg.update(|pg| {
-            play.update(|p| {
-                if let Some(p) = p {
-                    p.show_me(pg)
-                }
-            })
-        });
+        self.paused_play(|p, pg| p.show_me(pg));
         self.play_run();
     }
 
     /// To the next step; the one left is kept for Back.
     pub fn next(&self) {
-        let (play, trail) = (self.play, self.trail);
-        self.ctx.pause();
+        let trail = self.trail;
         let mut moved = false;
-        self.ctx.pg.update(|pg| {
-            play.update(|p| {
-                let Some(p) = p else { return };
-                if p.phase == Phase::Playing {
-                    p.finish(pg);
-                }
-                if p.can_continue() {
-                    trail.update_value(|t| t.push((pg.clone(), p.clone())));
-                    moved = p.next(pg);
-                }
-            })
+        self.paused_play(|p, pg| {
+            if p.phase == Phase::Playing {
+                p.finish(pg);
+            }
+            if p.can_continue() {
+                trail.update_value(|t| t.push((pg.clone(), p.clone())));
+                moved = p.next(pg);
+            }
         });
         if moved {
             self.new_screen();

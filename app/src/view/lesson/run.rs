@@ -99,15 +99,7 @@ impl Lessons {
     }
 
     pub(super) fn finish(&self) {
-        let play = self.play;
-        self.ctx.pause();
-        self.ctx.pg.update(|pg| {
-            play.update(|p| {
-                if let Some(p) = p {
-                    p.finish(pg)
-                }
-            })
-        });
+        self.paused_play(|p, pg| p.finish(pg));
         self.after_change();
     }
 
