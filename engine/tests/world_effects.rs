@@ -177,3 +177,43 @@ fn end_to_end_latency_runs_from_publish_to_the_side_effect() {
         (json!(3), json!(1500), json!(1500))
     );
 }
+
+#[test]
+fn the_job_view_names_the_events_done_more_than_once() {
+    // The view's side of the duplicates: which events a job did twice or more, and how often,
+    // as DescribeJob's EffectsByEvent counts them (the first few, in event order).
+    let mut sim = Sim::new(4);
+    ok(&mut sim, "ConfigureSimulation", json!({"DuplicateDeliveryProbability": "1"}));
+    queue(&mut sim, "q", json!({}));
+    for w in ["a", "b"] {
+        ok(
+            &mut sim,
+            "CreateWorker",
+            json!({"WorkerName": w, "QueueUrl": "q", "Job": "packing", "ProcessingTime": "1s"}),
+        );
+    }
+    for id in 4417..4422 {
+        send(&mut sim, "q", &order(id, 1, "+919876543210"));
+    }
+    secs(&mut sim, 10);
+    let by_event = job(&mut sim, "packing", &["evt-4417", "evt-4418"])["EffectsByEvent"].clone();
+    let view = sim.snapshot().world.jobs;
+    let packing = view.iter().find(|j| j.job == "packing").expect("the packing job");
+    assert!(packing.duplicates > 0, "every message is delivered twice");
+    assert_eq!(
+        packing.repeated.len(),
+        engine::world::REPEATED_LISTED,
+        "four listed, of five repeated: {:?}",
+        packing.repeated
+    );
+    assert_eq!(packing.repeated[0].0, "evt-4417");
+    assert_eq!(json!(packing.repeated[0].1), by_event["evt-4417"]);
+    assert_eq!(json!(packing.repeated[1].1), by_event["evt-4418"]);
+
+    let mut calm = Sim::new(4);
+    queue(&mut calm, "q", json!({}));
+    ok(&mut calm, "CreateWorker", json!({"WorkerName": "a", "QueueUrl": "q", "Job": "packing"}));
+    send(&mut calm, "q", &order(4417, 1, "+919876543210"));
+    secs(&mut calm, 5);
+    assert_eq!(calm.snapshot().world.jobs[0].repeated, Vec::<(String, u32)>::new(), "no duplicate, no list");
+}

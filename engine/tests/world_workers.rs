@@ -295,3 +295,20 @@ fn a_deleted_worker_abandons_what_it_held_until_the_visibility_timeout() {
     sim.advance_to(engine::SimTime(10_000));
     assert_eq!(counts(&mut sim, "q"), (1, 0));
 }
+
+#[test]
+fn the_worker_view_says_its_poison_rule_until_it_is_removed() {
+    // Playground actor: the poison rule a learner's lesson removes ("the worker has no poison rule
+    // any more") is part of what the worker's view shows, as the failure's reason says it.
+    let mut sim = Sim::new(8);
+    queue_with_dlq(&mut sim, "sms", 2, 5);
+    ok(
+        &mut sim,
+        "CreateWorker",
+        json!({"WorkerName": "w", "QueueUrl": "sms", "Job": "sms", "Poison": {"Field": "data.phone", "LengthBelow": 13}}),
+    );
+    let rule = |sim: &Sim| sim.snapshot().world.workers[0].fails_on.clone();
+    assert_eq!(rule(&sim).as_deref(), Some("data.phone is shorter than 13 characters"));
+    ok(&mut sim, "UpdateWorker", json!({"WorkerName": "w", "Poison": {}}));
+    assert_eq!(rule(&sim), None);
+}

@@ -137,3 +137,42 @@ test('a click on a difference cell lands while the designs play', async () => {
   assert.equal(await page.getByTestId('speed').inputValue(), '5', 'the speed picked stays picked');
   assert.deepEqual(await finish(page, problems, 'lesson-components-compare-click'), []);
 });
+
+test("a worker's poison rule is said on its row and in the inspector until the fix removes it; side effects name the events done twice", async () => {
+  const { page, problems } = await open('?lesson=poison-messages&step=5', 'lesson-panel');
+  await atStep(page, '5 / 8');
+  assert.match(await textOf(page, 'worker-sms-w1-rule'), /fails every message where data\.phone is shorter than 13 characters/);
+  await page.goto(server.url + '?lesson=poison-messages&step=6');
+  await atStep(page, '6 / 8');
+  // The run step's fact is ticked once its run is over: the rule is gone from the row.
+  await page.waitForSelector('.lesson-facts li.held', { timeout: 20_000 });
+  assert.equal(await page.getByTestId('worker-sms-w1-rule').count(), 0, 'no rule line once the rule is removed');
+  await page.getByRole('button', { name: 'Inspect worker sms-w1' }).click();
+  assert.match(await textOf(page, 'inspector'), /poison rule\s*none/);
+  // Visibility timeout, after the step where a 5 s timeout hands order 4418 to two workers.
+  await page.goto(server.url + '?lesson=visibility-timeout&step=7');
+  await atStep(page, '7 / 10');
+  assert.match(await textOf(page, 'side-effects'), /duplicates? \(evt-4418 × [2-9]/, 'the duplicates name the order printed twice or more');
+  assert.deepEqual(await finish(page, problems, 'lesson-components-poison-rule'), []);
+});
+
+test("on a phone, a prediction's result brings the diagram back with one press (and at 1280 px, where both are in view, offers nothing)", async () => {
+  for (const [viewport, shown] of [[{ width: 375, height: 812 }, true], [{ width: 1280, height: 800 }, false]]) {
+    const { page, problems } = await open('?lesson=first-fan-out&step=2', 'lesson-panel', viewport);
+    await atStep(page, '2 / 6');
+    await page.getByTestId('predict-choice-3').click();
+    await page.getByTestId('predict-submit').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="predict-result"]')
+      || document.querySelector('[data-testid="lesson-next"]')?.textContent.trim() === 'Skip to the end');
+    if (!(await page.getByTestId('predict-result').count())) await page.getByTestId('lesson-next').click();
+    await page.getByTestId('predict-result').waitFor();
+    const button = page.getByTestId('predict-see-diagram');
+    assert.equal(await button.isVisible(), shown, `the button at ${viewport.width} px`);
+    if (shown) {
+      await button.click();
+      const top = await page.evaluate(() => document.querySelector('.lesson-stage .diagram').getBoundingClientRect().top);
+      assert.ok(Math.abs(top) < 2, `the diagram's top at the window's top, not ${top}`);
+    }
+    assert.deepEqual(await finish(page, problems, `lesson-components-see-diagram-${viewport.width}`), []);
+  }
+});

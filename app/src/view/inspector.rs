@@ -286,7 +286,7 @@ fn QueueDetail(name: String) -> impl IntoView {
     }
 }
 
-/// A worker: its facts, its controls (Crash, Pause, Slow, as on its queue's card, so the worker
+/// A worker: its facts, its controls (Crash, Pause, Slow down, as on its queue's card, so the worker
 /// opened from the diagram can be paused where it is looked at), and how it guards against doing
 /// one event twice (its idempotency).
 #[component]
@@ -631,6 +631,13 @@ fn worker<'a>(w: &WorkerView, jobs: impl Iterator<Item = &'a JobView>) -> Markup
             Some(("idempotency", w.idempotency.to_string())),
             Some(("received / succeeded / failed", format!("{} / {} / {}", w.received, w.succeeded, w.failed))),
             Some(("crashes", w.crashes.to_string())),
+            Some((
+                "poison rule",
+                match &w.fails_on {
+                    Some(r) => format!("fails every message where {r}"),
+                    None => "none".to_string(),
+                }
+            )),
         ]),
         list("Side effects of its jobs, by all their workers", done),
         "<div class=\"fidelity simplified\"><p><strong>Playground actor. </strong>A worker stands for your \

@@ -15,11 +15,17 @@ pub fn Effects() -> impl IntoView {
     let line = |j: engine::world::JobView| {
         let duplicates = (j.duplicates != 0).then(|| crate::format::count(j.duplicates, "duplicate", "duplicates"));
         let skipped: Vec<String> = skips(&j).collect();
+        // Which events were done more than once, and how often: "evt-4418 × 3".
+        let repeated = (!j.repeated.is_empty()).then(|| {
+            let each: Vec<String> = j.repeated.iter().take(3).map(|(id, n)| format!("{id} × {n}")).collect();
+            let more = if j.repeated.len() > 3 { ", …" } else { "" };
+            format!(" ({}{more})", each.join(", "))
+        });
         view! {
             <li class:dup=j.duplicates != 0>
                 <strong><bdi>{j.job.clone()}</bdi>": "<bdi>{j.effect.clone()}</bdi>" × "{j.side_effects}</strong>
                 <span>" for "{crate::format::count(j.distinct_events, "event", "events")}</span>
-                {duplicates.map(|d| view! { <span class="warn">" · "{d}</span> })}
+                {duplicates.map(|d| view! { <span class="warn">" · "{d}{repeated}</span> })}
                 {skipped.into_iter().map(|s| view! { <span class="ok">" · "{s}</span> }).collect_view()}
             </li>
         }
@@ -196,7 +202,7 @@ fn age(q: &QueueView, now: engine::SimTime) -> String {
 
 /// A worker's controls, each test id `{id}-crash`/`-restart`, `-pause`/`-resume` and `-slow`.
 /// A control whose action turns it into its opposite (Crash and Restart, Pause and Resume, Slow
-/// and Speed up) is one button that changes its label, so the keyboard stays on it. Used by the
+/// down and Speed up) is one button that changes its label, so the keyboard stays on it. Used by the
 /// worker's row on its queue's card and by the inspector.
 #[component]
 pub(crate) fn WorkerButtons(name: String, id: String) -> impl IntoView {
@@ -232,9 +238,9 @@ pub(crate) fn WorkerButtons(name: String, id: String) -> impl IntoView {
             data-testid=move || format!("{i2}-{}", if paused() { "resume" } else { "pause" })>
             {move || if paused() { "Resume" } else { "Pause" }}
         </button>
-        <button data-testid=format!("{id}-slow") on:click=speed aria-pressed=move || slow().to_string()
-            disabled=crashed title="Slow down: 20 s a message instead of 2 s">
-            {move || if slow() { "Speed up" } else { "Slow" }}
+        <button data-testid=format!("{id}-slow") on:click=speed disabled=crashed
+            title=move || if slow() { "Back to 2 s a message" } else { "20 s a message instead of 2 s" }>
+            {move || if slow() { "Speed up" } else { "Slow down" }}
         </button>
     }
 }
@@ -260,6 +266,9 @@ fn WorkerRow(name: String, add_worker: NodeRef<leptos::html::Button>) -> impl In
             format!("{}{held} · {} ok, {} failed", w.state.as_str().to_lowercase(), w.succeeded, w.failed)
         })
     };
+    // A poison rule (a playground actor's own setting) is said on its row, so that a learner
+    // sees it go when the rule is removed.
+    let rule = move || w.with(|w| w.as_ref().and_then(|w| w.fails_on.clone()));
     let me = StoredValue::new(name.clone());
     let row = NodeRef::<leptos::html::Li>::new();
     let remove = move |_| {
@@ -290,6 +299,11 @@ fn WorkerRow(name: String, add_worker: NodeRef<leptos::html::Button>) -> impl In
             <button class="who link" dir="auto" aria-label=format!("Inspect worker {name}")
                 on:click=move |_| ctx.selected.set(Some(Selection::Worker(who.clone())))>{name.clone()}</button>
             <span class="what" dir="auto">{what}</span>
+            {move || rule().map(|r| view! {
+                <span class="rule" dir="auto" data-testid=format!("worker-{}-rule", me.get_value())>
+                    "Poison rule: fails every message where " {r}
+                </span>
+            })}
             <span class="buttons">
                 <WorkerButtons name=name.clone() id=id.clone() />
                 <button class="quiet remove" data-testid=format!("{id}-remove") on:click=remove

@@ -64,6 +64,7 @@ pub(crate) use producer::PRODUCER_KEYS;
 pub(crate) use recipient::{RECIPIENT_KEYS, RECIPIENT_UPDATE_KEYS};
 pub(crate) use relay::RELAY_KEYS;
 pub(crate) use spec::BEHAVIOR_KEYS;
+pub use view::REPEATED_LISTED;
 pub use view::{AlarmState, DurationMs, MappingState, WorkerStatus};
 pub use view::{AlarmView, DependencyView, FunctionView, JobView, MappingView, ProducerView, WorkerView, WorldView};
 pub(crate) use worker::POLL_KEYS;

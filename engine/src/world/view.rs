@@ -128,6 +128,9 @@ pub struct WorkerView {
     pub succeeded: u64,
     pub failed: u64,
     pub crashes: u64,
+    /// The worker's poison rule, as a clause ("data.phone is shorter than 13 characters"): a
+    /// message it matches fails every time. `None` when the worker has none.
+    pub fails_on: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -205,7 +208,14 @@ pub struct JobView {
     pub stale: u64,
     pub end_to_end_mean_ms: u64,
     pub end_to_end_max_ms: u64,
+    /// The first events whose effect was done more than once (up to [`REPEATED_LISTED`]), each
+    /// with how many times: what makes `duplicates` concrete ("evt-4418 × 3").
+    pub repeated: Vec<(String, u32)>,
 }
+
+/// How many repeated events a [`JobView`] lists: a view that shows three knows from a fourth
+/// that there are more.
+pub const REPEATED_LISTED: usize = 4;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AlarmView {
@@ -261,6 +271,7 @@ impl Sim {
                     succeeded: k.stats.succeeded,
                     failed: k.stats.failed,
                     crashes: k.stats.crashes,
+                    fails_on: k.behavior.poison.as_ref().map(|p| p.describe()),
                 })
                 .collect(),
             functions: w
@@ -326,6 +337,18 @@ impl Sim {
                     stale: l.stale,
                     end_to_end_mean_ms: l.end_to_end.mean(),
                     end_to_end_max_ms: l.end_to_end.max,
+                    repeated: if l.duplicates == 0 {
+                        Vec::new()
+                    } else {
+                        l.counts
+                            .at_least(2, REPEATED_LISTED)
+                            .into_iter()
+                            .map(|id| {
+                                let n = l.counts.get(&id);
+                                (id, n)
+                            })
+                            .collect()
+                    },
                 })
                 .collect(),
             alarms: w

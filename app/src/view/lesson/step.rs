@@ -267,6 +267,13 @@ fn Verdict() -> impl IntoView {
         Some(view! {
             <div class=class data-testid="predict-result" role="status" node_ref=result>
                 <p><strong>{said}</strong>" The run gave "{value}"."</p>
+                // Where the diagram is above the panel (a phone), the answer scrolled it away:
+                // one press brings it back.
+                <p class="see-diagram">
+                    <button class="link" data-testid="predict-see-diagram" on:click=|_| see_diagram()>
+                        "↑ See the run on the diagram"
+                    </button>
+                </p>
                 {right}
                 {mine}
                 {reveal}
@@ -275,6 +282,13 @@ fn Verdict() -> impl IntoView {
             </div>
         })
     })
+}
+
+/// The lesson's diagram at the top of the window.
+fn see_diagram() {
+    if let Some(el) = document().query_selector(".lesson-stage .diagram").ok().flatten() {
+        el.scroll_into_view();
+    }
 }
 
 /// A checkpoint: its goals, live as the learner acts; then the hint when due and "Show me", or
@@ -339,12 +353,14 @@ fn Checkpoint(hint: String, done: String, controls: Vec<engine::lesson::Reach>) 
     // While time stands still the checkpoint says so, and what starts it.
     let paused = move || !reached.get() && !playing.get() && !ctx.playing.get();
     view! {
+        // What the step asks for comes first, its controls within reach under the text; then
+        // the goals they tick (a long list cannot push an Apply below the panel's fold).
         <div class="checkpoint" data-testid="checkpoint" data-done=move || reached.get().to_string()>
-            {move || goals.with(|g| g.as_deref().and_then(|g| checks(g, "goals", "○", true)))}
+            <super::reach::ReachControls controls=controls />
             <p class="clock-paused" data-testid="checkpoint-paused" hidden=move || !paused()>
                 "Time is paused. It starts when you act, or press Play"<span class="keys-only">" (Space)"</span>"."
             </p>
-            <super::reach::ReachControls controls=controls />
+            {move || goals.with(|g| g.as_deref().and_then(|g| checks(g, "goals", "○", true)))}
             {rest}
         </div>
     }
