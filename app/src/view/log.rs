@@ -142,7 +142,7 @@ pub fn announcement(events: &[engine::Event]) -> Option<String> {
     let notable: Vec<&engine::Event> = events.iter().filter(|e| NOTABLE.contains(&e.kind.name())).collect();
     match notable.len() {
         0 => None,
-        1..=3 => Some(notable.iter().map(|e| e.kind.summary()).collect::<Vec<_>>().join("; ")),
+        1..=3 => Some(notable.iter().map(|e| said(e, events)).collect::<Vec<_>>().join("; ")),
         _ => {
             let mut counts: Vec<(&str, usize)> = Vec::new();
             for e in &notable {
@@ -151,9 +151,30 @@ pub fn announcement(events: &[engine::Event]) -> Option<String> {
                     None => counts.push((e.kind.name(), 1)),
                 }
             }
-            Some(counts.into_iter().map(|(k, n)| counted(k, n)).collect::<Vec<_>>().join("; "))
+            let copies = events.iter().filter(|e| matches!(e.kind, engine::EventKind::DeliveredToQueue { .. })).count();
+            let mut said: Vec<String> = counts.into_iter().map(|(k, n)| counted(k, n)).collect();
+            if copies > 0 && said.first().is_some_and(|s| s.ends_with("published")) {
+                said[0] = format!("{}, {}", said[0], counted("DeliveredToQueue", copies));
+            }
+            Some(said.join("; "))
         }
     }
+}
+
+/// One notable event in words: a publish with the copies SNS delivered for it among `events`
+/// ("sns-1 published to order-events: copied to 3 queues"), else the event's summary.
+fn said(e: &engine::Event, events: &[engine::Event]) -> String {
+    if let engine::EventKind::Published { topic, sns_message_id, .. } = &e.kind {
+        let copies = events
+            .iter()
+            .filter(|d| matches!(&d.kind, engine::EventKind::DeliveredToQueue { sns_message_id: s, .. } if s == sns_message_id))
+            .count();
+        if copies > 0 {
+            let queues = if copies == 1 { "queue" } else { "queues" };
+            return format!("{sns_message_id} published to {topic}: copied to {copies} {queues}");
+        }
+    }
+    e.kind.summary()
 }
 
 /// `n` events of kind `kind`, in words.
@@ -168,6 +189,7 @@ fn counted(kind: &str, n: usize) -> String {
         "Deduplicated" => ("duplicate dropped", "duplicates dropped"),
         "WorkerCrashed" => ("worker crashed", "workers crashed"),
         "OrderServiceCrashed" => ("order service crashed", "order services crashed"),
+        "DeliveredToQueue" => ("copy delivered to a queue", "copies delivered to queues"),
         _ => ("relay crashed", "relays crashed"),
     };
     format!("{n} {}", if n == 1 { one } else { many })
@@ -231,11 +253,14 @@ mod tests {
         let start = pg.events().len();
         pg.publish("OrderPlaced").expect("publish");
         let one = announcement(&pg.events()[start..]).expect("a publish is news");
-        assert!(one.contains("published to order-events (3 subscriptions)"), "{one}");
+        assert!(one.ends_with("published to order-events: copied to 3 queues"), "{one}");
         for _ in 0..11 {
             pg.publish("OrderPlaced").expect("publish");
         }
-        assert_eq!(announcement(&pg.events()[start..]).as_deref(), Some("12 messages published"));
+        assert_eq!(
+            announcement(&pg.events()[start..]).as_deref(),
+            Some("12 messages published, 36 copies delivered to queues")
+        );
         let quiet = pg.events().len();
         pg.add_worker("billing").expect("worker");
         assert_eq!(announcement(&pg.events()[quiet..]), None, "a worker's creation is not announced");

@@ -578,6 +578,49 @@ impl Layout {
         i >= self.buses_from
     }
 
+    /// The diagram's drawn (not live) nodes in words, first in its table: the producer and where
+    /// it sends, then each topic or bus and what it feeds.
+    fn table_rows(&self) -> Vec<(String, String)> {
+        let mut rows = Vec::new();
+        let first = self.topics.first().map(|(t, _)| t.clone()).or_else(|| self.producer_queue.clone());
+        if self.services.is_empty() {
+            let sends = match (&first, self.calls.is_empty()) {
+                (Some(to), _) => format!("sends to {to}"),
+                (None, false) => format!(
+                    "calls in turn: {}",
+                    self.calls.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", then ")
+                ),
+                (None, true) => {
+                    format!("sends to {}", self.rows.iter().map(|r| r.queue.as_str()).collect::<Vec<_>>().join(", "))
+                }
+            };
+            rows.push((format!("Producer {}", self.producer), sends));
+        }
+        for (i, (topic, _)) in self.topics.iter().enumerate() {
+            let kind = if self.is_bus(i) { "Event bus" } else { "SNS topic" };
+            let fed: Vec<&str> = self.rows.iter().filter(|r| r.topic == Some(i)).map(|r| r.queue.as_str()).collect();
+            let feeds =
+                if fed.is_empty() { "feeds nothing drawn".to_string() } else { format!("feeds {}", fed.join(", ")) };
+            rows.push((format!("{kind} {topic}"), feeds));
+        }
+        // Each row's subscription (how it delivers, its filter) or rule, as its badges say.
+        for r in &self.rows {
+            let queue = &r.queue;
+            if let Some(sub) = &r.sub {
+                let how = if sub.raw { "raw message delivery" } else { "SNS envelope" };
+                rows.push((format!("Subscription of {queue}"), how.to_string()));
+                if let Some(p) = &sub.filter_policy {
+                    rows.push((format!("Filter policy for {queue}"), p.clone()));
+                }
+            }
+            if let Some(rule) = &r.rule {
+                let disabled = if rule.enabled { "" } else { " (disabled)" };
+                rows.push((format!("Rule {} on {}, to {queue}{disabled}", rule.name, rule.bus), rule.pattern.clone()));
+            }
+        }
+        rows
+    }
+
     /// The same diagram drawn top to bottom, for a narrow container: the producer on top, each
     /// topic under it followed by the queues it feeds, then the queues no topic feeds. Each
     /// queue's consumers and dead-letter queues sit under it.
@@ -988,6 +1031,39 @@ pub fn Topology() -> impl IntoView {
             </svg>
             <super::tokens::Tokens layout=layout />
         </div></div>
+        <AsTable layout=layout diagram=diagram />
+    }
+}
+
+/// The diagram in words, for a learner who cannot see it (or would rather read it): every node
+/// it draws, with what feeds what and each live node's counts and state as its accessible name
+/// says them. Built only while it is open.
+#[component]
+fn AsTable(layout: Memo<Layout>, diagram: Memo<parts::Diagram>) -> impl IntoView {
+    let open = RwSignal::new(false);
+    let rows = move || {
+        let mut rows = layout.with(Layout::table_rows);
+        diagram.with(|d| {
+            rows.extend(d.looks.iter().filter_map(|l| l.label.as_deref()).map(|label| match label.split_once(": ") {
+                Some((node, state)) => (node.to_string(), state.to_string()),
+                None => (label.to_string(), String::new()),
+            }))
+        });
+        rows.into_iter()
+            .map(|(node, state)| view! { <tr><th scope="row" dir="auto">{node}</th><td dir="auto">{state}</td></tr> })
+            .collect_view()
+    };
+    view! {
+        <details class="diagram-table" data-testid="diagram-table"
+            on:toggle=move |e| open.set(event_target::<web_sys::HtmlDetailsElement>(&e).open())>
+            <summary>"Diagram as a table"</summary>
+            <Show when=move || open.get()>
+                <table>
+                    <thead><tr><th scope="col">"Node"</th><th scope="col">"What it shows now"</th></tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </Show>
+        </details>
     }
 }
 

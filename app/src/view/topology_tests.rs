@@ -812,3 +812,19 @@ fn the_engine_knows_what_the_diagram_draws_for_every_lesson_and_built_in_world()
     }
     assert!(compared > 30, "{compared} worlds compared");
 }
+
+#[test]
+fn the_table_of_the_diagram_starts_with_the_producer_and_what_each_topic_feeds() {
+    // The nodes drawn as plain markup (no accessible name of their own) in words: the producer,
+    // where it sends, and each topic's queues, in the diagram's order.
+    let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
+    pg.apply("CreateQueue", &json!({"QueueName": "reports"})).expect("queue");
+    let rows = Layout::of_now(&pg.snapshot()).table_rows();
+    let rows: Vec<(&str, &str)> = rows.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    assert_eq!(
+        rows[..2],
+        [("Producer checkout", "sends to order-events"), ("SNS topic order-events", "feeds billing, packing, sms")]
+    );
+    assert!(rows.contains(&("Subscription of billing", "raw message delivery")), "{rows:?}");
+    assert!(rows.iter().any(|(node, _)| *node == "Filter policy for sms"), "{rows:?}");
+}
