@@ -15,6 +15,7 @@ use crate::route::Route;
 use engine::interview::Interview;
 use leptos::prelude::*;
 
+mod ask;
 mod check;
 mod review;
 
@@ -56,7 +57,8 @@ pub(super) fn items(list: &[String]) -> impl IntoView {
     list.iter().map(|p| view! { <li dir="auto">{p.clone()}</li> }).collect_view()
 }
 
-/// Step `s`'s number, title, question and follow-ups (their answers hidden in a practice run).
+/// Step `s`'s number, title, question and follow-ups, each answer behind its reveal (in a
+/// practice run, the follow-ups are asked instead: see [`ask::Ask`]).
 fn question(i: &Interview, s: usize, practice: bool) -> impl IntoView {
     let st = &i.steps[s];
     view! {
@@ -65,7 +67,7 @@ fn question(i: &Interview, s: usize, practice: bool) -> impl IntoView {
                 " "{st.title.clone()}</h2>
             <blockquote class="interview-question" data-testid="interview-question" dir="auto">
                 <p>{st.question.clone()}</p>
-                <ul class="follow-ups">{check::follow_ups(st, practice)}</ul>
+                {(!practice).then(|| view! { <ul class="follow-ups">{check::follow_ups(st, false)}</ul> })}
             </blockquote>
         </div>
     }
@@ -327,9 +329,14 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
                     {move || if checking.get() { "Hide the self-check" } else { "Check my answer" }}</button>
             }
         });
+        let asking = in_practice.then(|| {
+            let st = iv.with_value(|i| i.steps[s].clone());
+            view! { <ask::Ask st=st s=s saved=saved store=store /> }
+        });
         view! {
             <section class="interview-step-card">
                 {iv.with_value(|i| question(i, s, in_practice))}
+                {asking}
                 <label class="field wide"><span>"Your answer (kept in this browser only)"</span>
                     <textarea data-testid="interview-answer" rows="6" dir="auto" prop:value=typed on:input=write></textarea></label>
                 <div class="row">
