@@ -16,6 +16,7 @@ use engine::interview::Interview;
 use leptos::prelude::*;
 
 mod ask;
+mod attempts;
 mod check;
 mod review;
 
@@ -180,6 +181,11 @@ fn QuestionList(current: String, #[prop(optional)] live: Option<RwSignal<Saved>>
     }
 }
 
+/// An attempt's score in percent, or `None` when nothing was ticked (it was not scored).
+fn attempt_score(i: &Interview, s: &Saved) -> Option<u32> {
+    s.ticks.iter().flatten().any(|t| *t).then(|| crate::interview_state::percent(&check::scores(i, s))).flatten()
+}
+
 /// The page for `?interview=<id>`: the walkthrough `iv`.
 #[component]
 pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
@@ -202,6 +208,9 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
     // Why the simulator could not open (its design file could not be fetched or built).
     let try_failed = RwSignal::new(None::<String>);
     let key = StoredValue::new(id.clone());
+    let attempts = RwSignal::new(attempts::load(&id));
+    let attempts_said = RwSignal::new(None::<String>);
+    let confirming = RwSignal::new(false);
     let store = Callback::new(move |()| key.with_value(|k| saved.with_untracked(|s| save(k, s))));
     let persist = move || {
         saved.update_untracked(|s| {
@@ -247,13 +256,42 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
         name_step(to);
         persist();
     };
-    // A practice run: the whole question afresh on one clock, from step 1.
-    let start_practice = move |_| {
+    // A practice run: the whole question afresh on one clock, from its first step.
+    let begin = move || {
+        confirming.set(false);
         saved.update(|s| *s = s.fresh(total));
         practice.set(true);
         timing.set(true);
         go(0);
     };
+    // A new attempt replaces the work on the page only once the candidate says so; the work
+    // then joins the earlier attempts (unless they cannot be read: the question says so).
+    let request = Callback::new(move |()| {
+        if saved.with_untracked(Saved::has_work) {
+            confirming.set(true);
+        } else {
+            begin();
+        }
+    });
+    let confirm = Callback::new(move |()| {
+        if let Ok(list) = attempts.get_untracked() {
+            let score = iv.with_value(|i| saved.with_untracked(|s| attempt_score(i, s)));
+            let list = saved.with_untracked(|s| crate::interview_attempts::keep(list, s, score, attempts::now()));
+            if let Err(e) = key.with_value(|k| attempts::save(k, &list)) {
+                confirming.set(false);
+                attempts_said.set(Some(e));
+                return;
+            }
+            attempts.set(Ok(list));
+        }
+        begin();
+    });
+    let confirm_text = move || {
+        let (ms, score) = iv.with_value(|i| saved.with_untracked(|s| (s.total_ms(), attempt_score(i, s))));
+        let score = score.map_or("not scored".into(), |p| format!("score {p}%"));
+        format!("{} used, {score}", mmss(ms))
+    };
+    let start_practice = move |_| request.run(());
     // The step's design, fetched (a data file), with the step's run: the simulation to try.
     let owner = StoredValue::new_local(Owner::current());
     let try_it = move || {
@@ -403,11 +441,16 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
             <h2 class="interview-title">{iv.with_value(|i| i.title.clone())}</h2>
             <p class="lede">{iv.with_value(|i| i.summary.clone())}</p>
             {note.map(|n| view! { <p class="hint notice" role="status" data-testid="interview-notice">{n}</p> })}
+            {move || confirming.get().then(|| view! {
+                <attempts::ConfirmNew summary=confirm_text() keeps=attempts.with_untracked(Result::is_ok)
+                    yes=confirm no=Callback::new(move |()| confirming.set(false)) />
+            })}
+            {move || attempts_said.get().map(|e| view! { <p class="hint notice" role="alert">{e}</p> })}
             <p class="row no-print practice-bar">
                 {move || if practice.get() {
                     view! { <span class="hint" data-testid="interview-practice-on">"Practice run: one clock for the whole question; the answers, the follow-ups' answers and the rubric wait for the review."</span> }.into_any()
                 } else {
-                    view! { <button data-testid="interview-practice" on:click=start_practice>"Start a practice run (45 min, answers at the end; clears this question's answers)"</button> }.into_any()
+                    view! { <button data-testid="interview-practice" on:click=start_practice>"Start a practice run (45 min, answers at the end; this work is kept in Attempts)"</button> }.into_any()
                 }}
             </p>
             {body}
@@ -416,6 +459,7 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
                 <button class="primary" data-testid="interview-next" prop:disabled=move || { step.get() >= total } on:click=next>
                     {move || if step.get() + 1 == total { "Review" } else { "Next" }}</button>
             </nav>
+            <attempts::Attempts iv=iv id=id.clone() list=attempts request=request />
             </main>
         </div>
     }
