@@ -394,14 +394,12 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
     let spent = move || saved.with(|v| v.times.get(step.get()).copied().unwrap_or(0));
     let budget_ms = move || iv.with_value(|i| i.steps.get(step.get()).map_or(0, |x| u64::from(x.minutes) * 60_000));
     let all = move || saved.with(Saved::total_ms);
+    // In a practice run, the whole question's overrun, else this step's; outside one, this
+    // step's: (ms over, whether it is the whole question's).
     let over_by = move || {
-        if practice.get() {
-            all().checked_sub(PRACTICE_MS).filter(|o| *o > 0)
-        } else if step.get() < total {
-            spent().checked_sub(budget_ms()).filter(|o| *o > 0)
-        } else {
-            None
-        }
+        let whole = practice.get().then(|| all().checked_sub(PRACTICE_MS).filter(|o| *o > 0)).flatten();
+        let this_step = (step.get() < total).then(|| spent().checked_sub(budget_ms()).filter(|o| *o > 0)).flatten();
+        whole.map(|o| (o, true)).or(this_step.map(|o| (o, false)))
     };
     let timer = move || {
         let s = step.get();
@@ -420,7 +418,14 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
         }
     };
     let overrun = move || {
-        over_by().map(|by| view! { <strong class="overrun" data-testid="interview-overrun" role="status">{format!("{} over", mmss(by))}</strong> })
+        over_by().map(|(by, whole)| {
+            let text = match (practice.get(), whole) {
+                (true, true) => format!("{} over the {} min", mmss(by), PRACTICE_MS / 60_000),
+                (true, false) => format!("this step {} over", mmss(by)),
+                _ => format!("{} over", mmss(by)),
+            };
+            view! { <strong class="overrun" data-testid="interview-overrun">{text}</strong> }
+        })
     };
     let set_timing = move |ev| {
         timing.set(event_target_checked(&ev));
@@ -429,13 +434,14 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
     let current = id.clone();
     view! {
         <div class="shell interview" data-testid="interview" class:practice=move || practice.get()>
-            <AppHeader>
-                <label class="toggle interview-timer" class:over=move || over_by().is_some() data-testid="interview-timer">
-                    <input type="checkbox" prop:checked=move || timing.get() on:change=set_timing />
-                    <span>{timer}</span>
-                    {overrun}
-                </label>
-            </AppHeader>
+            <AppHeader>""</AppHeader>
+            // Sticky under the page's top edge while the step scrolls by.
+            <div class="interview-timer" class:over=move || over_by().is_some() data-testid="interview-timer">
+                <label class="toggle"><input type="checkbox" prop:checked=move || timing.get() on:change=set_timing />
+                    <span>"Clock running"</span></label>
+                <span class="clock-read" role="timer" aria-live="off">{timer}</span>
+                {overrun}
+            </div>
             <main class="interview-main">
             <QuestionList current=current live=saved />
             <h2 class="interview-title">{iv.with_value(|i| i.title.clone())}</h2>
