@@ -125,6 +125,7 @@ test('a new attempt asks first; every attempt is kept, listed, downloaded as Mar
   assert.equal(await page.getByTestId('interview-answer').inputValue(), '', 'the new attempt starts empty');
   const first = page.getByTestId('interview-attempt-1');
   assert.match(await first.textContent(), /Attempt 1 ended \d{4}-\d\d-\d\d \d\d:\d\d UTC · 1:30 used · score 6%/);
+  assert.equal(await textOf(page, 'interview-best-checkout'), 'best 6%', 'its score joins the best');
   const stored = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), ATTEMPTS);
   assert.equal(stored.attempts[0].work.answers[0], 'my first try', 'the whole work is kept');
   await page.getByTestId('interview-answer').fill('second try');

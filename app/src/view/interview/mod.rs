@@ -3,9 +3,10 @@
 //! learner's answer (kept in this browser only), the model answer on request, a self-check
 //! against the step's rubric, a "try it" run in one of compare mode's designs — then a one-page
 //! review with the score, printable and copyable as Markdown. An optional timer keeps time per
-//! step. A practice run puts the whole question on one 45-minute clock and keeps the model
-//! answers, the follow-ups' answers and the rubric until the review. The list of questions, with
-//! the best score so far, is at the top (and alone at `?interview=`).
+//! step. A practice run is a new attempt (the one before is kept: [`attempts`]) on one 45-minute
+//! clock: the candidate asks the interviewer for the follow-ups' answers ([`ask`]), and the model
+//! answers and the rubric wait for the review. The list of questions, with the best score so
+//! far, is at the top (and alone at `?interview=`).
 
 use super::nav::{use_nav, AppHeader};
 use super::{topology::Topology, Ctx};
@@ -276,6 +277,8 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
     let confirm = Callback::new(move |()| {
         if let Ok(list) = attempts.get_untracked() {
             let score = iv.with_value(|i| saved.with_untracked(|s| attempt_score(i, s)));
+            // Its score joins the best, as a finished run's does.
+            saved.update_untracked(|s| s.score = score.or(s.score));
             let list = saved.with_untracked(|s| crate::interview_attempts::keep(list, s, score, attempts::now()));
             if let Err(e) = key.with_value(|k| attempts::save(k, &list)) {
                 confirming.set(false);
@@ -454,7 +457,7 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
             {move || attempts_said.get().map(|e| view! { <p class="hint notice" role="alert">{e}</p> })}
             <p class="row no-print practice-bar">
                 {move || if practice.get() {
-                    view! { <span class="hint" data-testid="interview-practice-on">"Practice run: one clock for the whole question; the answers, the follow-ups' answers and the rubric wait for the review."</span> }.into_any()
+                    view! { <span class="hint" data-testid="interview-practice-on">"Practice run: one clock for the whole question. Ask the interviewer what you need. The model answers and the rubric wait for the review."</span> }.into_any()
                 } else {
                     view! { <button data-testid="interview-practice" on:click=start_practice>"Start a practice run (45 min, answers at the end; this work is kept in Attempts)"</button> }.into_any()
                 }}
