@@ -144,6 +144,13 @@ test('a new attempt asks first; every attempt is kept, listed, downloaded as Mar
   assert.match(md, /Score: 6% \(2 \/ 33 points\)/);
   assert.match(md, /my first try/);
   assert.match(md, /- \[x\] /);
+  // Two side by side.
+  await page.getByTestId('interview-attempt-compare-2').check();
+  assert.equal(await page.getByTestId('interview-compare').count(), 0, 'one chosen: nothing to compare yet');
+  await page.getByTestId('interview-attempt-compare-1').check();
+  const side = await textOf(page, 'interview-compare');
+  assert.match(side, /Attempt 1.*1:30 used · score 6%.*Attempt 2.*not scored/);
+  assert.match(side, /0\. Requirements and load.*my first try.*second try/);
   // Deleted after a second press.
   await page.getByTestId('interview-attempt-delete-2').click();
   assert.equal(await page.getByTestId('interview-attempt-2').count(), 1, 'one press deletes nothing');
@@ -152,6 +159,7 @@ test('a new attempt asks first; every attempt is kept, listed, downloaded as Mar
   assert.equal(await page.getByTestId('interview-attempt-1').count(), 1);
   const left = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)).attempts.map((a) => a.n), ATTEMPTS);
   assert.deepEqual(left, [1]);
+  assert.equal(await page.getByTestId('interview-compare').count(), 0, 'a deleted attempt leaves the comparison');
   assert.deepEqual(await finish(page, problems, 'interview-attempts-1280'), []);
 });
 

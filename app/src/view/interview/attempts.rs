@@ -1,10 +1,11 @@
 //! Every attempt kept: the question before a new attempt replaces the work on the page
 //! (`interview-confirm-new`), and the list of earlier attempts (`interview-attempts`, each
 //! `interview-attempt-<n>`) with when each ended, the time it used and its score; each can be
-//! downloaded as the review's Markdown and deleted (after a second press).
+//! downloaded as the review's Markdown and deleted (after a second press), and two chosen are
+//! compared side by side (`interview-attempt-compare-<n>`, `interview-compare`).
 
 use crate::interview_attempts::{self as kept, Attempt};
-use crate::interview_state::mmss;
+use crate::interview_state::{mmss, Saved};
 use engine::interview::Interview;
 use leptos::prelude::*;
 
@@ -69,13 +70,63 @@ pub fn ConfirmNew(summary: String, keeps: bool, yes: Callback<()>, no: Callback<
     }
 }
 
-/// One earlier attempt's row: when, time used, score; download and delete.
+/// The attempts chosen to compare (at most two, by number).
+#[derive(Clone, Copy)]
+struct Chosen(RwSignal<Vec<u32>>);
+
+impl Chosen {
+    /// Chooses attempt `n` or lets it go; a third choice lets the first go.
+    fn set(self, n: u32, on: bool) {
+        self.0.update(|c| {
+            c.retain(|x| *x != n);
+            if on {
+                c.push(n);
+                if c.len() > 2 {
+                    c.remove(0);
+                }
+            }
+        });
+    }
+}
+
+/// Two attempts side by side: when each ended, its time and score, then per step its time,
+/// the questions asked and its answer.
+fn compare(iv: StoredValue<Interview>, a: &Attempt, b: &Attempt) -> impl IntoView {
+    let (steps, first) = iv.with_value(|i| (i.steps.len(), i.first));
+    let (wa, wb) = (a.saved(steps, first), b.saved(steps, first));
+    let head = |x: &Attempt, w: &Saved| {
+        view! { <div><h4>{format!("Attempt {}", x.n)}</h4>
+        <p class="hint">{format!("ended {} · {} used · {}", x.when(), mmss(w.total_ms()), score_text(x.score))}</p></div> }
+    };
+    let cell = move |w: &Saved, n: usize| {
+        let answer = w.answers.get(n).map(|a| a.trim().to_string()).filter(|a| !a.is_empty());
+        let asked = w.asked.get(n).map_or(0, Vec::len);
+        let time = mmss(w.times.get(n).copied().unwrap_or(0));
+        view! { <div><p class="hint">{format!("{time} · {asked} asked")}</p>
+        <p class="review-answer" dir="auto">{answer.unwrap_or_else(|| "(no answer)".into())}</p></div> }
+    };
+    let rows = (0..steps)
+        .map(|n| {
+            let title = iv.with_value(|i| format!("{}. {}", i.number(n), i.steps[n].title));
+            view! { <h4>{title}</h4><div class="review-cols">{cell(&wa, n)}{cell(&wb, n)}</div> }
+        })
+        .collect_view();
+    view! {
+        <section class="interview-compare" data-testid="interview-compare" aria-label="Two attempts side by side">
+            <div class="review-cols">{head(a, &wa)}{head(b, &wb)}</div>
+            {rows}
+        </section>
+    }
+}
+
+/// One earlier attempt's row: when, time used, score; compare, download and delete.
 fn row(
     iv: StoredValue<Interview>,
     id: &str,
     a: &Attempt,
     list: RwSignal<Kept>,
     said: RwSignal<String>,
+    chosen: Chosen,
 ) -> impl IntoView {
     let n = a.n;
     let (steps, first) = iv.with_value(|i| (i.steps.len(), i.first));
@@ -106,6 +157,9 @@ fn row(
         <li data-testid=format!("interview-attempt-{n}")>
             <strong>{format!("Attempt {n}")}</strong>" "<span class="hint">{line}</span>
             <span class="row">
+                <label class="toggle"><input type="checkbox" data-testid=format!("interview-attempt-compare-{n}")
+                    prop:checked=move || chosen.0.with(|c| c.contains(&n))
+                    on:change=move |ev| chosen.set(n, event_target_checked(&ev)) />"Compare"</label>
                 <button data-testid=format!("interview-attempt-export-{n}") on:click=export>"Download as Markdown"</button>
                 {move || if asking.get() {
                     view! {
@@ -124,13 +178,27 @@ fn row(
 #[component]
 pub fn Attempts(iv: StoredValue<Interview>, id: String, list: RwSignal<Kept>, request: Callback<()>) -> impl IntoView {
     let said = RwSignal::new(String::new());
+    let chosen = Chosen(RwSignal::new(Vec::new()));
+    let side_by_side = move || {
+        let picked = chosen.0.get();
+        let all = list.with(|l| l.clone().unwrap_or_default());
+        let find = |n: u32| all.iter().find(|a| a.n == n);
+        match picked.as_slice() {
+            [x, y] => match (find(*x.min(y)), find(*x.max(y))) {
+                (Some(a), Some(b)) => Some(compare(iv, a, b).into_any()),
+                _ => None,
+            },
+            [_] if all.len() > 1 => Some(view! { <p class="hint">"Choose one more to compare."</p> }.into_any()),
+            _ => None,
+        }
+    };
     let rows = move || match list.get() {
         Ok(all) if all.is_empty() => {
             view! { <p class="hint">"No earlier attempts yet. Each new attempt keeps the one before here."</p> }
                 .into_any()
         }
         Ok(all) => {
-            let rows = all.iter().rev().map(|a| row(iv, &id, a, list, said)).collect_view();
+            let rows = all.iter().rev().map(|a| row(iv, &id, a, list, said, chosen)).collect_view();
             view! { <ol class="attempt-list">{rows}</ol> }.into_any()
         }
         Err(e) => view! { <p class="hint notice" role="status">{e}</p> }.into_any(),
@@ -140,6 +208,7 @@ pub fn Attempts(iv: StoredValue<Interview>, id: String, list: RwSignal<Kept>, re
             <h2 id="interview-attempts-h">"Attempts"</h2>
             <p><button data-testid="interview-new-attempt" on:click=move |_| request.run(())>"Start a new attempt"</button></p>
             {rows}
+            {side_by_side}
             <p class="hint" role="status" data-testid="interview-attempts-said">{move || said.get()}</p>
         </section>
     }

@@ -438,6 +438,7 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
     view! {
         <div class="shell interview" data-testid="interview" class:practice=move || practice.get()>
             <AppHeader>""</AppHeader>
+            <main class="interview-main">
             // Sticky under the page's top edge while the step scrolls by.
             <div class="interview-timer" class:over=move || over_by().is_some() data-testid="interview-timer">
                 <label class="toggle"><input type="checkbox" prop:checked=move || timing.get() on:change=set_timing />
@@ -445,7 +446,6 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
                 <span class="clock-read" role="timer" aria-live="off">{timer}</span>
                 {overrun}
             </div>
-            <main class="interview-main">
             <QuestionList current=current live=saved />
             <h2 class="interview-title">{iv.with_value(|i| i.title.clone())}</h2>
             <p class="lede">{iv.with_value(|i| i.summary.clone())}</p>
