@@ -13,6 +13,44 @@ pub const MAX_STEP_MS: u64 = 12 * 60 * 60 * 1000;
 /// A practice run's clock: the whole question in 45 minutes.
 pub const PRACTICE_MS: u64 = 45 * 60 * 1000;
 
+/// The longest question a candidate may type to the interviewer, in characters.
+pub const MAX_ASK_CHARS: usize = 300;
+
+/// A question put to the interviewer in a practice run: a follow-up chosen from the list, or
+/// the candidate's own words (`text`), which found a follow-up or none.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Asked {
+    /// The follow-up answered (0-based); `None`: the interviewer said it is up to the candidate.
+    pub follow_up: Option<usize>,
+    /// The candidate's own words; empty when a follow-up was chosen from the list.
+    pub text: String,
+    /// The practice clock when it was asked, in ms.
+    pub at: u64,
+}
+
+impl Asked {
+    fn write(&self) -> Value {
+        let mut v = json!({"follow_up": self.follow_up, "at": self.at});
+        if !self.text.is_empty() {
+            v["text"] = json!(self.text);
+        }
+        v
+    }
+
+    /// One saved question, or `None` when it cannot be true (no time, a time past the whole
+    /// question's ceiling, a follow-up number past 16).
+    fn read(v: &Value) -> Option<Asked> {
+        let at = v.get("at")?.as_u64().filter(|t| *t <= MAX_STEP_MS * 12)?;
+        let follow_up = match v.get("follow_up") {
+            None | Some(Value::Null) => None,
+            Some(n) => Some(n.as_u64().filter(|n| *n < 16)? as usize),
+        };
+        let text: String =
+            v.get("text").and_then(Value::as_str).unwrap_or_default().chars().take(MAX_ASK_CHARS).collect();
+        (follow_up.is_some() || !text.trim().is_empty()).then_some(Asked { follow_up, text, at })
+    }
+}
+
 /// One question's saved work.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Saved {
@@ -34,6 +72,8 @@ pub struct Saved {
     /// The number of the question's first step when this was saved (`Interview::first`). A
     /// record saved before a question gained a step 0 has none: its steps are moved up one.
     pub first: usize,
+    /// Per step, the questions put to the interviewer in a practice run, in the order asked.
+    pub asked: Vec<Vec<Asked>>,
 }
 
 impl Saved {
@@ -53,6 +93,7 @@ impl Saved {
         self.answers.resize(steps, String::new());
         self.times.resize(steps, 0);
         self.ticks.resize(steps, Vec::new());
+        self.asked.resize(steps, Vec::new());
     }
 
     /// Reads a saved text for a question of `steps` steps. What cannot be true (a time past
@@ -69,7 +110,7 @@ impl Saved {
         let shift = usize::from(first == 0 && v.get("first_step").and_then(Value::as_u64) != Some(0));
         let mut v = v;
         if shift == 1 {
-            for key in ["answers", "times", "ticks"] {
+            for key in ["answers", "times", "ticks", "asked"] {
                 if let Some(list) = v.get_mut(key).and_then(Value::as_array_mut) {
                     list.insert(0, Value::Null);
                 }
@@ -102,6 +143,14 @@ impl Saved {
             .map(|t| t.as_array().map(|b| b.iter().take(16).map(|x| x.as_bool() == Some(true)).collect()))
             .map(Option::unwrap_or_default)
             .collect();
+        for (n, list) in list("asked").iter().take(steps).enumerate() {
+            let all = list.as_array().map_or(&[][..], Vec::as_slice);
+            let kept: Vec<Asked> = all.iter().filter_map(Asked::read).collect();
+            if kept.len() != all.len() || !(list.is_array() || list.is_null()) {
+                dropped.push(format!("step {}'s questions asked", n + first));
+            }
+            s.asked.push(kept);
+        }
         match v.get("step") {
             None | Some(Value::Null) => {}
             Some(n) => match n.as_u64().filter(|n| (*n as usize) <= steps) {
@@ -138,6 +187,7 @@ impl Saved {
             "score": self.score,
             "best": self.best,
             "first_step": self.first,
+            "asked": self.asked.iter().map(|a| a.iter().map(Asked::write).collect::<Vec<_>>()).collect::<Vec<_>>(),
         })
         .to_string()
     }
@@ -155,6 +205,29 @@ impl Saved {
             }
             t[i] = on;
         }
+    }
+
+    /// Puts a question to the interviewer on step `s`. Choosing a follow-up already asked
+    /// changes nothing (it is in the log once); the candidate's own words are always logged.
+    pub fn ask(&mut self, s: usize, asked: Asked) {
+        let Some(log) = self.asked.get_mut(s) else { return };
+        if asked.text.is_empty() && log.iter().any(|a| a.text.is_empty() && a.follow_up == asked.follow_up) {
+            return;
+        }
+        log.push(asked);
+    }
+
+    /// When follow-up `f` of step `s` was first answered, in ms on the practice clock.
+    pub fn asked_at(&self, s: usize, f: usize) -> Option<u64> {
+        self.asked.get(s)?.iter().find(|a| a.follow_up == Some(f)).map(|a| a.at)
+    }
+
+    /// Whether this record holds any work: an answer, a time, a tick or a question asked.
+    pub fn has_work(&self) -> bool {
+        self.answers.iter().any(|a| !a.trim().is_empty())
+            || self.total_ms() > 0
+            || self.ticks.iter().flatten().any(|t| *t)
+            || self.asked.iter().any(|a| !a.is_empty())
     }
 
     /// The best score so far: this run's or an earlier one's.
@@ -208,6 +281,8 @@ mod tests {
         s.practice = true;
         s.best = Some(75);
         s.score = Some(40);
+        s.ask(0, Asked { follow_up: Some(1), text: String::new(), at: 192_000 });
+        s.ask(0, Asked { follow_up: None, text: "What colour?".into(), at: 200_000 });
         assert_eq!(Saved::read(&s.write(), 3, 1), (s.clone(), None));
         assert_eq!(s.best_so_far(), Some(75));
         let next = s.fresh(3);
@@ -245,6 +320,33 @@ mod tests {
         assert_eq!(step_score(&[], 4, 0), (0, 4));
         assert_eq!(percent(&[(3, 4), (1, 4)]), Some(50));
         assert_eq!(percent(&[]), None);
+    }
+
+    #[test]
+    fn a_follow_up_is_logged_once_and_the_candidates_own_words_every_time() {
+        let mut s = Saved::new(2);
+        assert!(!s.has_work());
+        let chosen = Asked { follow_up: Some(0), text: String::new(), at: 1_000 };
+        s.ask(0, chosen.clone());
+        s.ask(0, Asked { at: 5_000, ..chosen });
+        s.ask(0, Asked { follow_up: Some(0), text: "peak load?".into(), at: 6_000 });
+        s.ask(9, Asked { follow_up: Some(0), text: String::new(), at: 1 });
+        assert_eq!(s.asked[0].len(), 2, "the second choice of follow-up 1 adds nothing");
+        assert_eq!(s.asked_at(0, 0), Some(1_000));
+        assert!(s.has_work(), "a question asked is work a new attempt keeps");
+        assert!(s.fresh(2).asked.iter().all(Vec::is_empty));
+    }
+
+    #[test]
+    fn a_record_saved_before_questions_were_asked_loads_and_bad_questions_are_dropped() {
+        let (s, notice) = Saved::read(r#"{"answers": ["a"], "times": [1000], "practice": true}"#, 2, 1);
+        assert_eq!((s.asked.clone(), notice), (vec![vec![], vec![]], None));
+        let text = r#"{"answers": [], "asked": [[{"follow_up": 1, "at": 3000}, {"follow_up": "x", "at": 1}], [{"text": "why?"}]]}"#;
+        let (s, notice) = Saved::read(text, 2, 1);
+        assert_eq!(s.asked[0], [Asked { follow_up: Some(1), text: String::new(), at: 3_000 }]);
+        assert!(s.asked[1].is_empty(), "no time: dropped");
+        let notice = notice.expect("a notice");
+        assert!(notice.contains("step 1's questions asked") && notice.contains("step 2's questions asked"), "{notice}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 pub mod embed_snippet;
 mod fetch;
 pub mod format;
+pub mod interview_attempts;
 pub mod interview_state;
 mod nearest;
 pub mod playground;

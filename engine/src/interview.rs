@@ -132,6 +132,13 @@ impl Interview {
                     out.push(format!("{at}follow_ups.{}: no model answer", n + 1));
                 }
             }
+            for (n, f) in s.follow_ups.iter().enumerate() {
+                let found = s.follow_up_for(&f.question);
+                if found != Some(n) {
+                    let what = found.map_or("none".to_string(), |m| format!("follow_ups.{}", m + 1));
+                    out.push(format!("{at}follow_ups.{}: asked in its own words, it finds {what}", n + 1));
+                }
+            }
             if !s.run.iter().any(|r| r.get("expect").is_some() || r.get("expect_error").is_some()) {
                 out.push(format!("{at}try.steps: the try-it checks nothing (no expect)"));
             }
@@ -147,6 +154,55 @@ impl Interview {
         steps.extend(s.run.iter().cloned());
         scenario["name"] = json!(format!("{}, step {}: {}", self.title, self.number(step), s.title));
         Ok(scenario.to_string())
+    }
+}
+
+/// What the interviewer says to a question that matches none of the step's follow-ups.
+pub const UP_TO_YOU: &str = "That's up to you: say what you would assume.";
+
+/// Short words that say nothing about what is asked; [`words`] leaves them out.
+const STOP_WORDS: &[&str] = &[
+    "about", "after", "all", "and", "any", "are", "before", "but", "can", "could", "did", "does", "each", "for",
+    "from", "how", "into", "its", "many", "may", "much", "must", "not", "our", "should", "than", "that", "the",
+    "their", "then", "there", "these", "they", "this", "those", "was", "were", "what", "when", "where", "which", "who",
+    "why", "will", "with", "would", "you", "your",
+];
+
+/// A question's main words: lower-case runs of letters and digits, three or more long, less
+/// [`STOP_WORDS`], a plural's final "s" dropped ("orders" is "order").
+pub fn words(text: &str) -> std::collections::BTreeSet<String> {
+    text.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 3 && !STOP_WORDS.contains(w))
+        .map(|w| match w.strip_suffix('s') {
+            Some(stem) if stem.chars().count() >= 3 && !stem.ends_with('s') => stem.to_string(),
+            _ => w.to_string(),
+        })
+        .collect()
+}
+
+impl InterviewStep {
+    /// The follow-up (0-based) a candidate's own question asks, by shared main words ([`words`]):
+    /// the follow-up sharing the most, if it shares at least two, or at least half of its own.
+    /// On a tie, the one whose words are most covered, then the first. `None`: the interviewer
+    /// answers [`UP_TO_YOU`].
+    pub fn follow_up_for(&self, text: &str) -> Option<usize> {
+        let asked = words(text);
+        let mut best: Option<(usize, usize, usize)> = None; // (index, shared, its words)
+        for (n, f) in self.follow_ups.iter().enumerate() {
+            let own = words(&f.question);
+            let shared = own.intersection(&asked).count();
+            if shared == 0 || (shared < 2 && shared * 2 < own.len()) {
+                continue;
+            }
+            // More shared words win; then more of its own words covered (shared / own, compared
+            // without division).
+            let better = best.is_none_or(|(_, s, o)| shared > s || (shared == s && shared * o > s * own.len()));
+            if better {
+                best = Some((n, shared, own.len()));
+            }
+        }
+        best.map(|(n, _, _)| n)
     }
 }
 
@@ -295,6 +351,26 @@ mod tests {
         v["steps"][2]["follow_ups"] = json!([{"question": "Why?", "answer": ""}]);
         let e = Interview::parse(&v.to_string()).unwrap_err();
         assert!(e.starts_with("step 2: follow_ups.1.answer"), "{e}");
+    }
+
+    #[test]
+    fn a_question_in_the_candidates_words_finds_its_follow_up_else_none() {
+        let i = Interview::parse(CHECKOUT).unwrap();
+        let s0 = &i.steps[0];
+        assert_eq!(s0.follow_up_for("What is the peak load?"), Some(0), "one of 'order' and 'peak' is half of them");
+        assert_eq!(s0.follow_up_for("how reliable is the SMS provider"), Some(3));
+        assert_eq!(s0.follow_up_for("Do events need to arrive in order?"), Some(4));
+        assert_eq!(s0.follow_up_for("What colour is the logo?"), None);
+        assert_eq!(s0.follow_up_for(""), None);
+        assert_eq!(words("How many Orders at peak?").into_iter().collect::<Vec<_>>(), ["order", "peak"]);
+    }
+
+    #[test]
+    fn a_follow_up_that_its_own_question_does_not_find_is_a_gap() {
+        let mut v: Value = serde_json::from_str(CHECKOUT).unwrap();
+        v["steps"][1]["follow_ups"][1]["question"] = v["steps"][1]["follow_ups"][0]["question"].clone();
+        let gaps = Interview::parse(&v.to_string()).unwrap().gaps();
+        assert_eq!(gaps, ["step 1: follow_ups.2: asked in its own words, it finds follow_ups.1"]);
     }
 
     #[test]

@@ -67,6 +67,18 @@ const VIEWS = [
   { name: 'compare', path: 'compare.html?compare=fanout,workqueue', ready: 'compare', open: stageBuilt },
   { name: 'interview', path: 'compare.html?interview=checkout&step=1', ready: 'interview' },
   { name: 'interview-review', path: 'compare.html?interview=checkout&step=8', ready: 'interview-review' },
+  // A practice run: a question asked, an earlier attempt kept, and the question before a new one.
+  { name: 'interview-practice', path: '?interview=checkout', ready: 'interview', open: async (page) => {
+    await page.getByTestId('interview-practice').click();
+    await page.getByTestId('interview-ask-1').click();
+    await page.getByTestId('interview-answer').fill('20 orders a second');
+    await page.getByTestId('interview-new-attempt').click();
+    await page.getByTestId('interview-confirm-yes').click();
+    await page.getByTestId('interview-attempt-1').waitFor();
+    await page.getByTestId('interview-ask-2').click();
+    await page.getByTestId('interview-new-attempt').click();
+    await page.getByTestId('interview-confirm-new').waitFor();
+  } },
   { name: 'drills', path: '?drills', ready: 'drill-list' },
   { name: 'drill', path: '?drill=charged-twice', ready: 'drill-panel', open: stageBuilt },
   { name: 'export', path: 'export.html', ready: 'export-panel' },

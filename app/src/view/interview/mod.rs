@@ -3,9 +3,10 @@
 //! learner's answer (kept in this browser only), the model answer on request, a self-check
 //! against the step's rubric, a "try it" run in one of compare mode's designs — then a one-page
 //! review with the score, printable and copyable as Markdown. An optional timer keeps time per
-//! step. A practice run puts the whole question on one 45-minute clock and keeps the model
-//! answers, the follow-ups' answers and the rubric until the review. The list of questions, with
-//! the best score so far, is at the top (and alone at `?interview=`).
+//! step. A practice run is a new attempt (the one before is kept: [`attempts`]) on one 45-minute
+//! clock: the candidate asks the interviewer for the follow-ups' answers ([`ask`]), and the model
+//! answers and the rubric wait for the review. The list of questions, with the best score so
+//! far, is at the top (and alone at `?interview=`).
 
 use super::nav::{use_nav, AppHeader};
 use super::{topology::Topology, Ctx};
@@ -15,6 +16,8 @@ use crate::route::Route;
 use engine::interview::Interview;
 use leptos::prelude::*;
 
+mod ask;
+mod attempts;
 mod check;
 mod review;
 
@@ -56,7 +59,8 @@ pub(super) fn items(list: &[String]) -> impl IntoView {
     list.iter().map(|p| view! { <li dir="auto">{p.clone()}</li> }).collect_view()
 }
 
-/// Step `s`'s number, title, question and follow-ups (their answers hidden in a practice run).
+/// Step `s`'s number, title, question and follow-ups, each answer behind its reveal (in a
+/// practice run, the follow-ups are asked instead: see [`ask::Ask`]).
 fn question(i: &Interview, s: usize, practice: bool) -> impl IntoView {
     let st = &i.steps[s];
     view! {
@@ -65,7 +69,7 @@ fn question(i: &Interview, s: usize, practice: bool) -> impl IntoView {
                 " "{st.title.clone()}</h2>
             <blockquote class="interview-question" data-testid="interview-question" dir="auto">
                 <p>{st.question.clone()}</p>
-                <ul class="follow-ups">{check::follow_ups(st, practice)}</ul>
+                {(!practice).then(|| view! { <ul class="follow-ups">{check::follow_ups(st, false)}</ul> })}
             </blockquote>
         </div>
     }
@@ -178,6 +182,11 @@ fn QuestionList(current: String, #[prop(optional)] live: Option<RwSignal<Saved>>
     }
 }
 
+/// An attempt's score in percent, or `None` when nothing was ticked (it was not scored).
+fn attempt_score(i: &Interview, s: &Saved) -> Option<u32> {
+    s.ticks.iter().flatten().any(|t| *t).then(|| crate::interview_state::percent(&check::scores(i, s))).flatten()
+}
+
 /// The page for `?interview=<id>`: the walkthrough `iv`.
 #[component]
 pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
@@ -200,6 +209,9 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
     // Why the simulator could not open (its design file could not be fetched or built).
     let try_failed = RwSignal::new(None::<String>);
     let key = StoredValue::new(id.clone());
+    let attempts = RwSignal::new(attempts::load(&id));
+    let attempts_said = RwSignal::new(None::<String>);
+    let confirming = RwSignal::new(false);
     let store = Callback::new(move |()| key.with_value(|k| saved.with_untracked(|s| save(k, s))));
     let persist = move || {
         saved.update_untracked(|s| {
@@ -245,13 +257,44 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
         name_step(to);
         persist();
     };
-    // A practice run: the whole question afresh on one clock, from step 1.
-    let start_practice = move |_| {
+    // A practice run: the whole question afresh on one clock, from its first step.
+    let begin = move || {
+        confirming.set(false);
         saved.update(|s| *s = s.fresh(total));
         practice.set(true);
         timing.set(true);
         go(0);
     };
+    // A new attempt replaces the work on the page only once the candidate says so; the work
+    // then joins the earlier attempts (unless they cannot be read: the question says so).
+    let request = Callback::new(move |()| {
+        if saved.with_untracked(Saved::has_work) {
+            confirming.set(true);
+        } else {
+            begin();
+        }
+    });
+    let confirm = Callback::new(move |()| {
+        if let Ok(list) = attempts.get_untracked() {
+            let score = iv.with_value(|i| saved.with_untracked(|s| attempt_score(i, s)));
+            // Its score joins the best, as a finished run's does.
+            saved.update_untracked(|s| s.score = score.or(s.score));
+            let list = saved.with_untracked(|s| crate::interview_attempts::keep(list, s, score, attempts::now()));
+            if let Err(e) = key.with_value(|k| attempts::save(k, &list)) {
+                confirming.set(false);
+                attempts_said.set(Some(e));
+                return;
+            }
+            attempts.set(Ok(list));
+        }
+        begin();
+    });
+    let confirm_text = move || {
+        let (ms, score) = iv.with_value(|i| saved.with_untracked(|s| (s.total_ms(), attempt_score(i, s))));
+        let score = score.map_or("not scored".into(), |p| format!("score {p}%"));
+        format!("{} used, {score}", mmss(ms))
+    };
+    let start_practice = move |_| request.run(());
     // The step's design, fetched (a data file), with the step's run: the simulation to try.
     let owner = StoredValue::new_local(Owner::current());
     let try_it = move || {
@@ -327,9 +370,14 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
                     {move || if checking.get() { "Hide the self-check" } else { "Check my answer" }}</button>
             }
         });
+        let asking = in_practice.then(|| {
+            let st = iv.with_value(|i| i.steps[s].clone());
+            view! { <ask::Ask st=st s=s saved=saved store=store /> }
+        });
         view! {
             <section class="interview-step-card">
                 {iv.with_value(|i| question(i, s, in_practice))}
+                {asking}
                 <label class="field wide"><span>"Your answer (kept in this browser only)"</span>
                     <textarea data-testid="interview-answer" rows="6" dir="auto" prop:value=typed on:input=write></textarea></label>
                 <div class="row">
@@ -349,14 +397,12 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
     let spent = move || saved.with(|v| v.times.get(step.get()).copied().unwrap_or(0));
     let budget_ms = move || iv.with_value(|i| i.steps.get(step.get()).map_or(0, |x| u64::from(x.minutes) * 60_000));
     let all = move || saved.with(Saved::total_ms);
+    // In a practice run, the whole question's overrun, else this step's; outside one, this
+    // step's: (ms over, whether it is the whole question's).
     let over_by = move || {
-        if practice.get() {
-            all().checked_sub(PRACTICE_MS).filter(|o| *o > 0)
-        } else if step.get() < total {
-            spent().checked_sub(budget_ms()).filter(|o| *o > 0)
-        } else {
-            None
-        }
+        let whole = practice.get().then(|| all().checked_sub(PRACTICE_MS).filter(|o| *o > 0)).flatten();
+        let this_step = (step.get() < total).then(|| spent().checked_sub(budget_ms()).filter(|o| *o > 0)).flatten();
+        whole.map(|o| (o, true)).or(this_step.map(|o| (o, false)))
     };
     let timer = move || {
         let s = step.get();
@@ -375,7 +421,14 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
         }
     };
     let overrun = move || {
-        over_by().map(|by| view! { <strong class="overrun" data-testid="interview-overrun" role="status">{format!("{} over", mmss(by))}</strong> })
+        over_by().map(|(by, whole)| {
+            let text = match (practice.get(), whole) {
+                (true, true) => format!("{} over the {} min", mmss(by), PRACTICE_MS / 60_000),
+                (true, false) => format!("this step {} over", mmss(by)),
+                _ => format!("{} over", mmss(by)),
+            };
+            view! { <strong class="overrun" data-testid="interview-overrun">{text}</strong> }
+        })
     };
     let set_timing = move |ev| {
         timing.set(event_target_checked(&ev));
@@ -384,23 +437,29 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
     let current = id.clone();
     view! {
         <div class="shell interview" data-testid="interview" class:practice=move || practice.get()>
-            <AppHeader>
-                <label class="toggle interview-timer" class:over=move || over_by().is_some() data-testid="interview-timer">
-                    <input type="checkbox" prop:checked=move || timing.get() on:change=set_timing />
-                    <span>{timer}</span>
-                    {overrun}
-                </label>
-            </AppHeader>
+            <AppHeader>""</AppHeader>
             <main class="interview-main">
+            // Sticky under the page's top edge while the step scrolls by.
+            <div class="interview-timer" class:over=move || over_by().is_some() data-testid="interview-timer">
+                <label class="toggle"><input type="checkbox" prop:checked=move || timing.get() on:change=set_timing />
+                    <span>"Clock running"</span></label>
+                <span class="clock-read" role="timer" aria-live="off">{timer}</span>
+                {overrun}
+            </div>
             <QuestionList current=current live=saved />
             <h2 class="interview-title">{iv.with_value(|i| i.title.clone())}</h2>
             <p class="lede">{iv.with_value(|i| i.summary.clone())}</p>
             {note.map(|n| view! { <p class="hint notice" role="status" data-testid="interview-notice">{n}</p> })}
+            {move || confirming.get().then(|| view! {
+                <attempts::ConfirmNew summary=confirm_text() keeps=attempts.with_untracked(Result::is_ok)
+                    yes=confirm no=Callback::new(move |()| confirming.set(false)) />
+            })}
+            {move || attempts_said.get().map(|e| view! { <p class="hint notice" role="alert">{e}</p> })}
             <p class="row no-print practice-bar">
                 {move || if practice.get() {
-                    view! { <span class="hint" data-testid="interview-practice-on">"Practice run: one clock for the whole question; the answers, the follow-ups' answers and the rubric wait for the review."</span> }.into_any()
+                    view! { <span class="hint" data-testid="interview-practice-on">"Practice run: one clock for the whole question. Ask the interviewer what you need. The model answers and the rubric wait for the review."</span> }.into_any()
                 } else {
-                    view! { <button data-testid="interview-practice" on:click=start_practice>"Start a practice run (45 min, answers at the end; clears this question's answers)"</button> }.into_any()
+                    view! { <button data-testid="interview-practice" on:click=start_practice>"Start a practice run (45 min, answers at the end; this work is kept in Attempts)"</button> }.into_any()
                 }}
             </p>
             {body}
@@ -409,6 +468,7 @@ pub fn InterviewPage(id: String, iv: Interview) -> impl IntoView {
                 <button class="primary" data-testid="interview-next" prop:disabled=move || { step.get() >= total } on:click=next>
                     {move || if step.get() + 1 == total { "Review" } else { "Next" }}</button>
             </nav>
+            <attempts::Attempts iv=iv id=id.clone() list=attempts request=request />
             </main>
         </div>
     }

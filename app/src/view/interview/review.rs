@@ -43,7 +43,9 @@ pub fn markdown(i: &Interview, saved: &Saved) -> String {
                 None => out.push_str(&format!("- {}\n", f.question)),
             }
         }
-        out.push_str("\n**My answer.**\n\n");
+        out.push('\n');
+        out.push_str(&super::ask::markdown(s, saved.asked.get(n).map_or(&[][..], Vec::as_slice)));
+        out.push_str("**My answer.**\n\n");
         let a = saved.answers.get(n).map_or("", |a| a.trim());
         out.push_str(if a.is_empty() { "(no answer)" } else { a });
         if let Some(r) = &s.rubric {
@@ -92,11 +94,16 @@ pub fn Review(iv: StoredValue<Interview>, saved: RwSignal<Saved>, store: Callbac
             };
             let spent = move || saved.with(|s| format!("{} of {minutes} min", mmss(s.times.get(n).copied().unwrap_or(0))));
             let follow_ups = iv.with_value(|i| super::check::follow_ups(&i.steps[n], false));
+            let asked = saved.with_untracked(|v| v.asked.get(n).is_some_and(|a| !a.is_empty())).then(|| {
+                let st = StoredValue::new(iv.with_value(|i| i.steps[n].clone()));
+                view! { <div data-testid="interview-review-asked"><super::ask::AskedLog st=st s=n saved=saved /></div> }
+            });
             view! {
                 <article class="review-item" data-testid=format!("interview-review-step-{number}")>
                     <h3>{format!("{number}. {title} ")}<span class="hint" data-testid="interview-review-time">{spent}</span></h3>
                     <p class="hint" dir="auto">{question}</p>
                     <ul class="follow-ups hint">{follow_ups}</ul>
+                    {asked}
                     <div class="review-cols">
                         <div><h4>"Your answer"</h4><p class="review-answer" dir="auto">{answer}</p></div>
                         <div><h4>"Model answer"</h4><ul>{items(&model)}</ul></div>
@@ -162,6 +169,14 @@ mod tests {
             "follow-ups with answers"
         );
         assert!(md.contains("Call them in turn.") && md.contains("(no answer)"));
+        assert!(!md.contains("Asked the interviewer"), "nothing asked, no list");
+        s.ask(0, crate::interview_state::Asked { follow_up: Some(0), text: String::new(), at: 192_000 });
+        s.ask(0, crate::interview_state::Asked { follow_up: None, text: "Which colour?".into(), at: 200_000 });
+        let md = markdown(&i, &s);
+        let asked =
+            format!("**Asked the interviewer.**\n\n- at 3:12: {} — {}\n", f.question, f.answer.as_deref().unwrap());
+        assert!(md.contains(&asked), "{md}");
+        assert!(md.contains(&format!("- at 3:20: Which colour? — {}", engine::interview::UP_TO_YOU)));
         assert!(md.contains(&format!("- [x] {}", i.steps[0].rubric.as_ref().unwrap().points[0])));
         assert!(md.contains("**Self-check** (2 / 4 points)"));
         let of: usize = i.steps.iter().map(|s| s.rubric.as_ref().unwrap().points.len()).sum();
