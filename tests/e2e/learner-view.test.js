@@ -153,6 +153,21 @@ test('a setting shows its own error inline, marked invalid, and changes nothing'
   assert.deepEqual(await finish(page, problems, 'setting-error-inline'), []);
 });
 
+test('a value typed and then applied with the button is sent once (leaving the field applies; the click finds it done)', async () => {
+  const { page, problems } = await openPlayground(browser, server.url);
+  await page.locator('.topology [data-select="queue:packing"]').click();
+  const sets = () => page.evaluate(() => [...document.querySelectorAll('.log li')].filter((li) => /QueueAttributesSet/.test(li.textContent)).length);
+  const before = await sets();
+  await page.getByTestId('queue-packing-visibility').fill('45');
+  await page.getByTestId('queue-packing-visibility-apply').click();
+  await page.waitForFunction(() => /visibility 45 s/.test(document.querySelector('[data-testid="queue-packing"] .meta')?.textContent));
+  assert.equal(await sets(), before + 1, 'one SetQueueAttributes for one Apply');
+  // Apply again with nothing changed: nothing is sent.
+  await page.getByTestId('queue-packing-visibility-apply').click();
+  assert.equal(await sets(), before + 1, 'nothing sent when nothing changed');
+  assert.deepEqual(await finish(page, problems, 'setting-applied-once'), []);
+});
+
 test('a long ARN is shortened in the inspector, whole on hover and when copied', async () => {
   const { page, problems } = await openPlayground(browser, server.url);
   await page.locator('.topology .badges').first().click();

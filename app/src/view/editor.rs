@@ -135,6 +135,13 @@ pub fn NumberSetting(
         let text = typed.get_untracked().unwrap_or_else(shown);
         let value = if duration { to_seconds(&text, unit.get_untracked()) } else { text.trim().to_string() };
         let was = current.get_untracked();
+        // Already the value: nothing to send. (Typing and then pressing Apply sends once: the
+        // field's change, on leaving it, applies; the click then finds nothing changed.)
+        if value == was {
+            error.set(None);
+            typed.set(None);
+            return;
+        }
         match ctx.pg.try_update(|p| setting.with_value(|s| s.apply(p, &value))) {
             Some(Err(e)) => {
                 error.set(Some(format!("{} Not applied: still {was}.", crate::format::error_text(&e.code, &e.message))))

@@ -295,6 +295,9 @@ struct Dot {
     label: String,
     /// The ring's dash out of 100 (the timer's share left), for a timed message.
     ring: Option<u64>,
+    /// Its receives against the maximum ("2/5", or "×2" without one) once received: written
+    /// after a timer's seconds too when the dot is alone in its queue, where there is room.
+    receives: String,
     title: String,
 }
 
@@ -310,19 +313,21 @@ impl Dot {
             MsgState::InFlight { since, until } => ("inflight", Some((since, until))),
             MsgState::Delayed { since, until } => ("delayed", Some((since, until))),
         };
+        let receives = match (m.receive_count, max) {
+            (0, _) => String::new(),
+            (n, Some(max)) => format!("{n}/{max}"),
+            (n, None) => format!("×{n}"),
+        };
         let (label, ring) = match timer {
             Some((since, until)) => {
                 let left = until.ms().saturating_sub(now.ms());
                 let total = until.ms().saturating_sub(since.ms()).max(1);
                 (timer_label(left.div_ceil(1000)), Some((left * 100 / total).min(100)))
             }
-            None if m.receive_count > 0 => {
-                (max.map_or_else(|| format!("×{}", m.receive_count), |n| format!("{}/{n}", m.receive_count)), None)
-            }
-            None => (String::new(), None),
+            None => (receives.clone(), None),
         };
         let state = class.replace("inflight", "in flight").replace("visible blocked", "held back by its group");
-        Dot { copy: m.copy, class, ring, title: format!("{}: {state}, {received}", m.message_id), label }
+        Dot { copy: m.copy, class, ring, receives, title: format!("{}: {state}, {received}", m.message_id), label }
     }
 }
 
@@ -578,11 +583,22 @@ impl Layout {
         i >= self.buses_from
     }
 
+    /// Whether the producer sends to topic `i` itself: the first, and a bus after the SNS topics
+    /// (PutEvents) unless a rule of another bus is what feeds it (drawn as that rule's target).
+    fn producer_feeds(&self, i: usize) -> bool {
+        let Some((name, _)) = self.topics.get(i) else { return false };
+        i == 0
+            || (self.is_bus(i)
+                && !self.rows.iter().any(|r| r.rule.is_some() && r.endpoint.is_some() && r.queue == *name))
+    }
+
     /// The diagram's drawn (not live) nodes in words, first in its table: the producer and where
     /// it sends, then each topic or bus and what it feeds.
     fn table_rows(&self) -> Vec<(String, String)> {
         let mut rows = Vec::new();
-        let first = self.topics.first().map(|(t, _)| t.clone()).or_else(|| self.producer_queue.clone());
+        let fed: Vec<&str> =
+            (0..self.topics.len()).filter(|&i| self.producer_feeds(i)).map(|i| self.topics[i].0.as_str()).collect();
+        let first = (!fed.is_empty()).then(|| fed.join(", ")).or_else(|| self.producer_queue.clone());
         if self.services.is_empty() {
             let sends = match (&first, self.calls.is_empty()) {
                 (Some(to), _) => format!("sends to {to}"),
@@ -1056,7 +1072,8 @@ fn AsTable(layout: Memo<Layout>, diagram: Memo<parts::Diagram>) -> impl IntoView
     view! {
         <details class="diagram-table" data-testid="diagram-table"
             on:toggle=move |e| open.set(event_target::<web_sys::HtmlDetailsElement>(&e).open())>
-            <summary>"Diagram as a table"</summary>
+            // On a phone "Diagram " is left out, so that the line fits the diagram's corner.
+            <summary><span class="wide-only">"Diagram "</span><span class="rest">"as a table"</span></summary>
             <Show when=move || open.get()>
                 <table>
                     <thead><tr><th scope="col">"Node"</th><th scope="col">"What it shows now"</th></tr></thead>

@@ -264,7 +264,15 @@ fn dots_markup(queue: &str, dots: &[Dot], more: usize, y: i64, narrow: bool) -> 
     // In the narrow diagram the labels are written larger: four dots, further apart.
     let (step, room) = if narrow { (44, 4) } else { (34, DOTS) };
     let more = more + dots.len().saturating_sub(room);
+    let alone = dots.len() == 1 && more == 0;
     for (i, d) in dots.iter().take(room).enumerate() {
+        // A lone timed dot has room for its receives after its seconds ("9s · 2/5"): how many
+        // times a returning message was tried, in view between its tries.
+        let label = if alone && d.ring.is_some() && !d.receives.is_empty() {
+            format!("{} · {}", d.label, d.receives)
+        } else {
+            d.label.clone()
+        };
         let x = 430 + i as i64 * step;
         let select = Selection::Message { queue: queue.to_string(), copy: d.copy }.to_attr();
         html!(into m;
@@ -277,9 +285,9 @@ fn dots_markup(queue: &str, dots: &[Dot], more: usize, y: i64, narrow: bool) -> 
                 " 100\" transform=\"rotate(-90 ", x, " ", y, ")\"/>"
             );
         }
-        html!(into m; "<text x=\"", x + 9, "\" y=\"", y + 3, "\">", &d.label, "</text></g>");
-        if !d.label.is_empty() {
-            shown.push(d.label.clone());
+        html!(into m; "<text x=\"", x + 9, "\" y=\"", y + 3, "\">", &label, "</text></g>");
+        if !label.is_empty() {
+            shown.push(label);
         }
     }
     // On the name's line, at the node's right edge: the last dot's seconds ("29s") leave no
@@ -312,7 +320,7 @@ fn call_texts(name: &str, answers: &str, calls: u64, errors: u64) -> (String, St
     let inner = (BOX_X + BOX_W - BOX_PAD - TEXT_X) * 10;
     let time_w = answers.chars().count() as i64 * STAT_CHAR_TENTHS;
     let fits = ((inner - time_w - 60) / NAME_CHAR_TENTHS).max(4) as usize;
-    let mut stat = format!("{calls} calls · {errors} failed");
+    let mut stat = format!("{} · {errors} failed", crate::format::count(calls, "call", "calls"));
     if stat.chars().count() as i64 * STAT_CHAR_TENTHS > inner {
         // Past 9,999 calls: the word "calls" goes (the box's title still says it).
         stat = format!("{calls} · {errors} failed");
@@ -427,10 +435,11 @@ pub(super) fn diagram(layout: &Layout) -> Diagram {
     // style.css), and nothing stands beside it.
     let (topic_w, topic_c) = if narrow { (150, 245) } else { (80, 210) };
     for (i, (topic, y)) in layout.topics.iter().enumerate() {
-        // A bus drawn after the SNS topics is fed by the producer's PutEvents too: its own edge
-        // from the producer (the first source has the straight one above). The narrow diagram
+        // A bus drawn after the SNS topics is fed by the producer's PutEvents too (unless only a
+        // rule of another bus feeds it): its own edge from the producer (the first source has
+        // the straight one above). The narrow diagram
         // stacks the sources under the producer: the edge runs down the left margin.
-        if i > 0 && layout.is_bus(i) && layout.services.is_empty() {
+        if i > 0 && layout.producer_feeds(i) && layout.services.is_empty() {
             let y = *y;
             if narrow {
                 html!(into *b.m();
@@ -648,7 +657,10 @@ fn queue_row(b: &mut Builder, over: &mut Builder, layout: &Layout, row: &Row) {
         service_box(b, row, service, narrow);
     }
     if let Some((d, n)) = dlq {
-        let label = format!("Dead-letter queue {d}: {n} messages, what {queue}'s consumers never deleted");
+        let label = format!(
+            "Dead-letter queue {d}: {}, what {queue}'s consumers never deleted",
+            crate::format::count(*n as u64, "message", "messages")
+        );
         let title =
             format!("{queue}'s dead-letter queue: the messages its consumers received too often without deleting them");
         let (centre, width, edge_x) = row.dlq_place(narrow);
@@ -672,14 +684,16 @@ fn queue_row(b: &mut Builder, over: &mut Builder, layout: &Layout, row: &Row) {
         let (label, title) = match rule {
             Some(r) => (
                 format!(
-                    "Target dead-letter queue {d}: {n} messages, the events rule {} could not deliver to {queue}",
+                    "Target dead-letter queue {d}: {}, the events rule {} could not deliver to {queue}",
+                    crate::format::count(*n as u64, "message", "messages"),
                     r.name
                 ),
                 format!("The target's dead-letter queue: the events EventBridge could not deliver to {queue}"),
             ),
             None => (
                 format!(
-                    "Subscription dead-letter queue {d}: {n} messages, the copies SNS could not deliver to {queue}"
+                    "Subscription dead-letter queue {d}: {}, the copies SNS could not deliver to {queue}",
+                    crate::format::count(*n as u64, "message", "messages")
                 ),
                 format!("The subscription's dead-letter queue: the copies SNS could not deliver to {queue}"),
             ),
@@ -727,7 +741,7 @@ fn service_box(b: &mut Builder, row: &Row, c: &Call, narrow: bool) {
     );
     // 10.5 px monospace (style.css): about 6.3 px a character, 12 px in and 10 px kept free.
     let fits = ((width - 22) * 10 / 63) as usize;
-    let counts = cut(&format!("{} calls · {} failed", c.calls, c.errors), fits);
+    let counts = cut(&format!("{} · {} failed", crate::format::count(c.calls, "call", "calls"), c.errors), fits);
     // Throttled calls are failed calls too: "of them" says so.
     let throttled =
         if c.errors > 0 { format!("{} of them throttled", c.throttled) } else { format!("{} throttled", c.throttled) };

@@ -828,3 +828,21 @@ fn the_table_of_the_diagram_starts_with_the_producer_and_what_each_topic_feeds()
     assert!(rows.contains(&("Subscription of billing", "raw message delivery")), "{rows:?}");
     assert!(rows.iter().any(|(node, _)| *node == "Filter policy for sms"), "{rows:?}");
 }
+
+#[test]
+fn a_lone_message_in_flight_shows_its_receives_beside_its_seconds() {
+    // Between a poison message's tries, nothing holds it: its dot's receives say how many tries
+    // it has had ("30s · 1/5"), when the dot is alone in its queue and so has the room.
+    let mut pg = Playground::from_scenario(DEFAULT_SCENARIO).expect("the default scenario loads");
+    pg.publish("OrderPlaced").expect("publish");
+    pg.apply("ReceiveMessage", &json!({"QueueUrl": "sms", "MaxNumberOfMessages": 1})).expect("receive");
+    let markup = diagram_markup(&Layout::of_now(&pg.snapshot()));
+    let sms = pg.snapshot().queues.into_iter().find(|q| q.name == "sms").expect("sms");
+    let max = sms.max_receive_count.expect("sms has a redrive policy");
+    assert!(markup.contains(&format!("s · 1/{max}</text>")), "{markup}");
+    // Two dots: each keeps to its seconds.
+    pg.publish("OrderPlaced").expect("publish");
+    pg.apply("ReceiveMessage", &json!({"QueueUrl": "sms", "MaxNumberOfMessages": 1})).expect("receive");
+    let markup = diagram_markup(&Layout::of_now(&pg.snapshot()));
+    assert!(!markup.contains(&format!("s · 1/{max}</text>")), "{markup}");
+}

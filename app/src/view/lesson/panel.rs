@@ -85,6 +85,41 @@ pub fn LessonPanel(
         (engine::lesson::StepKind::Checkpoint(_), _) => "Next opens once every goal is ticked.".to_string(),
         _ => String::new(),
     });
+    // A checkpoint's goals ticked so far, of how many: said in the bar, which stays in view on a
+    // phone while the diagram is scrolled to (read on the story as it changes).
+    let ctx = ls.ctx;
+    let ticked = Memo::new(move |_| {
+        ctx.snapshot.track();
+        ctx.pg.with_untracked(|pg| {
+            ls.play.with(|p| {
+                let p = p.as_ref()?;
+                if !matches!(p.session.step().kind, engine::lesson::StepKind::Checkpoint(_)) || p.reached {
+                    return None;
+                }
+                let goals = p.session.goals(pg.sim());
+                let goals: Vec<_> = goals.iter().filter(|g| !g.label.is_empty()).collect();
+                Some((goals.iter().filter(|g| g.holds).count(), goals.len()))
+            })
+        })
+    });
+    // On the lesson's last screen the bar leads on: to the next lesson in the list, or (after
+    // the last) back to the list. Not in an embed, which plays its one lesson.
+    let at_end = ls.slice(|p| p.session.at_end());
+    let ends = move || !ls.embedded && at_end.get();
+    let next_lesson = Memo::new(move |_| {
+        let id = ls.play.with(|p| p.as_ref().map(|p| p.id().to_string()))?;
+        ls.index.with(|i| match i {
+            Some(Ok(index)) => {
+                let k = index.lessons.iter().position(|l| l.id == id)?;
+                index.lessons.get(k + 1).map(|l| (l.id.clone(), l.title.clone()))
+            }
+            _ => None,
+        })
+    });
+    let lead_on = move |_| match next_lesson.get_untracked() {
+        Some((id, _)) => ls.open(id, None),
+        None => ls.show_overview(),
+    };
     // The run's plan in virtual ms, for tests that read its pacing without waiting on the wall
     // clock: where it starts, its last change, where its result shows, where it ends, and the
     // speed at its last change (virtual ms per 4 real ms, as `SPEEDS`).
@@ -133,15 +168,39 @@ pub fn LessonPanel(
                 <span class="lesson-keys" id="lesson-next-why" data-testid="lesson-next-why" class:why=move || why.with(|w| !w.is_empty()) class:watch=move || playing.get()>
                     {move || {
                         let why = why.get();
-                        if !why.is_empty() { why } else if playing.get() { watch(ls) } else { "Enter ⏎ continues".into() }
+                        if ends() {
+                            if let Some((_, title)) = next_lesson.get() {
+                                return format!("Up next: {title}");
+                            }
+                        }
+                        match ticked.get() {
+                            // Time runs for a checkpoint: how far it is, and the clock, move here.
+                            Some((held, of)) if ctx.playing.get() => format!(
+                                "{held} of {of} goals ticked · clock {}",
+                                match ctx.now.get().ms() {
+                                    ms if ms < 1_000 => "0 s".to_string(),
+                                    ms => crate::format::duration(ms / 1_000 * 1_000),
+                                }
+                            ),
+                            Some((held, of)) if held > 0 => format!("{held} of {of} goals ticked. {why}"),
+                            _ if !why.is_empty() => why,
+                            _ if playing.get() => watch(ls),
+                            _ => "Enter ⏎ continues".into(),
+                        }
                     }}
                 </span>
                 <Show when=move || show_me.get()>
                     <button data-testid="checkpoint-show-me" title="Perform a recorded solution on the diagram"
                         on:click=move |_| ls.show_me()>"Show me"</button>
                 </Show>
+                <Show when=ends>
+                    <button class="primary" data-testid="lesson-next-lesson" on:click=lead_on
+                        title=move || next_lesson.with(|n| n.as_ref().map_or(String::new(), |(_, t)| t.clone()))>
+                        {move || if next_lesson.with(Option::is_some) { "Next lesson" } else { "All lessons" }}
+                    </button>
+                </Show>
                 <button class="primary" data-testid="lesson-next" title="Next step (Enter)" node_ref=ls.next_el
-                    aria-describedby="lesson-next-why"
+                    aria-describedby="lesson-next-why" hidden=ends
                     disabled=move || !playing.get() && !can_continue.get() on:click=next>
                     {move || if playing.get() { "Skip to the end" } else { "Next" }}
                 </button>

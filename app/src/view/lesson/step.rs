@@ -253,14 +253,19 @@ fn Verdict() -> impl IntoView {
         let reveal = (!pr.reveal.is_empty()).then(|| view! { <p dir="auto">{rich(&pr.reveal)}</p> });
         let class = if j.correct { "predict-result right" } else { "predict-result" };
         let said = if j.correct { "Right." } else { "Not quite." };
-        // The answer comes into view where it appears (the panel scrolls on its own): the
-        // explanation is never left below the fold while Next is in view. Not in an embed, which
-        // never moves the page around it.
+        // The answer's start comes into view where it appears: its top at most a little past
+        // the middle of the window, so that the page moves no more than it must and the diagram
+        // beside it (at 1280 px) stays in view. Not in an embed, which never moves the page
+        // around it.
         let result = NodeRef::<leptos::html::Div>::new();
         if !ls.embedded {
             result.on_load(|el| {
                 request_animation_frame(move || {
-                    crate::view::scroll_nearest(&el);
+                    let height = window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+                    let over = el.get_bounding_client_rect().top() - height * RESULT_TOP_AT;
+                    if over > 0.0 {
+                        window().scroll_by_with_x_and_y(0.0, over);
+                    }
                 })
             });
         }
@@ -283,6 +288,10 @@ fn Verdict() -> impl IntoView {
         })
     })
 }
+
+/// How far down the window a prediction's result starts, at most, once it appears (a share of
+/// the window's height).
+const RESULT_TOP_AT: f64 = 0.55;
 
 /// The lesson's diagram at the top of the window.
 fn see_diagram() {
