@@ -247,9 +247,10 @@ test('a queue\'s messages are drawn inside its node: colour by state, the timer\
   const dot = page.locator('#diagram [data-testid^="diagram-msg-sms-"]');
   await dot.first().waitFor();
   assert.equal(await dot.count(), 1);
-  // sms's visibility timeout is 60 s: the received message is in flight, its seconds written.
+  // sms's visibility timeout is 60 s: the received message is in flight, its seconds written;
+  // alone in its queue, its receives too.
   assert.match(await dot.getAttribute('class'), /inflight/);
-  assert.equal((await dot.locator('text').textContent()).trim(), '60s');
+  assert.equal((await dot.locator('text').textContent()).trim(), '60s · 1/5');
   assert.match(await dot.locator('title').textContent(), /in flight, received 1 of 5 times before the DLQ/);
   await dot.click();
   await page.waitForFunction(() => /in sms/.test(document.querySelector('[data-testid="inspector"]').textContent));

@@ -263,7 +263,13 @@ fn WorkerRow(name: String, add_worker: NodeRef<leptos::html::Button>) -> impl In
             } else {
                 format!(" holding {}", w.held.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", "))
             };
-            format!("{}{held} · {} ok, {} failed", w.state.as_str().to_lowercase(), w.succeeded, w.failed)
+            // A crash shows in the counts too: a worker restarted at once looks waiting again.
+            let crashes = if w.crashes == 0 {
+                String::new()
+            } else {
+                format!(", {}", crate::format::count(w.crashes, "crash", "crashes"))
+            };
+            format!("{}{held} · {} ok, {} failed{crashes}", w.state.as_str().to_lowercase(), w.succeeded, w.failed)
         })
     };
     // A poison rule (a playground actor's own setting) is said on its row, so that a learner
