@@ -17,8 +17,10 @@ pub fn Effects() -> impl IntoView {
         let skipped: Vec<String> = skips(&j).collect();
         // Which events were done more than once, and how often: "evt-4418 × 3".
         let repeated = (!j.repeated.is_empty()).then(|| {
-            let each: Vec<String> = j.repeated.iter().take(3).map(|(id, n)| format!("{id} × {n}")).collect();
-            let more = if j.repeated.len() > 3 { ", …" } else { "" };
+            // The engine lists one more than is shown: a last one says there are more.
+            let shown = engine::world::REPEATED_LISTED - 1;
+            let each: Vec<String> = j.repeated.iter().take(shown).map(|(id, n)| format!("{id} × {n}")).collect();
+            let more = if j.repeated.len() > shown { ", …" } else { "" };
             format!(" ({}{more})", each.join(", "))
         });
         view! {

@@ -71,6 +71,9 @@ pub struct Lessons {
     app: Option<(Kept, Nav)>,
     /// Reads the lesson list: set in the app only (see [`Lessons::load_index`]).
     index_loader: Option<fn(Lessons)>,
+    /// A checkpoint's goals on the story as it changes (not at every frame of the clock): read
+    /// by its checklist and by the panel's bar, worked out once.
+    pub goals: Memo<Option<Vec<engine::lesson::GoalStatus>>>,
     ctx: Ctx,
 }
 
@@ -245,10 +248,21 @@ impl Lessons {
     /// The lessons' signals on the stage `ctx`, with the saved progress (and the notice of a
     /// discarded one), the overview shown or not, in the app or in an embed; no lesson open yet.
     fn new(ctx: Ctx, progress: Progress, notice: Option<String>, overview: bool, app: Option<(Kept, Nav)>) -> Lessons {
+        let play = RwSignal::new(None::<Play>);
+        let goals = Memo::new(move |_| {
+            ctx.snapshot.track();
+            ctx.pg.with_untracked(|pg| {
+                play.with(|p| {
+                    let p = p.as_ref()?;
+                    matches!(p.session.step().kind, engine::lesson::StepKind::Checkpoint(_))
+                        .then(|| p.session.goals(pg.sim()))
+                })
+            })
+        });
         Lessons {
             overview: RwSignal::new(overview),
             index: RwSignal::new(None),
-            play: RwSignal::new(None),
+            play,
             progress: RwSignal::new(progress),
             notice: RwSignal::new(notice),
             picked: RwSignal::new(None),
@@ -261,6 +275,7 @@ impl Lessons {
             embedded: app.is_none(),
             app,
             index_loader: None,
+            goals,
             ctx,
         }
     }

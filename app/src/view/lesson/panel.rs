@@ -88,18 +88,14 @@ pub fn LessonPanel(
     // A checkpoint's goals ticked so far, of how many: said in the bar, which stays in view on a
     // phone while the diagram is scrolled to (read on the story as it changes).
     let ctx = ls.ctx;
+    let reached = ls.slice(|p| p.reached);
     let ticked = Memo::new(move |_| {
-        ctx.snapshot.track();
-        ctx.pg.with_untracked(|pg| {
-            ls.play.with(|p| {
-                let p = p.as_ref()?;
-                if !matches!(p.session.step().kind, engine::lesson::StepKind::Checkpoint(_)) || p.reached {
-                    return None;
-                }
-                let goals = p.session.goals(pg.sim());
-                let goals: Vec<_> = goals.iter().filter(|g| !g.label.is_empty()).collect();
-                Some((goals.iter().filter(|g| g.holds).count(), goals.len()))
-            })
+        if reached.get() {
+            return None;
+        }
+        ls.goals.with(|g| {
+            let shown = g.as_ref()?.iter().filter(|g| !g.label.is_empty());
+            Some(shown.fold((0, 0), |(held, of), g| (held + usize::from(g.holds), of + 1)))
         })
     });
     // On the lesson's last screen the bar leads on: to the next lesson in the list, or (after

@@ -306,11 +306,7 @@ fn see_diagram() {
 fn Checkpoint(hint: String, done: String, controls: Vec<engine::lesson::Reach>) -> impl IntoView {
     let ls = use_lessons_ctx();
     let ctx = ls.ctx;
-    // The goals are read on the story as it changes (not at every frame of the clock).
-    let goals = Memo::new(move |_| {
-        ctx.snapshot.track();
-        ctx.pg.with_untracked(|pg| ls.play.with(|p| p.as_ref().map(|p| labels(&p.session.goals(pg.sim())))))
-    });
+    let goals = Memo::new(move |_| ls.goals.with(|g| g.as_deref().map(labels)));
     let reached = ls.slice(|p| p.reached);
     let playing = ls.slice(|p| p.phase == Phase::Playing);
     let hint_due = Memo::new(move |_| {
